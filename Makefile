@@ -1,0 +1,37 @@
+# The two commands: `make run` and `make test`.  Each does its own set-up, idempotently.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+CONFIG ?= config.yaml
+
+.PHONY: run test bench system-deps-run system-deps-test clean
+
+run: system-deps-run $(VENV)/.run-installed
+	$(PY) -m companion --config $(CONFIG)
+
+test: system-deps-test $(VENV)/.test-installed
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(VENV)/.test-installed
+	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b --json || exit 1; done
+
+system-deps-run:
+	@sh scripts/system-deps.sh run
+
+system-deps-test:
+	@sh scripts/system-deps.sh test
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.run-installed: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@ $(VENV)/.run-installed
+
+clean:
+	rm -rf $(VENV) .pytest_cache artifacts

@@ -1,0 +1,150 @@
+"""The contract every game's rules follow (DESIGN.md principle 1).
+
+A game is a pure state machine.  A state lists its legal actions, applies one
+(validated: an illegal action raises `IllegalAction` saying why and leaves the
+state untouched), reports whether it is over and its outcome, round-trips
+through JSON, and gives a view per seat and a public view.  States are
+immutable values: `apply` returns a new state.
+
+Actions are small JSON values (int, str, list, dict; never tuples), so that the
+action log in SQLite is the truth and replaying it rebuilds the state exactly.
+Randomness never happens inside the rules: a die roll or a shuffle is a
+*chance* decision, made at a state whose `to_move()` is `CHANCE`; its legal
+actions are the possible outcomes, chosen by a seeded RNG or entered by the
+players from a real die.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar, Mapping
+
+from companion.errors import CompanionError
+
+Action = Any  # a JSON value: int | str | list | dict (no tuples)
+
+CHANCE = -1  # `to_move()` of a state waiting for a die, a draw or a shuffle
+
+
+class IllegalAction(CompanionError):
+    """An action the rules refuse.  The message says why, for a person."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    `winner` is a seat number, or None for a draw / no single winner.
+    `reason` is a short machine key ("port_captured", "three_in_row", ...);
+    screens translate it.  `scores` holds per-seat points where a game has them.
+    """
+
+    winner: int | None
+    reason: str
+    scores: tuple[float, ...] = field(default=())
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["scores"] = list(self.scores)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "Outcome":
+        return cls(data["winner"], data["reason"], tuple(data.get("scores", ())))
+
+
+class State(ABC):
+    """One position of a game.  Subclasses are immutable."""
+
+    game: ClassVar[str]  # the registry name of the game this state belongs to
+
+    @property
+    @abstractmethod
+    def seats(self) -> int:
+        """How many seats (players) this game has."""
+
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat to act, `CHANCE` for a random event, None when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every action `apply` accepts now (empty when the game is over)."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> "State":
+        """The state after `action`; raises `IllegalAction` (self unchanged) if refused."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The outcome once the game is over, else None."""
+
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    @abstractmethod
+    def to_json(self) -> dict:
+        """Everything needed to rebuild this state (see `Game.state_from_json`)."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict:
+        """What `seat` may see (None: the shared screen).  JSON only, no secrets of others."""
+
+    def secrets(self, seat: int) -> list[str]:
+        """Strings that `seat` knows and the public view must never contain.
+
+        The conformance suite checks every public view against these; a game
+        with hidden information returns, for example, its still-hidden ship
+        cells in the very spelling its views use.
+        """
+        return []
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.to_json() == other.to_json()
+
+    def __hash__(self) -> int:
+        return hash(json.dumps(self.to_json(), sort_keys=True))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {json.dumps(self.to_json(), ensure_ascii=False)[:120]}>"
+
+
+@dataclass(frozen=True)
+class Game:
+    """A registered game: its name, titles, options and how to make states.
+
+    `new_state(options)` validates options (raising `IllegalAction` on a bad
+    one) after filling in `default_options`.
+    """
+
+    name: str
+    title: Mapping[str, str]  # {"ja": ..., "en": ...}
+    default_options: Mapping[str, Any]
+    new_state_fn: Any  # callable(options: dict) -> State
+    state_from_json_fn: Any  # callable(data: dict) -> State
+    # option sets the conformance suite plays (each merged over the defaults)
+    sample_options: tuple[Mapping[str, Any], ...] = ({},)
+
+    def options(self, options: Mapping[str, Any] | None = None) -> dict:
+        unknown = set(options or {}) - set(self.default_options)
+        if unknown:
+            raise IllegalAction(
+                f"{self.name}: unknown option(s) {sorted(unknown)}; "
+                f"allowed: {sorted(self.default_options)}"
+            )
+        return {**self.default_options, **(options or {})}
+
+    def new_state(self, options: Mapping[str, Any] | None = None) -> State:
+        return self.new_state_fn(self.options(options))
+
+    def state_from_json(self, data: Mapping) -> State:
+        return self.state_from_json_fn(data)
+
+    def replay(self, options: Mapping[str, Any] | None, actions) -> State:
+        """The state after playing `actions` from the start: how a log becomes a game."""
+        state = self.new_state(options)
+        for action in actions:
+            state = state.apply(action)
+        return state

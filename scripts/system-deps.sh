@@ -1,0 +1,28 @@
+#!/bin/sh
+# Make sure the Debian / Raspberry Pi OS packages the companion needs are present.
+# Usage: scripts/system-deps.sh run|test
+# As root it installs what is missing; otherwise it prints the exact command.
+set -eu
+
+packages="libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-cjk"
+[ "${1:-run}" = test ] && packages="$packages xvfb xauth"
+python3 -c 'import venv, ensurepip' 2>/dev/null || packages="$packages python3-venv"
+
+command -v dpkg-query >/dev/null 2>&1 || {
+    echo "system-deps: not a Debian system; make sure these are installed: $packages" >&2
+    exit 0
+}
+missing=""
+for p in $packages; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" = 0 ]; then
+    echo "system-deps: installing$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q $missing >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q $missing; }
+else
+    echo "system-deps: missing packages; run:  sudo apt-get install -y$missing" >&2
+    exit 1
+fi
