@@ -1,0 +1,1 @@
+"""Computer opponents: pure, with injected RNG and budgets.  No Kivy."""
