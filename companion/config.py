@@ -1,0 +1,174 @@
+"""config.yaml: its schema, loading, and errors that name the file, line and key.
+
+The schema is the frozen dataclasses below.  A field's metadata may restrict it
+(`choices`, `min`, `max`).  Every key is optional; unknown keys, wrong types and
+out-of-range values are refused with a message a person can act on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from companion.errors import CompanionError
+
+DEFAULT_PATH = Path(__file__).resolve().parent.parent / "config.yaml"
+
+
+class ConfigError(CompanionError):
+    """A mistake in a configuration file: says file, line, key and what is allowed."""
+
+
+def _opt(default, **rules):
+    return field(default=default, metadata=rules)
+
+
+@dataclass(frozen=True)
+class Display:
+    fullscreen: bool = False
+    width: int = _opt(800, min=320, max=7680)
+    height: int = _opt(480, min=240, max=4320)
+    cjk_font: str = ""
+
+
+@dataclass(frozen=True)
+class Sound:
+    enabled: bool = True
+    volume: float = _opt(0.7, min=0.0, max=1.0)
+
+
+@dataclass(frozen=True)
+class SimulatorSettings:
+    seed: int = _opt(1, min=0)
+
+
+@dataclass(frozen=True)
+class GpioSettings:
+    clock_pin: int = _opt(5, min=0, max=53)
+    data_pins: tuple[int, ...] = _opt((6, 13), min=0, max=53, length=(1, 2))
+    gain: int = _opt(128, choices=(128, 64))
+
+
+@dataclass(frozen=True)
+class SerialSettings:
+    port: str = "/dev/ttyACM0"
+    baudrate: int = _opt(115200, choices=(9600, 57600, 115200, 230400, 460800, 921600))
+
+
+@dataclass(frozen=True)
+class Sensor:
+    source: str = _opt("simulator", choices=("simulator", "gpio", "serial"))
+    rate_hz: int = _opt(80, choices=(10, 80))
+    simulator: SimulatorSettings = SimulatorSettings()
+    gpio: GpioSettings = GpioSettings()
+    serial: SerialSettings = SerialSettings()
+
+
+@dataclass(frozen=True)
+class Config:
+    display: Display = Display()
+    language: str = _opt("auto", choices=("auto", "ja", "en"))
+    sound: Sound = Sound()
+    data_dir: str = ""
+    sensor: Sensor = Sensor()
+    path: str = ""  # the file this came from (not a key in the file)
+
+    @property
+    def data_path(self) -> Path:
+        if self.data_dir:
+            return Path(self.data_dir).expanduser()
+        base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+        return Path(base) / "companion"
+
+
+def load(path: str | os.PathLike | None = None) -> Config:
+    """Read and check a configuration file (default: the repository's config.yaml)."""
+    path = Path(path) if path else DEFAULT_PATH
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such configuration file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the configuration file ({exc})") from None
+    return parse(text, str(path))
+
+
+def parse(text: str, filename: str = "<config>") -> Config:
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{filename}:{mark.line + 1}" if mark else filename
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(f"{where}: not valid YAML: {problem}") from None
+    if node is None:
+        return Config(path=filename)
+    return dataclasses.replace(_build(Config, node, filename, ""), path=filename)
+
+
+def _where(filename: str, node: yaml.Node, key: str) -> str:
+    return f"{filename}:{node.start_mark.line + 1}: {key or 'top level'}"
+
+
+def _build(cls, node: yaml.Node, filename: str, prefix: str):
+    if not isinstance(node, yaml.MappingNode):
+        raise ConfigError(f"{_where(filename, node, prefix)}: expected a section of keys")
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.name != "path"}
+    hints = typing.get_type_hints(cls)
+    values = {}
+    for key_node, value_node in node.value:
+        key = str(key_node.value)
+        dotted = f"{prefix}.{key}" if prefix else key
+        if key not in fields:
+            raise ConfigError(
+                f"{_where(filename, key_node, dotted)}: unknown key; "
+                f"allowed here: {', '.join(fields)}"
+            )
+        if key in values:
+            raise ConfigError(f"{_where(filename, key_node, dotted)}: key given twice")
+        values[key] = _value(hints[key], fields[key].metadata, value_node, filename, dotted)
+    return cls(**values)
+
+
+def _value(hint, rules, node: yaml.Node, filename: str, key: str):
+    if dataclasses.is_dataclass(hint):
+        return _build(hint, node, filename, key)
+    where = _where(filename, node, key)
+    if typing.get_origin(hint) is tuple:
+        if not isinstance(node, yaml.SequenceNode):
+            raise ConfigError(f"{where}: expected a list like [6, 13]")
+        low, high = rules.get("length", (0, 1 << 30))
+        if not low <= len(node.value) <= high:
+            raise ConfigError(f"{where}: expected {low} to {high} items, got {len(node.value)}")
+        item = typing.get_args(hint)[0]
+        return tuple(_value(item, rules, child, filename, key) for child in node.value)
+    if not isinstance(node, yaml.ScalarNode):
+        raise ConfigError(f"{where}: expected a single {hint.__name__} value")
+    try:
+        value = yaml.SafeLoader("").construct_object(node)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{where}: cannot read this value ({exc.problem})") from None
+    if hint is float and type(value) is int:
+        value = float(value)
+    if hint is str and value is None:
+        value = ""
+    if type(value) is not hint:
+        raise ConfigError(f"{where}: expected {_kind(hint)}, got {node.value!r}")
+    if "choices" in rules and value not in rules["choices"]:
+        allowed = ", ".join(str(c) for c in rules["choices"])
+        raise ConfigError(f"{where}: {value!r} is not allowed; choose one of: {allowed}")
+    if "min" in rules and value < rules["min"] or "max" in rules and value > rules["max"]:
+        raise ConfigError(
+            f"{where}: {value} is out of range "
+            f"({rules.get('min', '-∞')} to {rules.get('max', '∞')})"
+        )
+    return value
+
+
+def _kind(hint) -> str:
+    return {bool: "true or false", int: "a whole number", float: "a number", str: "text"}[hint]

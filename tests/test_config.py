@@ -1,0 +1,82 @@
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from companion import config
+from companion.config import ConfigError
+
+
+def test_default_file_loads_with_the_simulator():
+    cfg = config.load()
+    assert cfg.sensor.source == "simulator"
+    assert (cfg.display.width, cfg.display.height) == (800, 480)
+    assert cfg.path.endswith("config.yaml")
+
+
+def test_empty_file_means_defaults():
+    assert config.parse("", "empty.yaml") == config.Config(path="empty.yaml")
+
+
+def test_values_are_typed_and_frozen():
+    cfg = config.parse("sound:\n  volume: 1\nsensor:\n  gpio:\n    data_pins: [4, 17]\n")
+    assert cfg.sound.volume == 1.0 and isinstance(cfg.sound.volume, float)
+    assert cfg.sensor.gpio.data_pins == (4, 17)
+    with pytest.raises(AttributeError):
+        cfg.language = "en"
+
+
+def test_data_path_defaults_under_home_and_can_be_set(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert config.parse("").data_path == tmp_path / "companion"
+    assert config.parse(f"data_dir: {tmp_path}/x\n").data_path == tmp_path / "x"
+
+
+MALFORMED = [
+    # (text, line, key, words the message must contain)
+    ("languag: ja\n", 1, "languag", "unknown key"),
+    ("display:\n  widht: 800\n", 2, "display.widht", "allowed here: fullscreen"),
+    ("language: fr\n", 1, "language", "choose one of: auto, ja, en"),
+    ("sound:\n  volume: 1.5\n", 2, "sound.volume", "out of range"),
+    ("display:\n  width: wide\n", 2, "display.width", "a whole number"),
+    ("display:\n  fullscreen: maybe\n", 2, "display.fullscreen", "true or false"),
+    ("sensor:\n  rate_hz: 40\n", 2, "sensor.rate_hz", "choose one of: 10, 80"),
+    ("sensor:\n  gpio:\n    data_pins: 6\n", 3, "sensor.gpio.data_pins", "a list"),
+    ("sensor:\n  gpio:\n    data_pins: [1, 2, 3]\n", 3, "sensor.gpio.data_pins", "1 to 2 items"),
+    ("sensor:\n  gpio:\n    clock_pin: 99\n", 3, "sensor.gpio.clock_pin", "out of range"),
+    ("sensor: serial\n", 1, "sensor", "a section of keys"),
+    ("display:\n  width: 800\n  width: 640\n", 3, "display.width", "given twice"),
+    ("data_dir: [a, b]\n", 1, "data_dir", "a single str"),
+    ("sensor:\n  serial:\n    baudrate: 12345\n", 3, "sensor.serial.baudrate", "choose one"),
+    ("- just\n- a list\n", 1, "top level", "a section of keys"),
+    ("display:\n  width: 800\n   height: 480\n", 3, "", "not valid YAML"),
+    ("language: [\n", 2, "", "not valid YAML"),
+    ("language: !!python/name:os.system ja\n", 1, "language", "cannot read this value"),
+]
+
+
+@pytest.mark.parametrize("text,line,key,words", MALFORMED)
+def test_mistakes_name_file_line_key_and_what_is_allowed(tmp_path, text, line, key, words):
+    path = tmp_path / "my.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        config.load(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}:{line}")
+    assert key in message and words in message
+
+
+def test_missing_and_unreadable_files(tmp_path):
+    with pytest.raises(ConfigError, match="no such configuration file"):
+        config.load(tmp_path / "nope.yaml")
+    bad = tmp_path / "bin.yaml"
+    bad.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ConfigError, match="cannot read"):
+        config.load(bad)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_any_text_loads_or_gives_a_config_error(text):
+    try:
+        config.parse(text, "fuzz.yaml")
+    except ConfigError as exc:
+        assert str(exc).startswith("fuzz.yaml")
