@@ -86,19 +86,50 @@ class Config:
         return Path(base) / "companion"
 
 
-def load(path: str | os.PathLike | None = None) -> Config:
-    """Read and check a configuration file (default: the repository's config.yaml)."""
+SETTINGS_FILE = "settings.yaml"  # in the data directory: what the settings screen changed
+
+
+def load(path: str | os.PathLike | None = None, with_settings: bool = True) -> Config:
+    """Read and check a configuration file (default: the repository's config.yaml),
+    then the settings the settings screen saved in the data directory, if any."""
     path = Path(path) if path else DEFAULT_PATH
+    cfg = parse(_read(path), str(path))
+    settings = cfg.data_path / SETTINGS_FILE
+    if with_settings and settings.exists():
+        cfg = parse(_read(settings), str(settings), base=cfg)
+    return cfg
+
+
+def save_settings(cfg: Config, changes: dict) -> Path:
+    """Write `changes` ({"sound": {"enabled": False}, ...}) over the saved settings."""
+    path = cfg.data_path / SETTINGS_FILE
+    saved = yaml.safe_load(_read(path)) if path.exists() else {}
+    merged = _merge(saved or {}, changes)
+    parse(yaml.safe_dump(merged), str(path), base=cfg)  # refuse what would not load
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(merged, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def _merge(old: dict, new: dict) -> dict:
+    out = dict(old)
+    for key, value in new.items():
+        out[key] = _merge(out.get(key) or {}, value) if isinstance(value, dict) else value
+    return out
+
+
+def _read(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such configuration file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read the configuration file ({exc})") from None
-    return parse(text, str(path))
 
 
-def parse(text: str, filename: str = "<config>") -> Config:
+def parse(text: str, filename: str = "<config>", base: Config | None = None) -> Config:
+    """Check `text`; keys it sets replace those of `base` (default: the defaults)."""
+    base = base or Config()
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
@@ -107,15 +138,16 @@ def parse(text: str, filename: str = "<config>") -> Config:
         problem = getattr(exc, "problem", None) or str(exc)
         raise ConfigError(f"{where}: not valid YAML: {problem}") from None
     if node is None:
-        return Config(path=filename)
-    return dataclasses.replace(_build(Config, node, filename, ""), path=filename)
+        return dataclasses.replace(base, path=base.path or filename)
+    return dataclasses.replace(_build(base, node, filename, ""), path=base.path or filename)
 
 
 def _where(filename: str, node: yaml.Node, key: str) -> str:
     return f"{filename}:{node.start_mark.line + 1}: {key or 'top level'}"
 
 
-def _build(cls, node: yaml.Node, filename: str, prefix: str):
+def _build(base, node: yaml.Node, filename: str, prefix: str):
+    cls = type(base)
     if not isinstance(node, yaml.MappingNode):
         raise ConfigError(f"{_where(filename, node, prefix)}: expected a section of keys")
     fields = {f.name: f for f in dataclasses.fields(cls) if f.name != "path"}
@@ -131,13 +163,14 @@ def _build(cls, node: yaml.Node, filename: str, prefix: str):
             )
         if key in values:
             raise ConfigError(f"{_where(filename, key_node, dotted)}: key given twice")
-        values[key] = _value(hints[key], fields[key].metadata, value_node, filename, dotted)
-    return cls(**values)
+        values[key] = _value(hints[key], fields[key].metadata, value_node, filename, dotted,
+                             getattr(base, key))
+    return dataclasses.replace(base, **values)
 
 
-def _value(hint, rules, node: yaml.Node, filename: str, key: str):
+def _value(hint, rules, node: yaml.Node, filename: str, key: str, base=None):
     if dataclasses.is_dataclass(hint):
-        return _build(hint, node, filename, key)
+        return _build(base, node, filename, key)
     where = _where(filename, node, key)
     if typing.get_origin(hint) is tuple:
         if not isinstance(node, yaml.SequenceNode):

@@ -80,3 +80,25 @@ def test_any_text_loads_or_gives_a_config_error(text):
         config.parse(text, "fuzz.yaml")
     except ConfigError as exc:
         assert str(exc).startswith("fuzz.yaml")
+
+
+def test_settings_screen_changes_are_saved_over_the_file(tmp_path):
+    main = tmp_path / "c.yaml"
+    main.write_text(f"data_dir: {tmp_path}/d\nsound:\n  volume: 0.3\n")
+    cfg = config.load(main)
+    saved = config.save_settings(cfg, {"language": "en", "sound": {"enabled": False}})
+    assert saved == tmp_path / "d" / config.SETTINGS_FILE
+    again = config.load(main)
+    assert again.language == "en" and again.sound.enabled is False
+    assert again.sound.volume == 0.3 and again.path == str(main)
+    with pytest.raises(ConfigError, match="sensor.source"):
+        config.save_settings(cfg, {"sensor": {"source": "bluetooth"}})
+    assert config.load(main) == again
+
+
+def test_a_broken_settings_file_names_itself(tmp_path):
+    main = tmp_path / "c.yaml"
+    main.write_text(f"data_dir: {tmp_path}\n")
+    (tmp_path / config.SETTINGS_FILE).write_text("display:\n  fullscreen: 3\n")
+    with pytest.raises(ConfigError, match=r"settings.yaml:2: display.fullscreen"):
+        config.load(main)

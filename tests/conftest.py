@@ -1,0 +1,8 @@
+"""Shared test set-up: no test touches the real user's data directory."""
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def private_data_home(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data-home")))
