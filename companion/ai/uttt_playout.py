@@ -1,0 +1,103 @@
+"""Playouts on the fast Ultimate Tic-Tac-Toe engine, for Monte Carlo tree search.
+
+`random_playout` plays uniformly random moves; `smart_playout` takes a move
+that wins the game at once and otherwise avoids moves that let the opponent
+win at once (sending them to a board where they complete a big-board line,
+or giving them a free move while such a board exists).  Both mutate the
+engine they get and return its result (X, O or DRAW).
+"""
+
+from __future__ import annotations
+
+import random
+
+from companion.rules.uttt import BITS, FULL, IS_WIN, MOVES, ONGOING, THREATS, WINNING_BOARDS, Engine
+
+
+def legal_moves(e: Engine) -> list[int] | tuple[int, ...]:
+    """The legal moves of an ongoing position, as cheaply as possible."""
+    cells = e.cells
+    f = e.forced
+    if f >= 0:
+        return MOVES[f][FULL & ~(cells[f] | cells[9 + f])]
+    moves: list[int] = []
+    for b in BITS[FULL & ~(e.won[0] | e.won[1] | e.drawn)]:
+        moves += MOVES[b][FULL & ~(cells[b] | cells[9 + b])]
+    return moves
+
+
+def game_winning_moves(e: Engine, player: int, boards: int) -> list[int]:
+    """Moves by `player` inside `boards` (a mask) that win the whole game at once."""
+    cells = e.cells
+    found = []
+    for b in BITS[boards & WINNING_BOARDS[e.won[player]] & ~e.drawn & ~e.won[1 - player]]:
+        mine, theirs = cells[player * 9 + b], cells[(1 - player) * 9 + b]
+        for c in BITS[THREATS[mine] & FULL & ~(mine | theirs)]:
+            found.append(b * 9 + c)
+    return found
+
+
+def playable_mask(e: Engine) -> int:
+    """The boards the player to move may play in, as a mask."""
+    if e.forced >= 0:
+        return 1 << e.forced
+    return FULL & ~(e.won[0] | e.won[1] | e.drawn)
+
+
+def random_playout(e: Engine, rng: random.Random) -> int:
+    rand = rng.random
+    play = e.play
+    while e.result == ONGOING:
+        moves = legal_moves(e)
+        play(moves[int(rand() * len(moves))])
+    return e.result
+
+
+def smart_playout(e: Engine, rng: random.Random) -> int:
+    rand = rng.random
+    play = e.play
+    cells = e.cells
+    while e.result == ONGOING:
+        p = e.player
+        wins = game_winning_moves(e, p, playable_mask(e))
+        if wins:
+            play(wins[0])
+            break
+        moves = legal_moves(e)
+        danger = _danger_boards(e, 1 - p)
+        if danger:
+            moves = _safe_moves(e, moves, danger, cells) or moves
+        play(moves[int(rand() * len(moves))])
+    return e.result
+
+
+def _danger_boards(e: Engine, q: int) -> int:
+    """Open boards in which player q has a game-winning cell."""
+    cells = e.cells
+    danger = 0
+    for b in BITS[WINNING_BOARDS[e.won[q]] & ~(e.won[1 - q] | e.drawn)]:
+        theirs, mine = cells[q * 9 + b], cells[(1 - q) * 9 + b]
+        if THREATS[theirs] & FULL & ~(theirs | mine):
+            danger |= 1 << b
+    return danger
+
+
+def _safe_moves(e: Engine, moves, danger: int, cells: list[int]) -> list[int]:
+    """The moves after which the opponent has no game-winning reply."""
+    p = e.player
+    closed = e.won[0] | e.won[1] | e.drawn
+    safe = []
+    for a in moves:
+        b, c = divmod(a, 9)
+        mine = cells[p * 9 + b] | 1 << c
+        theirs = cells[(1 - p) * 9 + b]
+        left = danger
+        closes = IS_WIN[mine] or mine | theirs == FULL
+        if closes or not THREATS[theirs] & FULL & ~(mine | theirs):
+            left &= ~(1 << b)
+        if closes and b == c or closed >> c & 1:
+            if not left:  # free move, but no board to win in
+                safe.append(a)
+        elif not left >> c & 1:
+            safe.append(a)
+    return safe
