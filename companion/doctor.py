@@ -1,0 +1,71 @@
+"""`companion doctor`: a table of what this machine offers the companion."""
+
+from __future__ import annotations
+
+import glob
+import os
+import platform
+import sys
+from importlib import metadata
+
+from companion import config as config_module
+from companion.fonts import find_cjk_font
+
+
+def run_doctor(config_path: str | None, out=sys.stdout) -> int:
+    rows: list[tuple[str, bool, str]] = []
+    rows.append(("Python", sys.version_info >= (3, 11), platform.python_version()))
+    rows.append(("Kivy", *_version("kivy")))
+    display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    rows.append(("display", bool(display), display or "none: use a desktop, or xvfb-run"))
+    cfg, config_ok, config_text = None, False, ""
+    try:
+        cfg = config_module.load(config_path)
+        config_ok, config_text = True, cfg.path
+    except config_module.ConfigError as exc:
+        config_text = str(exc)
+    rows.append(("config", config_ok, config_text))
+    font = find_cjk_font(cfg.display.cjk_font if cfg else "")
+    rows.append(("CJK font", font is not None,
+                 str(font) if font else "missing: sudo apt-get install fonts-noto-cjk"))
+    if cfg:
+        rows.append(("data directory", *_writable(cfg.data_path)))
+        rows.append(("sensor source", True, cfg.sensor.source))
+    rows.append(("GPIO", *_gpio()))
+    ports = sorted(glob.glob("/dev/ttyACM*") + glob.glob("/dev/ttyUSB*"))
+    rows.append(("serial ports", bool(ports), ", ".join(ports) or "none seen"))
+
+    width = max(len(name) for name, _, _ in rows)
+    for name, ok, text in rows:
+        print(f"{name:<{width}}  {'ok ' if ok else '-- '} {text}", file=out)
+    if not config_ok:
+        print(f"companion: {config_text}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _version(package: str) -> tuple[bool, str]:
+    try:
+        return True, metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return False, "not installed: make run installs it"
+
+
+def _writable(path) -> tuple[bool, str]:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".doctor-probe"
+        probe.write_text("ok")
+        probe.unlink()
+        return True, str(path)
+    except OSError as exc:
+        return False, f"{path}: {exc.strerror}"
+
+
+def _gpio() -> tuple[bool, str]:
+    chips = sorted(glob.glob("/dev/gpiochip*"))
+    if not chips:
+        return False, "no /dev/gpiochip* (not a Raspberry Pi): use the simulator or serial"
+    if not os.access(chips[0], os.R_OK | os.W_OK):
+        return False, f"{chips[0]} not accessible: sudo usermod -aG gpio $USER"
+    return True, ", ".join(chips)

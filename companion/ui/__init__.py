@@ -1,0 +1,1 @@
+"""The thin Kivy UI: screens render views and send actions (DESIGN.md principle 5)."""

@@ -1,0 +1,133 @@
+"""The Kivy application: one ScreenManager, home, settings and a screen per game."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+
+from kivy.config import Config as KivyConfig  # noqa: E402  (before any window exists)
+
+KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
+KivyConfig.set("kivy", "exit_on_escape", "0")
+
+from kivy.app import App  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.text import LabelBase  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty  # noqa: E402
+from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
+
+from companion import config as config_module  # noqa: E402
+from companion import fonts, i18n  # noqa: E402
+from companion.session import Session  # noqa: E402
+from companion.store import Store  # noqa: E402
+
+
+class CompanionApp(App):
+    lang = StringProperty("en")
+    notice = StringProperty("")  # a problem the people should know about (font, database)
+    sensor_text = StringProperty("")
+    sensor_ok = BooleanProperty(False)
+    cfg = ObjectProperty(None)
+
+    def __init__(self, cfg: config_module.Config, source=None, **kwargs):
+        super().__init__(**kwargs)
+        self.cfg = cfg
+        self.title = "companion"
+        self.source = source  # a WeightSource, or None
+        self.store = Store.in_dir(cfg.data_path)
+        self.has_cjk = self._install_font()
+        self.lang = self._language()
+        problems = []
+        if not self.has_cjk:
+            problems.append(i18n.translate("app.no_cjk_font", "en"))
+        if self.store.problem:
+            problems.append(self.tr("app.database_set_aside", self.lang,
+                                    path=str(self.store.set_aside)))
+        self.notice = "  ".join(problems)
+
+    # language and text -------------------------------------------------------
+
+    def _install_font(self) -> bool:
+        regular = fonts.find_cjk_font(self.cfg.display.cjk_font)
+        if regular is None:
+            return False
+        bold = fonts.bold_variant(regular)
+        LabelBase.register("Roboto", str(regular), fn_bold=str(bold) if bold else None)
+        return True
+
+    def _language(self) -> str:
+        wanted = i18n.language_from(self.cfg.language)
+        return wanted if self.has_cjk else "en"
+
+    def tr(self, key: str, lang: str | None = None, **values) -> str:
+        """Text for `key`; pass `app.lang` from kv so the text follows language changes."""
+        return i18n.translate(key, lang or self.lang, **values)
+
+    # screens -------------------------------------------------------------------
+
+    def build(self):
+        from companion.ui import widgets  # noqa: F401  (shared kv rules)
+        from companion.ui.home import HomeScreen
+        from companion.ui.settings import SettingsScreen
+
+        if not self.cfg.display.fullscreen:
+            Window.size = (self.cfg.display.width, self.cfg.display.height)
+        else:
+            Window.fullscreen = "auto"
+        self.manager = ScreenManager(transition=NoTransition())
+        self.manager.add_widget(HomeScreen())
+        self.manager.add_widget(SettingsScreen())
+        Clock.schedule_interval(self._update_sensor_status, 0.25)
+        self._update_sensor_status()
+        return self.manager
+
+    def show_screen(self, name: str) -> None:
+        self.manager.current = name
+
+    def show_home(self) -> None:
+        self.manager.current = "home"
+        self.manager.get_screen("home").refresh()
+
+    def game_screen(self, kind: str):
+        from companion.ui.games import tile
+
+        if not self.manager.has_screen(kind):
+            self.manager.add_widget(tile(kind).make_screen(self))
+        return self.manager.get_screen(kind)
+
+    def open_game(self, kind: str, session: Session | None = None) -> None:
+        """Show `kind`'s screen with `session`; without one the screen starts its own."""
+        screen = self.game_screen(kind)
+        self.manager.current = kind
+        screen.show(session)
+
+    def resume_game(self, game_id: int) -> None:
+        session = Session.resume(self.store, game_id)
+        self.open_game(session.record.kind, session)
+
+    # settings ------------------------------------------------------------------
+
+    def change_setting(self, **changes) -> None:
+        config_module.save_settings(self.cfg, changes)
+        self.cfg = config_module.load(self.cfg.path) if self.cfg.path else self.cfg
+        self.lang = self._language()
+
+    # sensor --------------------------------------------------------------------
+
+    def _update_sensor_status(self, *_):
+        name = self.tr(f"app.source_{self.cfg.sensor.source}", self.lang)
+        if self.source is None:
+            self.sensor_text, self.sensor_ok = name, False
+            return
+        status = self.source.status()
+        state = "app.sensor_connected" if status.connected else "app.sensor_disconnected"
+        rate = f" {status.rate_hz:.0f}Hz" if status.connected and status.rate_hz else ""
+        self.sensor_text = f"{name}: {self.tr(state, self.lang)}{rate}"
+        self.sensor_ok = status.connected
+
+    def on_stop(self):
+        if self.source is not None:
+            self.source.close()
+        self.store.close()

@@ -1,0 +1,55 @@
+"""The home screen: a large tile per game, the unfinished games to resume, settings."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.lang import Builder
+from kivy.uix.screenmanager import Screen
+
+from companion.ui.games import tiles
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+
+def ago(seconds: float, tr) -> str:
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        return tr("app.minutes_ago", n=minutes)
+    if minutes < 24 * 60:
+        return tr("app.hours_ago", n=minutes // 60)
+    return tr("app.days_ago", n=minutes // (24 * 60))
+
+
+class HomeScreen(Screen):
+    def on_pre_enter(self, *args):
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        self.ids.tiles.clear_widgets()
+        for tile in tiles():
+            button = Factory.GameTileButton(kind=tile.kind, glyph=tile.glyph,
+                                            title=app.tr(tile.title_key, app.lang))
+            button.bind(on_release=lambda b, kind=tile.kind: app.open_game(kind))
+            self.ids.tiles.add_widget(button)
+        self.ids.resume.clear_widgets()
+        playable = {tile.kind for tile in tiles()}
+        unfinished = [g for g in app.store.games("active") if g.kind in playable]
+        for record in unfinished[:20]:
+            self.ids.resume.add_widget(self._resume_row(app, record))
+        self.ids.nothing_to_resume.opacity = 0 if unfinished else 1
+
+    def _resume_row(self, app, record):
+        moves = len(app.store.actions(record.id))
+        row = Factory.ResumeRow(
+            game_id=record.id,
+            text=f"{app.tr(f'{record.kind}.title', app.lang)}\n"
+                 f"{app.tr('app.moves', app.lang, n=moves)} · "
+                 f"{ago(time.time() - record.updated, lambda k, **v: app.tr(k, app.lang, **v))}",
+        )
+        row.bind(on_release=lambda r: app.resume_game(r.game_id))
+        return row

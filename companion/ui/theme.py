@@ -1,0 +1,23 @@
+"""Colours and sizes shared by every screen.  Touch targets are never under 48 px."""
+
+BACKGROUND = (0.09, 0.11, 0.15, 1)
+PANEL = (0.15, 0.18, 0.24, 1)
+TEXT = (0.95, 0.95, 0.95, 1)
+MUTED = (0.65, 0.68, 0.74, 1)
+ACCENT = (0.20, 0.55, 0.95, 1)
+RED = (0.88, 0.26, 0.26, 1)
+BLUE = (0.22, 0.48, 0.92, 1)
+GOLD = (0.98, 0.78, 0.20, 1)
+GOOD = (0.30, 0.75, 0.40, 1)
+WARN = (0.95, 0.65, 0.15, 1)
+
+TOUCH_MIN = 48  # px: the smallest thing a finger is asked to hit
+BAR_HEIGHT = 56  # px: the top bar of every screen
+
+TILE_COLOURS = {
+    "gunkan": (0.55, 0.20, 0.20, 1),
+    "kuku": (0.20, 0.45, 0.30, 1),
+    "navalwar": (0.25, 0.30, 0.55, 1),
+    "battleship": (0.15, 0.40, 0.55, 1),
+    "uttt": (0.50, 0.35, 0.15, 1),
+}
