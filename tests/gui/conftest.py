@@ -1,0 +1,182 @@
+"""GUI harness: the real app in a real window (Xvfb when there is no display).
+
+`gui` starts a fresh CompanionApp per test on a private data directory; the
+driver presses widgets with touch events through Kivy's input path, pumps the
+event loop, and saves screenshots under artifacts/screenshots/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+SCREEN = "1280x800x24"
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+def _start_xvfb() -> None:
+    if os.environ.get("DISPLAY"):
+        return
+    xvfb = shutil.which("Xvfb")
+    if not xvfb:
+        pytest.exit("GUI tests need Xvfb: sudo apt-get install -y xvfb (make test does it)", 2)
+    for number in range(90, 200):
+        if not Path(f"/tmp/.X{number}-lock").exists():
+            break
+    proc = subprocess.Popen([xvfb, f":{number}", "-screen", "0", SCREEN, "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    atexit.register(proc.terminate)
+    deadline = time.monotonic() + 10
+    while not Path(f"/tmp/.X11-unix/X{number}").exists():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            pytest.exit(f"Xvfb :{number} did not start", 2)
+        time.sleep(0.05)
+    os.environ["DISPLAY"] = f":{number}"
+
+
+_start_xvfb()
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ["KIVY_NO_ARGS"] = "1"
+
+from companion import config  # noqa: E402
+from companion.ui.app import CompanionApp  # noqa: E402
+from kivy.app import App  # noqa: E402
+from kivy.base import EventLoop  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+
+
+class GuiDriver:
+    def __init__(self, cfg: config.Config, shots: Path, source_factory=None):
+        self.cfg = cfg
+        self.shots = shots
+        self.source_factory = source_factory
+        self.app: CompanionApp | None = None
+
+    # life -------------------------------------------------------------------
+
+    def start(self, size=(800, 480)) -> CompanionApp:
+        source = self.source_factory() if self.source_factory else None
+        self.app = CompanionApp(self.cfg, source=source)
+        self.app._run_prepare()
+        Window.size = size
+        self.pump(0.2)
+        return self.app
+
+    def stop(self) -> None:
+        if self.app is None:
+            return
+        self.app.dispatch("on_stop")
+        for child in Window.children[:]:
+            Window.remove_widget(child)
+        App._running_app = None
+        self.app = None
+        self.pump(0.02)
+
+    def restart(self) -> CompanionApp:
+        """Stop the app and start it again on the same data, as after a power cut."""
+        size = tuple(Window.size)
+        self.stop()
+        self.cfg = config.load(self.cfg.path)
+        return self.start(size)
+
+    # time -------------------------------------------------------------------
+
+    def pump(self, seconds: float = 0.05) -> None:
+        """Run the event loop (clock, input, drawing) for `seconds` of real time."""
+        end = time.monotonic() + seconds
+        while True:
+            EventLoop.idle()
+            if time.monotonic() >= end:
+                return
+            time.sleep(1 / 120)
+
+    def wait_until(self, predicate, timeout: float = 10.0, what: str = "condition") -> None:
+        end = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > end:
+                raise AssertionError(f"timed out waiting for {what}")
+            self.pump(0.02)
+
+    # touch ------------------------------------------------------------------
+
+    def _touch(self, widget, hold: float):
+        assert widget.get_root_window() is not None, f"{widget} is not on screen"
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        self.pump(hold)
+        touch.touch_up()
+        self.pump(0.05)
+
+    def tap(self, widget) -> None:
+        self._touch(widget, 0.03)
+
+    def hold(self, widget, seconds: float = 0.6) -> None:
+        """Press, keep the finger down for `seconds`, release."""
+        self._touch(widget, seconds)
+
+    def tap_at(self, x: float, y: float) -> None:
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        self.pump(0.03)
+        touch.touch_up()
+        self.pump(0.05)
+
+    # finding ------------------------------------------------------------------
+
+    @property
+    def screen(self):
+        return self.app.manager.current_screen
+
+    def widgets(self, root=None):
+        return list((root or self.app.root).walk(restrict=True))
+
+    def find(self, text: str, root=None):
+        """The one visible widget whose text contains `text`."""
+        found = [w for w in self.widgets(root or self.screen)
+                 if text in str(getattr(w, "text", "")) and w.opacity > 0]
+        assert len(found) == 1, f"{len(found)} widgets with text {text!r}"
+        return found[0]
+
+    def texts(self, root=None) -> str:
+        """All text on the current screen, one string: for leak checks."""
+        return "\n".join(str(getattr(w, "text", "")) for w in self.widgets(root or self.screen))
+
+    def screenshot(self, name: str) -> Path:
+        self.pump(0.1)
+        self.shots.mkdir(parents=True, exist_ok=True)
+        target = self.shots / f"{name}.png"
+        made = Path(Window.screenshot(name=str(self.shots / f"{name}.png")))
+        made.replace(target)
+        return target
+
+
+@pytest.fixture
+def gui_config(tmp_path):
+    path = tmp_path / "config.yaml"
+    path.write_text(f"data_dir: {tmp_path / 'data'}\nlanguage: ja\n")
+    return config.load(path)
+
+
+@pytest.fixture
+def gui(request, gui_config):
+    driver = GuiDriver(gui_config, SHOTS / request.node.name.replace("/", "_"))
+    driver.start()
+    yield driver
+    driver.stop()
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/gui/" in str(item.fspath):
+            item.add_marker(pytest.mark.gui)

@@ -1,0 +1,48 @@
+"""The app shell through the real window: home, tiles, settings, resume."""
+
+from companion.ui.games import tiles
+
+
+def test_home_shows_japanese_title_and_a_tile_per_game(gui):
+    assert gui.screen.name == "home"
+    assert gui.find("ゲームコンパニオン")
+    assert len(gui.screen.ids.tiles.children) == len(tiles())
+    gui.screenshot("home-ja-800x480")
+
+
+def test_every_touch_target_is_big_enough(gui):
+    from kivy.uix.button import ButtonBehavior
+
+    for screen in ("home", "settings"):
+        gui.app.show_screen(screen)
+        gui.pump(0.1)
+        for widget in gui.widgets(gui.screen):
+            if isinstance(widget, ButtonBehavior) and widget.opacity > 0 and not widget.disabled:
+                assert min(widget.size) >= 48, f"{widget} on {screen} is {widget.size}"
+
+
+def test_settings_change_language_at_once_and_persist(gui):
+    gui.tap(gui.find("設定"))
+    assert gui.screen.name == "settings"
+    gui.screenshot("settings-ja")
+    gui.tap(gui.screen.ids.lang_en)
+    assert gui.app.lang == "en"
+    assert gui.find("Language")
+    gui.tap(gui.screen.ids.sound_off)
+    gui.screenshot("settings-en")
+    app = gui.restart()
+    assert app.lang == "en" and app.cfg.sound.enabled is False
+    assert gui.find("Game Companion")
+
+
+def test_layout_holds_at_1280x720(gui):
+    from kivy.core.window import Window
+
+    Window.size = (1280, 720)
+    gui.pump(0.2)
+    assert tuple(gui.app.root.size) == (1280, 720)
+    settings = gui.find("設定")
+    assert settings.right <= 1280 and settings.y >= 0
+    gui.screenshot("home-1280x720")
+    Window.size = (800, 480)
+    gui.pump(0.1)

@@ -1,0 +1,24 @@
+import pytest
+
+from companion import i18n
+
+
+@pytest.mark.parametrize("domain", i18n.domains())
+def test_every_text_has_japanese_and_english(domain):
+    for key, entry in i18n.catalog(domain).items():
+        assert isinstance(key, str), f"{domain}: key {key!r} is not text (quote it in YAML)"
+        assert isinstance(entry, dict) and entry.get("ja") and entry.get("en"), f"{domain}.{key}"
+
+
+def test_language_follows_setting_then_locale():
+    assert i18n.language_from("en", {"LANG": "ja_JP.UTF-8"}) == "en"
+    assert i18n.language_from("auto", {"LANG": "ja_JP.UTF-8"}) == "ja"
+    assert i18n.language_from("auto", {"LC_ALL": "de_DE", "LANG": "ja_JP"}) == "en"
+    assert i18n.language_from("auto", {}) == "en"
+
+
+def test_lookup_falls_back_to_english_then_key():
+    assert i18n.translate("app.moves", "ja", n=3) == "3手"
+    assert i18n.translate("app.moves", "xx", n=3) == "3 moves"
+    assert i18n.translate("app.no_such_key", "ja") == "app.no_such_key"
+    assert i18n.translate("nodomain.key", "ja") == "nodomain.key"
