@@ -7,41 +7,22 @@ event loop, and saves screenshots under artifacts/screenshots/ (git-ignored).
 
 from __future__ import annotations
 
-import atexit
 import os
-import shutil
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
-SCREEN = "1280x800x24"
+from companion.errors import CompanionError
+from companion.ui.virtual_display import ensure_display
+
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
-
-def _start_xvfb() -> None:
-    if os.environ.get("DISPLAY"):
-        return
-    xvfb = shutil.which("Xvfb")
-    if not xvfb:
-        pytest.exit("GUI tests need Xvfb: sudo apt-get install -y xvfb (make test does it)", 2)
-    for number in range(90, 200):
-        if not Path(f"/tmp/.X{number}-lock").exists():
-            break
-    proc = subprocess.Popen([xvfb, f":{number}", "-screen", "0", SCREEN, "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    atexit.register(proc.terminate)
-    deadline = time.monotonic() + 10
-    while not Path(f"/tmp/.X11-unix/X{number}").exists():
-        if proc.poll() is not None or time.monotonic() > deadline:
-            pytest.exit(f"Xvfb :{number} did not start", 2)
-        time.sleep(0.05)
-    os.environ["DISPLAY"] = f":{number}"
-
-
-_start_xvfb()
+try:
+    ensure_display()
+except CompanionError as exc:
+    pytest.exit(str(exc), 2)
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
