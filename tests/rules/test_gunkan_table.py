@@ -6,13 +6,12 @@ driven through the referee state with a simulated wooden seesaw (default masses)
 
 import pytest
 
-from companion.rules import get
+from companion.rules.gunkan import GAME
 from companion.rules.base import IllegalAction
 from companion.rules.gunkan_table import (
     COMPARISONS, PIECES, SHIPS, Ruling, declaration_of, judge_identified, judge_mine, judge_seesaw,
 )
 
-GAME = get("gunkan")
 
 # Row: attacker, column: defender (carrier … landing ship).  A attacker wins, D defender wins, = both removed.
 SHIP_TABLE = """
