@@ -1,0 +1,24 @@
+"""HX711 facts and the decoding of one read, independent of how the bits are clocked.
+
+After its 24 data bits the HX711 takes 1 to 3 extra SCK pulses that choose the
+input and gain of the NEXT conversion; the first of them pulls DOUT high, so
+DOUT must read 1 during every extra pulse.  A 0 there means the chip and the
+clock are out of step (or DOUT is shorted low): the reading is garbage.
+"""
+
+GAIN_PULSES = {128: 1, 32: 2, 64: 3}  # 128, 64: input A; 32: input B
+READY_TIMEOUT_MS = 500  # > 4 conversions at 10/s: no data-ready by then = missing chip
+DESYNC_HOLDOFF_MS = 100  # wait after resetting an out-of-step chip
+SETTLE_READS = 5  # conversions dropped after a reset or a change of rate or gain:
+# the one in flight used the old setting, then the datasheet's 4-conversion settling
+RESET_US = 100  # SCK high > 60 us powers the chip down; low again restarts it
+
+
+def decode(word, pulses):
+    """(signed counts, in_step) from a read: 24 data bits then `pulses` check bits."""
+    mask = (1 << pulses) - 1
+    in_step = (word & mask) == mask
+    data = (word >> pulses) & 0xFFFFFF
+    if data & 0x800000:
+        data -= 0x1000000
+    return data, in_step

@@ -1,0 +1,140 @@
+"""The seesaw serial protocol, device side (docs/protocol.md).
+
+Written in the MicroPython subset: no typing, no dataclasses, no f-strings.
+Outgoing lines are `body*HH` + CR LF, HH being the CRC-8 of the body; incoming
+command lines may omit the checksum so that a person can type them.
+"""
+
+PROTOCOL = 1
+MAX_LINE = 120  # bytes before the line end, checksum included
+SEQ_MODULO = 65536
+RATES = (10, 80)
+GAINS = (128, 64, 32)
+MAX_TOKEN = 16  # PING token length
+HEX = "0123456789ABCDEF"
+
+
+def _crc_table():
+    table = bytearray(256)
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = ((c << 1) ^ 0x07) if c & 0x80 else (c << 1)
+            c &= 0xFF
+        table[i] = c
+    return bytes(table)
+
+
+_TABLE = _crc_table()
+
+
+def crc8(data):
+    """CRC-8/SMBUS (polynomial 0x07, initial value 0) of `data` (bytes)."""
+    c = 0
+    for b in data:
+        c = _TABLE[c ^ b]
+    return c
+
+
+def frame(body):
+    """The bytes of one outgoing line: body, '*', CRC as 2 upper-case hex digits, CR LF."""
+    c = crc8(body.encode())
+    return (body + "*" + HEX[c >> 4] + HEX[c & 15] + "\r\n").encode()
+
+
+def sample_line(seq, values):
+    """`S <seq> <v0> <v1>...`; None (no valid reading) is sent as '-'."""
+    parts = ["S", str(seq)]
+    for v in values:
+        parts.append("-" if v is None else str(v))
+    return frame(" ".join(parts))
+
+
+def hello_line(fw, channels, rate, rates, gain, running, reset, board):
+    return frame(
+        "HELLO fw=%s proto=%d ch=%d rate=%d rates=%s gain=%d run=%d reset=%s id=%s"
+        % (fw, PROTOCOL, channels, rate, ",".join([str(r) for r in rates]),
+           gain, 1 if running else 0, reset, board))
+
+
+def fault_line(channel, code):
+    """`FAULT <ch> <missing|desync|ok>`."""
+    return frame("FAULT %d %s" % (channel, code))
+
+
+def ok_line(command, detail=""):
+    return frame(("OK %s %s" % (command, detail)).strip())
+
+
+def err_line(command, code):
+    return frame("ERR %s %s" % (command, code))
+
+
+def pong_line(token):
+    return frame(("PONG " + token).strip())
+
+
+class CommandError(Exception):
+    """A command line that cannot be obeyed; `code` goes into the ERR reply."""
+
+    def __init__(self, command, code):
+        Exception.__init__(self, code)
+        self.command = command
+        self.code = code
+
+
+def parse_command(line):
+    """(NAME, [args]) from one received line (bytes, no line end), or None if blank.
+
+    Raises CommandError for lines that are too long, not printable ASCII, or whose
+    checksum is present but wrong.
+    """
+    line = line.strip()
+    if not line:
+        return None
+    if len(line) > MAX_LINE:
+        raise CommandError("?", "toolong")
+    for b in line:
+        if b < 32 or b > 126:
+            raise CommandError("?", "format")
+    star = line.rfind(b"*")
+    if star >= 0:
+        body, given = line[:star], line[star + 1:]
+        c = crc8(body)
+        if given != (HEX[c >> 4] + HEX[c & 15]).encode():
+            raise CommandError("?", "checksum")
+        line = body
+    words = line.decode().split()
+    if not words:
+        raise CommandError("?", "format")
+    return words[0].upper(), words[1:]
+
+
+class LineReader:
+    """Splits received bytes into lines at CR or LF.
+
+    A line longer than MAX_LINE is returned as None (once, at its end) and its
+    bytes are dropped, so garbage without line ends cannot exhaust memory.
+    """
+
+    def __init__(self):
+        self._buf = bytearray()
+        self._overflow = False
+
+    def feed(self, data):
+        lines = []
+        for b in data:
+            if b == 10 or b == 13:
+                if self._overflow:
+                    lines.append(None)
+                elif self._buf:
+                    lines.append(bytes(self._buf))
+                self._buf = bytearray()
+                self._overflow = False
+            elif not self._overflow:
+                if len(self._buf) >= MAX_LINE:
+                    self._overflow = True
+                    self._buf = bytearray()
+                else:
+                    self._buf.append(b)
+        return lines
