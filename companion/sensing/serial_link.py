@@ -8,6 +8,7 @@ with exponential backoff; a new connection always starts with a new handshake.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import deque
 from dataclasses import dataclass, field
@@ -19,6 +20,8 @@ from companion.sensing.serial_protocol import (
     GAINS, PROTOCOL_VERSION, RATES, RAW_MAX, RAW_MIN, SEQ_MODULO, Fault, Hello,
     LineError, LineSplitter, Pong, Reply, SampleLine, encode_command, parse_line, seq_gap)
 from companion.sensing.source import Clock, Sample, SensorError, SourceStatus, WeightSource, monotonic
+
+log = logging.getLogger(__name__)
 
 READ_TIMEOUT = 0.05  # seconds a read waits; bounds how quickly close() is noticed
 HELLO_RETRY = 0.5  # seconds between HELLO commands while waiting for the answer
@@ -252,6 +255,9 @@ class SerialSource(WeightSource):
                     self._lost(f"lost {self.port}: {e}")
                 except LinkLost as e:
                     self._lost(f"{self.port}: {e}")
+                except Exception as e:  # a bug must not kill the reader for good
+                    log.exception("serial link on %s", self.port)
+                    self._lost(f"{self.port}: internal error {e!r}; reconnecting")
                 finally:
                     _close_quietly(port)
             if self._stats.connections > handshakes:
