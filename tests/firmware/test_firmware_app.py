@@ -1,0 +1,128 @@
+"""The firmware's main loop on fake chips and a manual clock."""
+
+import pytest
+from seesaw import hx711, led
+from seesaw.app import App
+from seesaw_fakes import FakeHardware, FakeHX711, ManualClock, MemoryLine
+
+from companion.sensing.serial_protocol import Fault, Reply, SampleLine, parse_line
+
+
+class Rig:
+    def __init__(self, rates=(10, 80), values=(1000, -2000)):
+        self.clock = ManualClock()
+        self.line = MemoryLine()
+        self.chips = [FakeHX711(self.clock, v) for v in values]
+        self.hw = FakeHardware(self.chips, self.line, self.clock, rates)
+        self.app = App(self.hw)
+
+    def run(self, ms, command=b""):
+        """Send `command`, run `ms` milliseconds of the loop, return the host's view of
+        every line sent (parsed by the host codec, so both sides agree)."""
+        self.line.to_device += command
+        for _ in range(ms):
+            self.app.step()
+            self.clock.sleep(1)
+        return [parse_line(line, 2) for line in self.line.take_lines()]
+
+
+def samples(messages):
+    return [m for m in messages if isinstance(m, SampleLine)]
+
+
+def test_boot_says_hello_then_streams_after_settling():
+    rig = Rig()
+    (hello,) = rig.run(0)
+    assert (hello.firmware, hello.channels, hello.rate, hello.gain, hello.rates) == ("1.0.0", 2, 10, 128, (10, 80))
+    lines = samples(rig.run(2000))
+    values = [m.values for m in lines]
+    assert values[-1] == (1000, -2000)
+    assert all(v in ((None, None), (1000, -2000)) for v in values)
+    assert [m.seq for m in lines] == list(range(len(lines)))
+    assert 13 <= values.count((1000, -2000)) <= 16  # 10/s, minus the settling reads
+    assert rig.hw.watchdog_feeds == 2000
+
+
+def test_rate_and_gain_commands():
+    rig = Rig()
+    rig.run(1000)
+    replies = rig.run(1000, b"RATE 80\nGAIN 64\n")
+    assert Reply(True, "RATE", "80") in replies and Reply(True, "GAIN", "64") in replies
+    assert rig.hw.rate == 80
+    assert rig.chips[0].pulses[-1] == hx711.GAIN_PULSES[64]
+    assert len(samples(rig.run(1000))) >= 70
+
+
+def test_rate_the_board_cannot_select_is_refused():
+    rig = Rig(rates=(10,))
+    assert rig.run(1, b"RATE 80\n")[-1] == Reply(False, "RATE", "unsupported")
+
+
+def test_missing_chip_is_reported_not_invented():
+    rig = Rig()
+    rig.run(1500)
+    rig.chips[1].mode = "missing"
+    lines = rig.run(1500)
+    assert Fault(1, "missing") in lines
+    after = lines[lines.index(Fault(1, "missing")) + 1:]
+    assert samples(after) and all(m.values == (1000, None) for m in samples(after))
+    assert rig.app.led_state(rig.clock()) == "fault"
+    assert Fault(1, "missing") in rig.run(1, b"HELLO\n")  # repeated after a handshake
+    rig.chips[1].mode = "ok"
+    lines = rig.run(1500)
+    assert Fault(1, "ok") in lines and samples(lines)[-1].values == (1000, -2000)
+
+
+def test_all_chips_missing_still_sends_a_heartbeat():
+    rig = Rig()
+    for chip in rig.chips:
+        chip.mode = "missing"
+    lines = samples(rig.run(3000))
+    assert 4 <= len(lines) <= 7 and all(m.values == (None, None) for m in lines)
+
+
+def test_out_of_step_chip_is_reset_and_its_reading_dropped():
+    rig = Rig()
+    rig.run(1500)
+    rig.chips[0].mode = "desync"
+    lines = rig.run(300)
+    assert Fault(0, "desync") in lines and rig.chips[0].resets >= 1
+    assert all(m.values[0] is None for m in samples(lines[lines.index(Fault(0, "desync")):]))
+    rig.chips[0].mode = "ok"
+    lines = rig.run(1500)
+    assert Fault(0, "ok") in lines and samples(lines)[-1].values == (1000, -2000)
+
+
+def test_stop_and_start_keep_the_sequence_unbroken():
+    rig = Rig()
+    before = samples(rig.run(1500))
+    assert Reply(True, "STOP", "") in rig.run(10, b"STOP\n")
+    assert samples(rig.run(1000)) == []
+    assert rig.app.led_state(rig.clock()) == "stopped"
+    after = samples(rig.run(1500, b"START\n"))
+    assert after[0].seq == before[-1].seq + 1 or after[0].seq == before[-1].seq + 2
+
+
+def test_garbage_input_gets_error_replies_and_breaks_nothing():
+    rig = Rig()
+    lines = rig.run(1500, b"\x00\xff\x03junk\n" + b"z" * 500 + b"\nPING ok\n")
+    assert Reply(False, "?", "format") in lines and Reply(False, "?", "toolong") in lines
+    assert samples(lines)[-1].values == (1000, -2000)
+
+
+def test_led_patterns():
+    rig = Rig()
+    rig.run(1500)
+    assert rig.app.led_state(rig.clock()) == "run"
+    rig.run(1, b"IDENTIFY\n")
+    assert rig.app.led_state(rig.clock()) == "identify"
+    rig.run(5000)
+    assert rig.app.led_state(rig.clock()) == "run"
+    lit = [led.level("run", t) for t in range(1000)]
+    assert lit.count(True) == 80 and lit[0]
+
+
+@pytest.mark.parametrize("state", sorted(led.PATTERNS))
+def test_every_pattern_blinks(state):
+    lit = {led.level(state, t) for t in range(4000)}
+    assert lit == {True, False}
