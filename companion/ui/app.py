@@ -19,7 +19,7 @@ from kivy.properties import BooleanProperty, ObjectProperty, StringProperty  # n
 from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
 
 from companion import config as config_module  # noqa: E402
-from companion import fonts, i18n  # noqa: E402
+from companion import fonts, i18n, rules  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402
 
@@ -64,6 +64,10 @@ class CompanionApp(App):
     def tr(self, key: str, lang: str | None = None, **values) -> str:
         """Text for `key`; pass `app.lang` from kv so the text follows language changes."""
         return i18n.translate(key, lang or self.lang, **values)
+
+    def game_title(self, kind: str) -> str:
+        title = rules.get(kind).title
+        return title.get(self.lang) or title["en"]
 
     # screens -------------------------------------------------------------------
 

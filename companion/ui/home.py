@@ -32,8 +32,9 @@ class HomeScreen(Screen):
         app = App.get_running_app()
         self.ids.tiles.clear_widgets()
         for tile in tiles():
-            button = Factory.GameTileButton(kind=tile.kind, glyph=tile.glyph,
-                                            title=app.tr(tile.title_key, app.lang))
+            button = Factory.GameTileButton()
+            button.kind, button.glyph = tile.kind, tile.glyph
+            button.title = app.game_title(tile.kind)
             button.bind(on_release=lambda b, kind=tile.kind: app.open_game(kind))
             self.ids.tiles.add_widget(button)
         self.ids.resume.clear_widgets()
@@ -45,11 +46,10 @@ class HomeScreen(Screen):
 
     def _resume_row(self, app, record):
         moves = len(app.store.actions(record.id))
-        row = Factory.ResumeRow(
-            game_id=record.id,
-            text=f"{app.tr(f'{record.kind}.title', app.lang)}\n"
-                 f"{app.tr('app.moves', app.lang, n=moves)} · "
-                 f"{ago(time.time() - record.updated, lambda k, **v: app.tr(k, app.lang, **v))}",
-        )
+        row = Factory.ResumeRow()
+        row.game_id = record.id
+        row.text = (f"{app.game_title(record.kind)}\n"
+                    f"{app.tr('app.moves', app.lang, n=moves)} · "
+                    f"{ago(time.time() - record.updated, lambda k, **v: app.tr(k, app.lang, **v))}")
         row.bind(on_release=lambda r: app.resume_game(r.game_id))
         return row

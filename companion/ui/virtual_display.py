@@ -29,3 +29,14 @@ def ensure_display(screen: str = "1280x800x24") -> None:
             raise CompanionError(f"Xvfb :{number} did not start")
         time.sleep(0.05)
     os.environ["DISPLAY"] = f":{number}"
+
+
+def save_screenshot(path: str | Path) -> Path:
+    """Draw the window afresh and save it as a PNG at exactly `path`."""
+    from kivy.core.window import Window
+
+    path = Path(path)
+    Window.dispatch("on_draw")  # the back buffer is undefined after a flip: fill it now
+    made = Path(Window.screenshot(name=str(path)))
+    made.replace(path)
+    return path

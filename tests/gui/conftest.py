@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import CompanionError
-from companion.ui.virtual_display import ensure_display
+from companion.ui.virtual_display import ensure_display, save_screenshot
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
@@ -106,11 +106,15 @@ class GuiDriver:
         """Press, keep the finger down for `seconds`, release."""
         self._touch(widget, seconds)
 
-    def tap_at(self, x: float, y: float) -> None:
+    def press_at(self, x: float, y: float):
+        """Put a finger down at window coordinates; release it with `touch.touch_up()`."""
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         self.pump(0.03)
-        touch.touch_up()
+        return touch
+
+    def tap_at(self, x: float, y: float) -> None:
+        self.press_at(x, y).touch_up()
         self.pump(0.05)
 
     # finding ------------------------------------------------------------------
@@ -129,6 +133,11 @@ class GuiDriver:
         assert len(found) == 1, f"{len(found)} widgets with text {text!r}"
         return found[0]
 
+    def tile(self, kind: str):
+        """The home screen's tile for a game kind."""
+        return next(t for t in self.app.manager.get_screen("home").ids.tiles.children
+                    if t.kind == kind)
+
     def texts(self, root=None) -> str:
         """All text on the current screen, one string: for leak checks."""
         return "\n".join(str(getattr(w, "text", "")) for w in self.widgets(root or self.screen))
@@ -136,10 +145,7 @@ class GuiDriver:
     def screenshot(self, name: str) -> Path:
         self.pump(0.1)
         self.shots.mkdir(parents=True, exist_ok=True)
-        target = self.shots / f"{name}.png"
-        made = Path(Window.screenshot(name=str(self.shots / f"{name}.png")))
-        made.replace(target)
-        return target
+        return save_screenshot(self.shots / f"{name}.png")
 
 
 @pytest.fixture

@@ -15,8 +15,7 @@ from typing import Callable
 
 @dataclass(frozen=True)
 class GameTile:
-    kind: str  # the rules registry name, also the screen name
-    title_key: str  # i18n key of the tile's title
+    kind: str  # the rules registry name (its title is the tile's), also the screen name
     glyph: str  # a large character drawn on the tile
     make_screen: Callable  # make_screen(app) -> a kivy Screen named `kind`
     order: int = 50  # position on the home screen

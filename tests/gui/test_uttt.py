@@ -1,0 +1,176 @@
+"""Ultimate Tic-Tac-Toe through the real screen, with touch events (RULES.md §5)."""
+
+import random
+
+import pytest
+
+from companion.session import tally
+
+X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 9, 7,
+          63, 0, 3, 35, 4]  # X completes the diagonal 0-4-8 on the last move
+
+
+@pytest.fixture
+def uttt(gui):
+    gui.tap(gui.tile("uttt"))
+    assert gui.screen.name == "uttt"
+    return gui.screen
+
+
+def cell_pos(screen, action):
+    x, y, size = screen.ids.board.cell_rect(action)
+    return screen.ids.board.to_window(x + size / 2, y + size / 2)
+
+
+def tap_cell(gui, screen, action, settle=True):
+    gui.tap_at(*cell_pos(screen, action))
+    if settle:
+        gui.pump(0.3)  # past the input lock
+
+
+def test_opens_straight_into_a_two_player_game(gui, uttt):
+    assert uttt.session is not None and uttt.mode == "2p"
+    assert uttt.session.players == ["red", "blue"]
+    assert "赤の番" in uttt.status_text
+    gui.screenshot("uttt-start")
+
+
+def test_long_press_lights_the_board_the_move_sends_to_and_release_plays(gui, uttt):
+    touch = gui.press_at(*cell_pos(uttt, 4 * 9 + 2))  # centre board, top-right cell
+    gui.pump(0.5)
+    assert uttt.ids.board.preview == 2
+    gui.screenshot("uttt-long-press-preview")
+    assert uttt.session.actions == []  # nothing played while the finger is down
+    touch.touch_up()
+    gui.pump(0.05)
+    assert uttt.session.actions == [38]
+    assert uttt.ids.board.preview == -1
+    assert uttt.session.state.view(None)["playable_boards"] == [2]
+
+
+def test_only_playable_boards_take_touches_and_the_status_says_free(gui, uttt):
+    tap_cell(gui, uttt, 4 * 9 + 4)  # centre of centre: blue is sent to the centre board
+    tap_cell(gui, uttt, 0)  # board 0 is dimmed: ignored
+    assert uttt.session.actions == [40]
+    assert "青の番" in uttt.status_text and "どこでも" not in uttt.status_text
+    rng = random.Random(3)
+    while not uttt.session.state.view(None)["free_move"]:
+        uttt.session.play(rng.choice(uttt.session.state.legal_actions()))
+    uttt.refresh()
+    assert "どこでも" in uttt.status_text
+    view = uttt.session.state.view(None)
+    assert len(view["playable_boards"]) > 1
+    gui.screenshot("uttt-free-move")
+    board = view["playable_boards"][-1]
+    cell = next(a for a in range(board * 9, board * 9 + 9) if view["cells"][a] is None)
+    played = len(uttt.session.actions)
+    tap_cell(gui, uttt, cell)
+    assert uttt.session.actions[played:] == [cell]
+
+
+def test_input_lock_stops_a_double_tap(gui, uttt):
+    from kivy.tests.common import UnitTestTouch
+
+    for action in (40, 36):  # two quick taps, no frame between them
+        touch = UnitTestTouch(*cell_pos(uttt, action))
+        touch.touch_down()
+        touch.touch_up()
+    assert uttt.session.actions == [40]
+    gui.pump(0.3)
+    tap_cell(gui, uttt, 36)
+    assert uttt.session.actions == [40, 36]
+
+
+def test_two_player_undo_takes_back_one_move(gui, uttt):
+    tap_cell(gui, uttt, 40)
+    tap_cell(gui, uttt, 36)
+    gui.tap(uttt.ids.undo)
+    assert uttt.session.actions == [40]
+    assert "青の番" in uttt.status_text
+
+
+def finish_with_a_touch(gui, uttt):
+    for action in X_WINS[:-1]:
+        uttt.session.play(action)
+    uttt.refresh()
+    tap_cell(gui, uttt, X_WINS[-1])
+    assert uttt.session.state.is_over()
+
+
+def test_win_gold_line_result_review_and_no_undo(gui, uttt):
+    finish_with_a_touch(gui, uttt)
+    assert uttt.result_text == "赤の勝ち！"
+    assert uttt.ids.board.view["winning_line"] == [0, 4, 8]
+    assert uttt.can_undo is False
+    gui.tap(uttt.ids.undo)
+    assert len(uttt.session.actions) == len(X_WINS)
+    gui.screenshot("uttt-won")
+    assert uttt.reviewing
+    gui.tap(uttt.ids.review_prev)
+    gui.tap(uttt.ids.review_prev)
+    assert uttt.review_index == len(X_WINS) - 2
+    before = uttt.session.history()[uttt.review_index - 1]
+    assert uttt.ids.board.hints == before.legal_actions()
+    assert "23 / 25" in uttt.review_text
+    gui.screenshot("uttt-review")
+
+
+def test_another_game_swaps_who_starts_and_scores_count_once(gui, uttt):
+    finish_with_a_touch(gui, uttt)
+    assert "赤 1勝" in uttt.score_text
+    gui.tap(uttt.ids.another)
+    assert uttt.session.players == ["blue", "red"]  # blue starts as ×
+    assert "青の番 (×)" in uttt.status_text
+    gui.restart()
+    gui.tap(gui.tile("uttt"))
+    screen = gui.screen
+    assert "赤 1勝" in screen.score_text
+    assert tally(gui.app.store, "uttt:2p")["red"] == {"win": 1, "loss": 0, "draw": 0}
+
+
+def test_game_in_progress_is_restored_after_restart(gui, uttt):
+    tap_cell(gui, uttt, 40)
+    tap_cell(gui, uttt, 36)
+    gui.restart()
+    assert gui.find("2手")  # listed under resume on the home screen
+    gui.tap(gui.find("2手"))
+    assert gui.screen.name == "uttt"
+    assert gui.screen.session.actions == [40, 36]
+
+
+def test_cpu_mode_you_start_and_undo_takes_your_move_and_its_reply(gui, uttt):
+    gui.tap(uttt.ids.mode_easy)
+    assert uttt.session.players == ["you", "cpu"]
+    tap_cell(gui, uttt, 40)
+    gui.wait_until(lambda: len(uttt.session.actions) == 2, what="the CPU's reply")
+    gui.screenshot("uttt-cpu")
+    gui.pump(0.3)
+    gui.tap(uttt.ids.undo)
+    assert uttt.session.actions == []
+
+
+def test_undo_while_the_cpu_thinks_takes_only_your_move(gui, uttt):
+    gui.tap(uttt.ids.mode_hard)
+    tap_cell(gui, uttt, 40, settle=False)
+    assert uttt.thinking
+    gui.tap(uttt.ids.undo)
+    assert uttt.session.actions == [] and not uttt.thinking
+    gui.pump(1.2)  # the abandoned search finishes and is ignored
+    assert uttt.session.actions == []
+
+
+def test_cpu_opening_move_cannot_be_undone_and_records_are_per_level(gui, uttt):
+    gui.tap(uttt.ids.mode_easy)
+    for action in X_WINS[:-1]:
+        uttt.session.play(action)
+    uttt.refresh()
+    tap_cell(gui, uttt, X_WINS[-1])
+    assert "あなた 1勝" in uttt.score_text
+    gui.tap(uttt.ids.another)  # game 2: the CPU starts
+    assert uttt.session.players == ["cpu", "you"]
+    gui.wait_until(lambda: len(uttt.session.actions) == 1, what="the CPU's opening move")
+    gui.pump(0.3)
+    assert uttt.can_undo is False
+    gui.tap(uttt.ids.mode_medium)
+    assert "あなた 0勝" in uttt.score_text  # medium keeps its own record
+    assert tally(gui.app.store, "uttt:cpu:easy")["you"]["win"] == 1
