@@ -167,6 +167,7 @@ class SerialSource(WeightSource):
             raise SensorError("serial: 1200 baud reboots a Pico into its boot loader; use 115200")
         self.port = port
         self._rate, self._gain = rate, gain
+        self._streaming = True
         self._baudrate, self._dtr, self._clock, self._opener = baudrate, dtr, clock, opener
         self._handshake_timeout, self._silence_timeout = handshake_timeout, silence_timeout
         self._backoff = backoff
@@ -233,6 +234,16 @@ class SerialSource(WeightSource):
             raise SensorError(f"serial: gain must be 128, 64 or 32, not {gain!r}")
         self._gain = gain
         self._commands.append(encode_command("GAIN", gain))
+
+    def stop_stream(self) -> None:
+        """Ask the device to stop sending samples (it stays connected)."""
+        self._streaming = False
+        self._commands.append(encode_command("STOP"))
+
+    def start_stream(self) -> None:
+        """Ask the device to send samples again (the default)."""
+        self._streaming = True
+        self._commands.append(encode_command("START"))
 
     def identify(self) -> None:
         """Make the device's LED flicker for 5 s."""
@@ -323,8 +334,8 @@ class SerialSource(WeightSource):
             self._commands.append(encode_command("RATE", self._rate))
         if self._gain is not None and self._gain != hello.gain:
             self._commands.append(encode_command("GAIN", self._gain))
-        if not hello.running:
-            self._commands.append(encode_command("START"))
+        if hello.running != self._streaming:
+            self._commands.append(encode_command("START" if self._streaming else "STOP"))
         with self._lock:
             self.channels = hello.channels
             self._stats.connections += 1

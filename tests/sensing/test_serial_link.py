@@ -230,6 +230,22 @@ def test_refused_command_is_reported(device, link):
     assert "IDENTIFY" in device.commands
 
 
+def test_stopped_stream_stays_connected_and_is_restored_after_reconnect(device, link):
+    source = link(silence_timeout=0.6)
+    wait_until(lambda: source.status().connected)
+    source.stop_stream()
+    wait_until(lambda: source.status().extra["settings"]["running"] is False)
+    wait_until(lambda: device.commands.count("PING alive") >= 2)  # silence answered by PONG
+    assert source.status().connected
+    device.present = False
+    wait_until(lambda: not source.status().connected)
+    device.replug()
+    wait_until(lambda: source.status().extra["connections"] == 2)
+    wait_until(lambda: device.commands[-1] == "STOP")
+    source.start_stream()
+    wait_until(lambda: source.status().extra["settings"]["running"] is True)
+
+
 def test_full_queue_counts_dropped_samples(device, link):
     source = link(max_queue=4)
     wait_until(lambda: source.status().connected)
