@@ -57,16 +57,20 @@ def smart_playout(e: Engine, rng: random.Random) -> int:
     rand = rng.random
     play = e.play
     cells = e.cells
+    won = e.won
     while e.result == ONGOING:
         p = e.player
-        wins = game_winning_moves(e, p, playable_mask(e))
-        if wins:
-            play(wins[0])
-            break
+        open_boards = FULL & ~(won[0] | won[1] | e.drawn)
+        if WINNING_BOARDS[won[p]] & open_boards:
+            wins = game_winning_moves(e, p, playable_mask(e))
+            if wins:
+                play(wins[0])
+                break
         moves = legal_moves(e)
-        danger = _danger_boards(e, 1 - p)
-        if danger:
-            moves = _safe_moves(e, moves, danger, cells) or moves
+        if WINNING_BOARDS[won[1 - p]] & open_boards:
+            danger = _danger_boards(e, 1 - p)
+            if danger:
+                moves = _safe_moves(e, moves, danger, cells) or moves
         play(moves[int(rand() * len(moves))])
     return e.result
 
