@@ -11,7 +11,7 @@ from functools import cache
 
 SIZE = 9
 TIMES = "×"
-LISTING_CAP = 9  # a bomb listing holds at most this many pairs (no product has more than 4)
+LISTING_CAP = 5  # a listing holds at most 5 pairs: no product has more than 4 cells, so a 5th is already a mistake
 
 
 def cell_name(row: int, col: int) -> str:
@@ -21,6 +21,7 @@ def cell_name(row: int, col: int) -> str:
 
 CELLS: tuple[str, ...] = tuple(cell_name(a, b) for a in range(1, SIZE + 1) for b in range(1, SIZE + 1))
 CELL_INDEX: dict[str, int] = {cell: i for i, cell in enumerate(CELLS)}
+CELL_VALUE: dict[str, int] = {cell_name(a, b): a * b for a in range(1, SIZE + 1) for b in range(1, SIZE + 1)}
 
 
 def parse_pair(text: object) -> tuple[int, int] | None:
@@ -41,9 +42,11 @@ def is_cell(text: object) -> bool:
     return isinstance(text, str) and text in CELL_INDEX
 
 
-def value(cell: str) -> int:
-    """The product written in `cell` (or of any pair)."""
-    a, b = parse_pair(cell)
+def value(pair: str) -> int:
+    """The product written in cell `pair`, or of an off-board pair."""
+    if pair in CELL_VALUE:
+        return CELL_VALUE[pair]
+    a, b = parse_pair(pair)
     return a * b
 
 
