@@ -5,20 +5,28 @@ import time
 
 import machine
 
-from seesaw.app import App
-from seesaw.hw_pico import PicoHardware
+from seesaw import keepalive
 
 
 def main():
-    hal = PicoHardware()
+    running = False
     try:
+        from seesaw.app import App
+        from seesaw.hw_pico import PicoHardware
+
+        hal = PicoHardware()
+        keepalive.stop()  # from here on the loop feeds the watchdog: a hang restarts
+        running = True
         App(hal).run()
     except KeyboardInterrupt:  # Ctrl-C from a terminal or mpremote
-        hal.maintenance()
+        keepalive.start()
         print("seesaw stopped: REPL ready (mpremote reset restarts it)")
-    except Exception as e:  # a bug: report it, then restart cleanly
+    except Exception as e:
         sys.print_exception(e)
-        time.sleep_ms(500)
+        if not running:  # broken files: stay in the REPL so they can be replaced
+            keepalive.start()
+            return
+        time.sleep_ms(500)  # a bug at run time: restart cleanly
         machine.reset()
 
 

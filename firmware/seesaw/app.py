@@ -142,7 +142,7 @@ class App:
         self.send(protocol.ok_line(name))
 
     def cmd_ping(self, name, args):
-        if len(args) > 1 or (args and len(args[0]) > protocol.MAX_TOKEN):
+        if len(args) > 1 or (args and not protocol.is_token(args[0])):
             raise protocol.CommandError(name, "arg")
         self.send(protocol.pong_line(args[0] if args else ""))
 

@@ -14,7 +14,7 @@ import machine
 import rp2
 from machine import Pin
 
-from seesaw import config, hx711
+from seesaw import config, hx711, keepalive
 
 
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, in_shiftdir=rp2.PIO.SHIFT_LEFT)
@@ -88,7 +88,7 @@ class PicoHardware:
         self.reset_cause = {machine.PWRON_RESET: "power",
                             machine.WDT_RESET: "wdt"}.get(cause, "other")
         self.board_id = binascii.hexlify(machine.unique_id()).decode().upper()
-        self._wdt = machine.WDT(timeout=config.WATCHDOG_MS)
+        self._wdt = keepalive.watchdog()
 
     ticks_ms = staticmethod(time.ticks_ms)
     ticks_diff = staticmethod(time.ticks_diff)
@@ -122,9 +122,3 @@ class PicoHardware:
 
     def write(self, data):
         sys.stdout.buffer.write(data)
-
-    def maintenance(self):
-        """After Ctrl-C: LED steady on, and a timer feeds the watchdog so the REPL
-        and mpremote can work (the RP2040 watchdog cannot be stopped)."""
-        self._led.value(1)
-        self._feeder = machine.Timer(period=1000, callback=lambda t: self._wdt.feed())

@@ -12,6 +12,8 @@ RATES = (10, 80)
 GAINS = (128, 64, 32)
 MAX_TOKEN = 16  # PING token length
 HEX = "0123456789ABCDEF"
+TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+MAX_NAME = 12  # longest command name echoed back in an ERR line
 
 
 def _crc_table():
@@ -105,9 +107,22 @@ def parse_command(line):
             raise CommandError("?", "checksum")
         line = body
     words = line.decode().split()
-    if not words:
+    if not words or b"*" in line:
         raise CommandError("?", "format")
-    return words[0].upper(), words[1:]
+    name = words[0].upper()
+    if len(name) > MAX_NAME or not name.isalpha():
+        raise CommandError("?", "unknown")
+    return name, words[1:]
+
+
+def is_token(text):
+    """A PING token: 1 to MAX_TOKEN letters, digits, '_', '.' or '-'."""
+    if not 0 < len(text) <= MAX_TOKEN:
+        return False
+    for c in text:
+        if c not in TOKEN_CHARS:
+            return False
+    return True
 
 
 class LineReader:

@@ -1,11 +1,13 @@
 """The firmware's main loop on fake chips and a manual clock."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from seesaw import hx711, led
 from seesaw.app import App
 from seesaw_fakes import FakeHardware, FakeHX711, ManualClock, MemoryLine
 
-from companion.sensing.serial_protocol import Fault, Reply, SampleLine, parse_line
+from companion.sensing.serial_protocol import Fault, Hello, Pong, Reply, SampleLine, parse_line
 
 
 class Rig:
@@ -126,3 +128,18 @@ def test_led_patterns():
 def test_every_pattern_blinks(state):
     lit = {led.level(state, t) for t in range(4000)}
     assert lit == {True, False}
+
+
+COMMAND_LIKE = st.builds(
+    lambda name, rest: (name + " " + rest + "\n").encode(),
+    st.sampled_from(["PING", "RATE", "GAIN", "HELLO", "START", "STOP", "IDENTIFY", "X", "S"]),
+    st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=130))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.binary(max_size=300), COMMAND_LIKE))
+def test_any_input_gets_valid_replies_and_never_stops_the_loop(data):
+    rig = Rig()
+    lines = rig.run(30, data)  # every line the firmware sends is a valid protocol line
+    assert all(isinstance(m, (Hello, Reply, Pong, Fault, SampleLine)) for m in lines)
+    assert rig.hw.watchdog_feeds == 30
