@@ -99,11 +99,6 @@ class NavalWarState(State):
         table = public_view(self._d, self._comp, self.to_move())
         return table if seat is None else {**table, "you": seat}
 
-    # convenient read access for tests and screens
-    @property
-    def data(self) -> dict:
-        return self.to_json()
-
 
 def _copy(d: dict) -> dict:
     """A deep copy of the changing part; the options are shared (never changed)."""

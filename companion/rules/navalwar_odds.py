@@ -10,7 +10,7 @@ position.  That gives the odds of the next draw exactly.
 
 from __future__ import annotations
 
-from companion.rules.navalwar_data import CALIBRES, Composition, card_type, is_red, salvo_calibre
+from companion.rules.navalwar_data import CALIBRES, Composition, card_type, salvo_calibre
 from companion.rules.navalwar_table import hidden_split, placed_cards, unseen_by_colour
 
 
@@ -75,13 +75,10 @@ def next_draw_odds(state_or_data, comp: Composition | None = None) -> dict:
     if t["draw"] <= 0 or may_be_red <= 0:
         return {"red": 0.0, "salvo": {c: 0.0 for c in CALIBRES}, "cards": {}}
     p_red = red / may_be_red
-    cards = {}
-    for key, count in comp.actions:
-        n = count - t["seen"].get(key, 0)
-        if is_red(key):
-            cards[key] = n / may_be_red
-        else:
-            cards[key] = (1 - p_red) * n / black if black else 0.0
-    salvo = {c: sum(p for k, p in cards.items() if card_type(k) == "salvo" and salvo_calibre(k) == c)
-             for c in CALIBRES}
+    cards = {key: (comp.counts[key] - t["seen"].get(key, 0)) / may_be_red for key in comp.red_keys}
+    salvo = dict.fromkeys(CALIBRES, 0.0)
+    for key in comp.black_keys:
+        cards[key] = (1 - p_red) * (comp.counts[key] - t["seen"].get(key, 0)) / black if black else 0.0
+        if card_type(key) == "salvo":
+            salvo[salvo_calibre(key)] += cards[key]
     return {"red": p_red, "salvo": salvo, "cards": cards}
