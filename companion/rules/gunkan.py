@@ -114,15 +114,18 @@ class GunkanState(State):
             return []
         if phase == "idle":
             return self._idle_actions()
-        battle_actions = {
-            "declare": lambda: [{"type": "declare", "kind": kind} for kind in DECLARATIONS
-                                if kind != "mine" or self.removed[self.current.defender]["mines"] < FLEET["mine"]],
-            "counterweight": lambda: [{"type": "counterweight", "on": on} for on in (True, False)],
-            "weigh": lambda: [{"type": "weighed", "result": r} for r in COMPARISONS] + [{"type": "reweigh"}],
-            "mine": lambda: [{"type": "mine_hit", "minesweeper": s} for s in (True, False)],
-            "identify": lambda: self._identified_actions() + [{"type": "reweigh"}],
-        }[phase]()
-        return battle_actions + [{"type": "cancel"}]
+        if phase == "declare":
+            mines_left = self.removed[self.current.defender]["mines"] < FLEET["mine"]
+            steps = [{"type": "declare", "kind": kind} for kind in DECLARATIONS if kind != "mine" or mines_left]
+        elif phase == "counterweight":
+            steps = [{"type": "counterweight", "on": on} for on in (True, False)]
+        elif phase == "mine":
+            steps = [{"type": "mine_hit", "minesweeper": shown} for shown in (True, False)]
+        elif phase == "weigh":
+            steps = [{"type": "weighed", "result": r} for r in COMPARISONS] + [{"type": "reweigh"}]
+        else:  # identify
+            steps = self._identified_actions() + [{"type": "reweigh"}]
+        return steps + [{"type": "cancel"}]
 
     def apply(self, action) -> "GunkanState":
         kind = action.get("type") if isinstance(action, dict) else None
