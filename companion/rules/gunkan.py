@@ -22,6 +22,14 @@ Between battles a side may also end the game: {"type": "resign", "seat": s},
 also detected by counting: every verdict says which side removes a ship.
 Judging "identify" keeps a hidden tally of lost classes; it refuses identities
 that are no longer in play and a counterweight on anything but a submarine.
+
+Choices where the brief left room: the counterweight is asked for only after
+the defender declared a ship (at the table nobody loads it for a mine or the
+port, and asking earlier would expose it); judging "identify" weighs the mine
+or port too, as a check of the declaration; a submarine attacking the carrier
+wins there with or without the counterweight, since the companion knows both.
+Judging "identify", `legal_actions()` depends on the hidden tally: never show
+its "identified" actions on the shared screen (screens render views only).
 """
 
 from __future__ import annotations
