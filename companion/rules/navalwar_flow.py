@@ -202,14 +202,13 @@ def play(d: dict, comp: Composition, seat: int, key: str, action: dict) -> None:
 
 def settle(d: dict, comp: Composition) -> None:
     """Advance past everything automatic until a decision (or the end) is due."""
-    t = d["table"]
     while d["phase"] != "over":
         t = d["table"]
         if d["phase"] in ("stage", "turn") and len(active(t)) <= 1:
             end_round(d, comp)
             continue
         if t["todo"]:
-            if _moot(d, comp, t["todo"][0]):
+            if _moot(d, t["todo"][0]):
                 t["todo"].pop(0)
                 continue
             return
@@ -220,7 +219,7 @@ def settle(d: dict, comp: Composition) -> None:
     d["table"]["todo"] = []
 
 
-def _moot(d: dict, comp: Composition, item: dict) -> bool:
+def _moot(d: dict, item: dict) -> bool:
     """A pending step with nothing left to decide (its target is gone)."""
     t = d["table"]
     if item["kind"] == "die" and "ship" in item:

@@ -6,7 +6,7 @@ from companion.rules.base import CHANCE
 from companion.rules.navalwar_data import Composition
 from companion.rules.navalwar_flow import round_points, totals
 from companion.rules.navalwar_odds import next_draw_odds
-from companion.rules.navalwar_table import hits, salvo_hits
+from companion.rules.navalwar_table import carriers_afloat, hits, salvo_hits
 
 
 def _ship(t: dict, comp: Composition, seat: int, entry: dict) -> dict:
@@ -16,10 +16,15 @@ def _ship(t: dict, comp: Composition, seat: int, entry: dict) -> dict:
                        for s in entry["salvos"]]}
 
 
-def _waiting(d: dict) -> dict | None:
+def _waiting(d: dict, comp: Composition) -> dict | None:
     """The pending decision, with what a screen needs to prompt for it."""
     todo = d["table"]["todo"]
-    return dict(todo[0]) if todo else None
+    if not todo:
+        return None
+    waiting = dict(todo[0])
+    if waiting["kind"] == "strike":  # which carrier names its target now
+        waiting["carrier"] = carriers_afloat(d["table"], comp, d["seat"])[len(waiting["targets"])]
+    return waiting
 
 
 def public_view(d: dict, comp: Composition, to_move: int | None) -> dict:
@@ -36,7 +41,7 @@ def public_view(d: dict, comp: Composition, to_move: int | None) -> dict:
         "first": t["first"],
         "seat": d["seat"],
         "to_move": "chance" if to_move == CHANCE else to_move,
-        "waiting": _waiting(d),
+        "waiting": _waiting(d, comp),
         "fleets": [{
             "seat": seat,
             "out": t["out"][seat],

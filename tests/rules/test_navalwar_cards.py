@@ -135,8 +135,10 @@ def test_air_strike_instead_of_drawing_names_all_targets_then_rolls():
     draw_before = table(state)["draw"]
     state = apply_all(state, ["air_strike"])
     assert "ship-enterprise" not in targets(state) and not targets(state) & set(fleet(state, 0))
+    assert state.view(None)["waiting"]["carrier"] == "ship-shokaku"
     state = apply_all(state, [{"strike": "ship-yamato"}])
     assert state.to_move() == 0, "every carrier names its target before any die is rolled"
+    assert state.view(None)["waiting"]["carrier"] == "ship-akagi"
     state = apply_all(state, [{"strike": "ship-iowa"}, {"die": 1}, {"die": 2}])
     assert table(state)["sunk"][0] == ["ship-yamato"] and "ship-iowa" in fleet(state, 2)
     assert table(state)["draw"] == draw_before and state.view(None)["seat"] == 1
