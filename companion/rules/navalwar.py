@@ -6,6 +6,18 @@ or `{"drew": key}` (a red card, shown and played at once); a card's identity
 becomes known when it is played or discarded; dealt and added ships, the first
 player and dice are chance decisions.  Actions are listed in `navalwar_moves`.
 
+Where RULES.md §3 is silent, this engine decides:
+- round 1's first player is a chance decision; later rounds start with the
+  leader, tied leaders -> the first of them clockwise from the last first player;
+- a squadron whose owner faces only smoke-covered fleets waits in the middle and
+  the owner takes a normal turn; two surviving squadrons both attack that turn;
+- all carriers take part in an air strike; a die for a ship already sunk is skipped;
+- the carrier screen does not apply to additional damage (it joins a salvo);
+- minesweeper and repair are offered only when there is something to remove
+  (otherwise the card can be discarded);
+- an eliminated player's hand goes to the discard pile unseen (counted, not named);
+  the cards under a sunk ship and on a destroyed squadron are discarded.
+
 Options: `players` (3-9; 2 is a house rule, marked in the view), `target`
 (the total that ends the game, 100), `deck` (None for the packaged
 composition, or `Composition.to_json()` of the players' own copy).
