@@ -1,7 +1,7 @@
 """Naval War: every card effect and every Decision of RULES.md §3 about cards and attacks."""
 
 import pytest
-from test_navalwar_support import apply_all, black, fleet, in_normal_turns, pass_turn, red, table
+from test_navalwar_support import GAME, apply_all, black, fleet, in_normal_turns, pass_turn, red, table
 
 from companion.rules.base import CHANCE, IllegalAction
 
@@ -298,3 +298,18 @@ def test_an_unplayable_red_card_is_discarded():
     state = black(in_normal_turns(2), "smoke")  # seat 0 hides; seat 1 draws a torpedo boat
     state = apply_all(state, [{"drew": "torpedo_boat"}])
     assert state.legal_actions() == [{"discard": "torpedo_boat"}]
+
+
+def test_two_surviving_squadrons_both_attack_in_their_owners_turn():
+    state = black(in_normal_turns(), "destroyer_squadron")  # seat 0
+    state = pass_turn(pass_turn(state))
+    data = state.to_json()  # seat 0 had put a second squadron in the middle earlier
+    data["table"]["squadrons"].append({"n": 2, "owner": 0, "hits": []})
+    data["table"]["seen"]["destroyer_squadron"] = 2
+    data["table"]["draw"] -= 1  # played from the hand, which was refilled
+    state = pass_turn(GAME.state_from_json(data))  # seat 3
+    state = apply_all(state, [{"attack": 2}, {"die": 1}, {"sink": "ship-iowa"}])
+    assert state.view(None)["waiting"] == {"kind": "squadron", "n": 2} and state.to_move() == 0
+    state = apply_all(state, [{"attack": 3}, {"die": 2}, {"sink": "ship-roma"}, {"sink": "ship-kongo"}])
+    assert table(state)["sunk"][0] == ["ship-iowa", "ship-roma", "ship-kongo"]
+    assert state.view(None)["squadrons"] == [] and state.view(None)["seat"] == 1
