@@ -52,11 +52,10 @@ def play_game(task: tuple[Player, Player, int]) -> tuple[int, list[float], list[
     while engine.result == ONGOING:
         player = (x, o)[engine.player]
         start = time.perf_counter()
-        if player is None:
-            move = rng.choice(list(legal_moves(engine)))
-        else:
-            move = choose_move(engine, player, rng)
+        legal = list(legal_moves(engine))
+        move = rng.choice(legal) if player is None else choose_move(engine, player, rng)
         times[engine.player].append(time.perf_counter() - start)
+        assert move in legal, f"illegal move {move} chosen by {player}"
         engine.play(move)
     return engine.result, times[0], times[1]
 

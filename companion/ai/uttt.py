@@ -24,7 +24,9 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from companion.ai.uttt_playout import game_winning_moves, legal_moves, random_playout, smart_playout
+from companion.ai.uttt_playout import (
+    game_winning_moves, legal_moves, playable_mask, random_playout, smart_playout,
+)
 from companion.errors import CompanionError
 from companion.rules.uttt import DRAW, ONGOING, Engine, UtttState
 
@@ -63,7 +65,11 @@ class UnknownLevel(CompanionError):
 
 def config_for(level: str | SearchConfig, time_limit: float | None = None,
                iterations: int | None = None) -> SearchConfig:
-    """The search settings of `level`, with the budget overridden where given."""
+    """The search settings of `level`, with the budget overridden where given.
+
+    `iterations` without `time_limit` drops the level's time limit: the search
+    is then deterministic for a given RNG (what tests want).
+    """
     if isinstance(level, SearchConfig):
         config = level
     elif level in LEVELS:
@@ -74,7 +80,7 @@ def config_for(level: str | SearchConfig, time_limit: float | None = None,
     if time_limit is not None:
         config = replace(config, time_limit=time_limit)
     if iterations is not None:
-        config = replace(config, iterations=iterations)
+        config = replace(config, iterations=iterations, time_limit=time_limit)
     return config
 
 
@@ -118,8 +124,9 @@ class Node:
         self.untried = list(legal_moves(engine))
         rng.shuffle(self.untried)
         if solver:  # try game-winning moves first: `untried` is popped from the end
-            winning = game_winning_moves(engine, engine.player, 511)
-            self.untried = [m for m in self.untried if m not in winning] + winning
+            winning = game_winning_moves(engine, engine.player, playable_mask(engine))
+            if winning:
+                self.untried = [m for m in self.untried if m not in winning] + winning
 
 
 def reward(result: int, player: int) -> float:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from companion.rules.uttt import BITS, FULL, IS_WIN, MOVES, ONGOING, THREATS, WINNING_BOARDS, Engine
+from companion.rules.uttt import BITS, BOARD_OF, CELL_OF, FULL, IS_WIN, MOVES, ONGOING, THREATS, WINNING_BOARDS, Engine
 
 
 def legal_moves(e: Engine) -> list[int] | tuple[int, ...]:
@@ -67,11 +67,14 @@ def smart_playout(e: Engine, rng: random.Random) -> int:
                 play(wins[0])
                 break
         moves = legal_moves(e)
+        move = moves[int(rand() * len(moves))]
         if WINNING_BOARDS[won[1 - p]] & open_boards:
             danger = _danger_boards(e, 1 - p)
-            if danger:
-                moves = _safe_moves(e, moves, danger, cells) or moves
-        play(moves[int(rand() * len(moves))])
+            if danger and not _is_safe(e, move, danger):
+                safe = [m for m in moves if _is_safe(e, m, danger)]
+                if safe:
+                    move = safe[int(rand() * len(safe))]
+        play(move)
     return e.result
 
 
@@ -86,22 +89,19 @@ def _danger_boards(e: Engine, q: int) -> int:
     return danger
 
 
-def _safe_moves(e: Engine, moves, danger: int, cells: list[int]) -> list[int]:
-    """The moves after which the opponent has no game-winning reply."""
+def _is_safe(e: Engine, move: int, danger: int) -> bool:
+    """Whether after `move` the opponent has no game-winning reply.
+
+    `danger`: the boards where the opponent has a game-winning cell now.
+    """
+    cells = e.cells
     p = e.player
-    closed = e.won[0] | e.won[1] | e.drawn
-    safe = []
-    for a in moves:
-        b, c = divmod(a, 9)
-        mine = cells[p * 9 + b] | 1 << c
-        theirs = cells[(1 - p) * 9 + b]
-        left = danger
-        closes = IS_WIN[mine] or mine | theirs == FULL
-        if closes or not THREATS[theirs] & FULL & ~(mine | theirs):
-            left &= ~(1 << b)
-        if closes and b == c or closed >> c & 1:
-            if not left:  # free move, but no board to win in
-                safe.append(a)
-        elif not left >> c & 1:
-            safe.append(a)
-    return safe
+    b, c = BOARD_OF[move], CELL_OF[move]
+    mine = cells[p * 9 + b] | 1 << c
+    theirs = cells[(1 - p) * 9 + b]
+    closes = IS_WIN[mine] or mine | theirs == FULL
+    if closes or not THREATS[theirs] & FULL & ~(mine | theirs):
+        danger &= ~(1 << b)  # this move takes board b out of their reach
+    if closes and b == c or (e.won[0] | e.won[1] | e.drawn) >> c & 1:
+        return not danger  # a free move: safe only if no board is left to win in
+    return not danger >> c & 1

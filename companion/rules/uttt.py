@@ -41,6 +41,8 @@ LINE_FREE = tuple(any(lm & m == 0 for lm in LINE_MASKS) for m in range(512))
 WINNING_BOARDS = tuple(
     sum(1 << b for b in range(9) if not m >> b & 1 and IS_WIN[m | 1 << b]) for m in range(512)
 )
+BOARD_OF = tuple(a // 9 for a in range(81))
+CELL_OF = tuple(a % 9 for a in range(81))
 # MOVES[board][empty-mask]: the actions into those empty cells
 MOVES = tuple(tuple(tuple(b * 9 + c for c in BITS[m]) for m in range(512)) for b in range(9))
 
@@ -107,31 +109,31 @@ class Engine:
 
     def play(self, action: int) -> None:
         """Play a legal `action` (unchecked)."""
-        board, cell = divmod(action, 9)
+        board = BOARD_OF[action]
+        cell = CELL_OF[action]
         p = self.player
         cells = self.cells
+        won = self.won
         mine = cells[p * 9 + board] | 1 << cell
         cells[p * 9 + board] = mine
         self.last = action
         self.ply += 1
         self.player = 1 - p
         if IS_WIN[mine]:
-            won = self.won[p] | 1 << board
-            self.won[p] = won
-            if IS_WIN[won]:
+            won[p] |= 1 << board
+            if IS_WIN[won[p]]:
                 self.result = p
                 return
         elif mine | cells[(1 - p) * 9 + board] == FULL:
             self.drawn |= 1 << board
         else:
-            self.forced = -1 if self.closed() >> cell & 1 else cell
+            self.forced = -1 if (won[0] | won[1] | self.drawn) >> cell & 1 else cell
             return
-        closed = self.closed()
         drawn = self.drawn
-        if not (LINE_FREE[self.won[1] | drawn] or LINE_FREE[self.won[0] | drawn]):
+        if not (LINE_FREE[won[1] | drawn] or LINE_FREE[won[0] | drawn]):
             self.result = DRAW
             return
-        self.forced = -1 if closed >> cell & 1 else cell
+        self.forced = -1 if (won[0] | won[1] | drawn) >> cell & 1 else cell
 
     def reason(self) -> str | None:
         """Why the game ended: "three_boards", "early_draw", "all_boards_done"; None if on."""
