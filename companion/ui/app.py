@@ -20,6 +20,8 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
 
 from companion import config as config_module  # noqa: E402
 from companion import fonts, i18n, rules  # noqa: E402
+from companion.errors import CompanionError  # noqa: E402
+from companion.sensing.factory import open_source  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402
 
@@ -35,11 +37,16 @@ class CompanionApp(App):
         super().__init__(**kwargs)
         self.cfg = cfg
         self.title = "companion"
-        self.source = source  # a WeightSource, or None
         self.store = Store.in_dir(cfg.data_path)
         self.has_cjk = self._install_font()
         self.lang = self._language()
         problems = []
+        self.source = source  # the seesaw's WeightSource, or None when it cannot be opened
+        if source is None:
+            try:
+                self.source = open_source(cfg.sensor)
+            except CompanionError as exc:
+                problems.append(str(exc))
         if not self.has_cjk:
             problems.append(i18n.translate("app.no_cjk_font", "en"))
         if self.store.problem:
@@ -83,7 +90,7 @@ class CompanionApp(App):
         self.manager = ScreenManager(transition=NoTransition())
         self.manager.add_widget(HomeScreen())
         self.manager.add_widget(SettingsScreen())
-        Clock.schedule_interval(self._update_sensor_status, 0.25)
+        self._sensor_clock = Clock.schedule_interval(self._update_sensor_status, 0.25)
         self._update_sensor_status()
         return self.manager
 
@@ -132,6 +139,12 @@ class CompanionApp(App):
         self.sensor_ok = status.connected
 
     def on_stop(self):
+        from companion.ui.widgets import GameScreen
+
+        self._sensor_clock.cancel()
+        for screen in self.manager.screens:
+            if isinstance(screen, GameScreen):
+                screen.close()
         if self.source is not None:
             self.source.close()
         self.store.close()

@@ -26,5 +26,8 @@ class GameScreen(Screen):
     def refresh(self) -> None:
         """Redraw from the session's views.  Screens override this."""
 
+    def close(self) -> None:
+        """The app is stopping: cancel timers, let threads' results go.  Screens extend this."""
+
     def go_home(self) -> None:
         App.get_running_app().show_home()

@@ -56,6 +56,7 @@ class UtttScreen(GameScreen):
         super().__init__(**kwargs)
         self._history = []
         self._cpu_token = None
+        self._unlock_event = None
         self.rng = random.Random()
 
     @property
@@ -116,7 +117,7 @@ class UtttScreen(GameScreen):
     def _commit(self, action: int) -> None:
         self.session.play(action)
         self.locked = True
-        Clock.schedule_once(self._unlock, INPUT_LOCK_S)
+        self._unlock_event = Clock.schedule_once(self._unlock, INPUT_LOCK_S)
         self.refresh()
         self._maybe_cpu()
 
@@ -170,6 +171,11 @@ class UtttScreen(GameScreen):
     def _cancel_cpu(self) -> None:
         self._cpu_token = None
         self.thinking = False
+
+    def close(self) -> None:
+        self._cancel_cpu()
+        if self._unlock_event is not None:
+            self._unlock_event.cancel()
 
     # review ------------------------------------------------------------------
 

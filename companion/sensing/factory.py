@@ -1,0 +1,27 @@
+"""Open the weight source the configuration names."""
+
+from __future__ import annotations
+
+from companion.config import Sensor
+from companion.sensing.source import WeightSource
+
+
+def open_source(sensor: Sensor, source: str | None = None) -> WeightSource:
+    """The configured source (`source` overrides `sensor.source`), ready to poll."""
+    kind = source or sensor.source
+    if kind == "simulator":
+        from companion.sensing.simulator import SimulatedSeesaw
+
+        return SimulatedSeesaw(seed=sensor.simulator.seed, rate_hz=sensor.rate_hz)
+    if kind == "gpio":
+        from companion.sensing.gpio_source import GpioSource
+
+        clock = sensor.gpio.clock_pin
+        pans = tuple((clock, data) for data in sensor.gpio.data_pins)
+        return GpioSource(pans, gain=sensor.gpio.gain)
+    if kind == "serial":
+        from companion.sensing.serial_link import SerialSource
+
+        return SerialSource(sensor.serial.port, rate=sensor.rate_hz,
+                            baudrate=sensor.serial.baudrate)
+    raise ValueError(f"unknown sensor source {kind!r}")
