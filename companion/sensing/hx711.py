@@ -137,6 +137,7 @@ class HX711:
         self.bad = 0  # transfers rejected as corrupt
         self.settle_discarded = 0  # transfers discarded while the ADC settled
         self.resets = 0
+        self.last_transfer_ns = 0  # how long the last transfer took to clock
         self.rejections: Counter[str] = Counter()
         self.last_error = ""
         self.reset()  # the chip may be in any state: powered down, mid-transfer
@@ -303,6 +304,7 @@ class HX711:
                 longest = high
             if not all(pin.state for pin in data):
                 trailing_high = False
+        self.last_transfer_ns = ns() - t_start
         return words, longest, trailing_high, t_start
 
     def _transfer(self) -> tuple[Reading, ...] | None:
@@ -315,13 +317,13 @@ class HX711:
                          "(> 60 µs powers the chip down)")
             self.reset()
             return None
-        if longest > CLOCK_HIGH_LIMIT_NS:
-            self._reject("slow_clock", f"clock stayed high {longest / 1000:.0f} µs (> 50 µs)")
-            return None
-        if not trailing_high:
+        if not trailing_high:  # checked before the slow clock: this one needs a reset
             self._reject("desync", "DOUT was low during the gain pulses (chip out of step "
                          "or data line stuck low)")
             self.reset()
+            return None
+        if longest > CLOCK_HIGH_LIMIT_NS:
+            self._reject("slow_clock", f"clock stayed high {longest / 1000:.0f} µs (> 50 µs)")
             return None
         if self._settle_left or previous != self.setting:
             self._settle_left = (SETTLING_CONVERSIONS if previous != self.setting

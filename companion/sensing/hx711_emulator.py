@@ -58,14 +58,26 @@ class FakeClock:
 
 
 class HybridClock(FakeClock):
-    """Real perf_counter_ns (so Python's real pulse timing shows) plus an offset
-    that `advance` and `sleep` move instead of waiting."""
+    """Real perf_counter_ns plus an offset, so the driver's real Python pulse
+    timing shows.  `sleep` moves the offset instead of waiting unless
+    `real_sleep`; `hide` takes the emulator's own work out of the timeline
+    (a real chip answers in nanoseconds)."""
 
-    def __init__(self):
+    def __init__(self, real_sleep: bool = False):
         super().__init__(0)
+        self.real_sleep = real_sleep
 
     def __call__(self) -> int:
         return time.perf_counter_ns() + self.ns
+
+    def sleep(self, seconds: float) -> None:
+        if self.real_sleep:
+            time.sleep(seconds)
+        else:
+            super().sleep(seconds)
+
+    def hide(self, ns: int) -> None:
+        self.ns -= ns
 
 
 class HX711ClockPin(MockPin):
@@ -75,12 +87,23 @@ class HX711ClockPin(MockPin):
         super().__init__(factory, info)
         self.chips: list[EmulatedHX711] = []
 
+    def _change_state(self, value):
+        """Like MockPin's, minus the ever-growing `states` history."""
+        changed = self._state != value
+        self._state = value
+        return changed
+
     def _set_state(self, value):
         changed = bool(value) != self._state
         super()._set_state(value)
-        if changed:
-            for chip in self.chips:
-                chip.on_clock(bool(value))
+        if changed and self.chips:
+            clock = self.chips[0].clock
+            now, started = clock(), time.perf_counter_ns()
+            for chip in self.chips:  # every chip sees the edge at the same instant
+                chip.on_clock(bool(value), now)
+            hide = getattr(clock, "hide", None)
+            if hide is not None:
+                hide(time.perf_counter_ns() - started)
 
 
 class HX711DataPin(MockPin):
@@ -122,6 +145,8 @@ class EmulatedHX711:
         dout = pin_factory.pin(data_pin, pin_class=HX711DataPin)
         if not isinstance(clk, HX711ClockPin) or not isinstance(dout, HX711DataPin):
             raise ValueError("create the emulated HX711 before anything else uses its pins")
+        if clk.chips and clk.chips[0].clock is not clock:
+            raise ValueError("chips sharing a clock pin must share the clock too")
         self.clock_pin, self.data_pin = clk, dout
         self.clock = clock
         self.period_ns = int(1e9 / rate_hz)
@@ -181,11 +206,10 @@ class EmulatedHX711:
             return not self._ready(now)
         return bool(self._word >> (DATA_BITS - self._count) & 1)
 
-    def on_clock(self, high: bool) -> None:
-        """A clock edge from the host."""
+    def on_clock(self, high: bool, now: int) -> None:
+        """A clock edge from the host at clock time `now`."""
         if not self._connected:
             return
-        now = self.clock()
         if high:
             self._rise_ns = now
             self._rising_edge(now)
