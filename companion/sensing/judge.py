@@ -1,0 +1,359 @@
+"""The weighing judge: which pan is heavier, and what lies on each.  Game-agnostic.
+
+The judge watches the pipeline's readings.  For each pan it fits a line to a
+short trailing window (robust to the odd spike) and asks two questions:
+
+* still?  the slope and the scatter about the line are small, so no hand and no
+  ringing is moving the pan;
+* where?  the level now and where the trend would take it within `horizon_s`,
+  widened by `confidence_z` standard errors, lie inside one class's band.
+
+A class's band is its spread (mass ± spread) widened on each side by
+`accept_fraction` of the free gap to its neighbour, so a weight between two
+bands fits no class.  Classes whose spreads overlap cannot be told apart and
+form one group named "a|b" (a submarine with the counterweight weighs a
+carrier).  Two pans balance when their groups overlap; otherwise the heavier
+group wins.  The verdict comes on the first reading where both pans pass, and
+"reweigh" only after a still weight has fitted no class for `reweigh_after_s`.
+Overload, underload and missing calibration are refused.
+
+For a single-cell beam (one signed difference on channel 0), `beam()` compares
+the difference against a balance tolerance derived from the same classes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from companion.sensing.pieces import PieceClass
+from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD, Reading
+
+LEFT, RIGHT, BALANCED, REWEIGH = "left", "right", "balanced", "reweigh"
+WAITING, UNSTABLE, REFUSED = "waiting", "unstable", "refused"
+FINAL = frozenset({LEFT, RIGHT, BALANCED, REWEIGH})
+AMBIGUOUS = "|"  # joins the names of classes that weigh the same
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    """Statistical settings; the defaults never misjudge the benchmark's hardest hands."""
+
+    window_s: float = 0.1  # the trailing window a verdict rests on
+    min_samples: int = 4  # and never fewer samples than this (10 samples/s: 0.4 s)
+    noise_floor_g: float = 0.03  # never assume a quieter signal than this per sample
+    outlier_sigmas: float = 6.0  # residuals beyond this are spikes, left out
+    noise_margin_g: float = 0.05  # added around the window's extremes
+    slope_max_g_s: float = 1.5  # a steady drift faster than this is still moving...
+    slope_z: float = 1.0  # ...judged this many standard errors on the safe side
+    oscillation_sigmas: float = 3.0  # a swing back by more than this is ringing, not drift
+    horizon_s: float = 0.1  # a steady trend must stay inside the band this long
+    confidence_z: float = 3.0  # standard errors around the trend's level
+    history_s: float = 0.6  # look-back for the press that put the load down...
+    press_drop_g: float = 0.3  # ...the signal must have come down this far from its peak...
+    press_guard_s: float = 0.3  # ...or the press be this long ago
+    accept_fraction: float = 0.4  # of the free gap to a neighbour, added to a class's spread
+    empty_fraction: float = 0.5  # under this share of the lightest class: an empty pan
+    reweigh_after_s: float = 0.5  # a still weight fitting no class this long: reweigh
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A pan's weight from the trailing window: its level and the range it may take."""
+
+    level: float
+    low: float
+    high: float
+    still: bool
+    reason: str = ""
+
+
+def _past_press(t: np.ndarray, g: np.ndarray, n: int, level: float, cfg: JudgeConfig) -> bool:
+    """Whether the hand's press that put the load down is over.
+
+    The press is the peak after the last time the signal was under half its
+    level.  It is over once the peak lies before the window and the signal has
+    come down from it by `press_drop_g`, or after `press_guard_s`."""
+    if level <= 0:
+        return True
+    below = np.flatnonzero(g < 0.5 * level)
+    if not below.size:
+        return True
+    j = int(below[-1])
+    if t[-1] - t[j] >= cfg.press_guard_s:
+        return True
+    after = g[j + 1:]
+    if not after.size:
+        return False
+    k = j + 1 + int(np.argmax(after))
+    return k < len(g) - n and float(after.max()) - float(g[-n:].max()) >= cfg.press_drop_g
+
+
+def estimate(t: np.ndarray, g: np.ndarray, config: JudgeConfig, n: int | None = None) -> Estimate:
+    """Judge the last `n` samples of a pan's history (t, g).
+
+    Still when the press is over and the window either drifts slowly (slope
+    within `slope_max_g_s`): `low..high` then covers the level now and where
+    the trend takes it in `horizon_s`; or swings both ways (ringing, which
+    decays about the final weight): `low..high` then covers the swing."""
+    cfg = config
+    n = len(t) if n is None else n
+    tw, gw = t[-n:], g[-n:]
+    x = tw - tw.mean()
+    sxx = float(x @ x)
+    slope = float(x @ (gw - gw.mean())) / sxx
+    resid = gw - gw.mean() - slope * x
+    floor = max(cfg.noise_floor_g, 1.4826 * float(np.median(np.abs(resid))))
+    keep = np.abs(resid) <= cfg.outlier_sigmas * floor
+    if keep.sum() < max(cfg.min_samples, n - 2):
+        return Estimate(float(np.median(gw)), -np.inf, np.inf, False, "spiky")
+    if not keep.all():  # refit without the spikes
+        tw, gw = tw[keep], gw[keep]
+        x = tw - tw.mean()
+        sxx = float(x @ x)
+        slope = float(x @ (gw - gw.mean())) / sxx
+        resid = gw - gw.mean() - slope * x
+    m = len(gw)
+    sigma = max(cfg.noise_floor_g, float(np.sqrt(resid @ resid / max(m - 2, 1))))
+    x_now = float(x[-1])
+    level = float(gw.mean()) + slope * x_now
+    if not _past_press(t, g, n, level, cfg):
+        return Estimate(level, -np.inf, np.inf, False, "pressed")
+    low = float(gw.min()) - cfg.noise_margin_g
+    high = float(gw.max()) + cfg.noise_margin_g
+    swing = cfg.oscillation_sigmas * cfg.noise_floor_g
+    inner = gw[1:-1]
+    if m > 2 and inner.max() - max(gw[0], gw[-1]) > swing and min(gw[0], gw[-1]) - inner.min() > swing:
+        # a crest and a trough: ringing about the final weight, which lies between them
+        return Estimate(level, low, high, True, "ringing")
+    se_slope = sigma / float(np.sqrt(sxx))
+    if abs(slope) + cfg.slope_z * se_slope > cfg.slope_max_g_s:
+        return Estimate(level, low, high, False, "moving")
+    se_level = sigma * float(np.sqrt(1.0 / m + x_now * x_now / sxx))
+    reach = cfg.confidence_z * (se_level + se_slope * cfg.horizon_s)
+    ahead = level + slope * cfg.horizon_s
+    return Estimate(level, min(level, ahead) - reach, max(level, ahead) + reach, True)
+
+
+@dataclass(frozen=True)
+class ClassGroup:
+    """Classes a scale cannot tell apart, and the band of weights that identifies them."""
+
+    members: tuple[PieceClass, ...]
+    low: float  # lightest possible piece
+    high: float  # heaviest possible piece
+    accept_low: float
+    accept_high: float
+
+    @property
+    def name(self) -> str:
+        return AMBIGUOUS.join(c.name for c in self.members)
+
+    def fits(self, low: float, high: float) -> bool:
+        return self.accept_low <= low and high <= self.accept_high
+
+    def overlaps(self, other: "ClassGroup") -> bool:
+        return self.low <= other.high and other.low <= self.high
+
+
+def build_groups(classes: Iterable[PieceClass], accept_fraction: float) -> list[ClassGroup]:
+    """Merge classes whose spreads overlap; give each group its acceptance band."""
+    spans: list[list] = []
+    for c in sorted(classes, key=lambda c: c.low):
+        if spans and c.low <= spans[-1][2]:
+            spans[-1][0].append(c)
+            spans[-1][2] = max(spans[-1][2], c.high)
+        else:
+            spans.append([[c], c.low, c.high])
+    if not spans:
+        raise ValueError("the judge needs at least one piece class")
+    gaps = [b[1] - a[2] for a, b in zip(spans, spans[1:])]
+    edge = accept_fraction * min(gaps) if gaps else 1.0
+    below = [edge] + [accept_fraction * g for g in gaps]
+    above = [accept_fraction * g for g in gaps] + [edge]
+    return [ClassGroup(tuple(sorted(m, key=lambda c: c.name)), lo, hi, lo - b, hi + a)
+            for (m, lo, hi), b, a in zip(spans, below, above)]
+
+
+def balance_tolerance(left: Sequence[ClassGroup], right: Sequence[ClassGroup]) -> float:
+    """For a single-cell beam: |left - right| up to this is a balance.
+
+    Halfway between the largest difference two same-class loads can show and
+    the smallest difference between loads of different classes.
+    """
+    same = [max(a.high - b.low, b.high - a.low) for a in left for b in right if a.overlaps(b)]
+    apart = [max(a.low - b.high, b.low - a.high) for a in left for b in right if not a.overlaps(b)]
+    return (max(same, default=0.0) + min(apart, default=2 * max(same, default=1.0))) / 2.0
+
+
+@dataclass(frozen=True)
+class PanState:
+    """What the judge sees on one pan."""
+
+    kind: str  # "class", WAITING (empty), UNSTABLE, REFUSED, REWEIGH
+    group: ClassGroup | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judge's answer.  `final` verdicts: LEFT, RIGHT, BALANCED, REWEIGH;
+    the others (WAITING, UNSTABLE, REFUSED) mean "not yet", with a reason."""
+
+    kind: str
+    t: float | None = None  # time of the reading that settled it
+    left: str | None = None  # class group names, when identified
+    right: str | None = None
+    reason: str = ""
+
+    @property
+    def final(self) -> bool:
+        return self.kind in FINAL
+
+
+class Judge:
+    """Streams of pipeline readings in; verdicts out.
+
+    `left_classes` / `right_classes`: what may lie on each pan (the right pan
+    defaults to the left's list).  Feed every reading, then ask `battle()`,
+    `identify(channel)` or, for a single-cell beam, `beam()`.  Call `reset()`
+    when the pans are cleared for the next weighing.
+    """
+
+    def __init__(self, left_classes: Iterable[PieceClass], right_classes: Iterable[PieceClass] | None = None,
+                 config: JudgeConfig = JudgeConfig(), rate_hz: float = 80.0):
+        self.config = config
+        left_classes = list(left_classes)
+        right_classes = left_classes if right_classes is None else list(right_classes)
+        self.groups = [build_groups(left_classes, config.accept_fraction),
+                       build_groups(right_classes, config.accept_fraction)]
+        self.tolerance_g = balance_tolerance(*self.groups)
+        self._widest = [max(g.accept_high - g.accept_low for g in groups) for groups in self.groups]
+        self._n = max(config.min_samples, round(config.window_s * rate_hz))
+        history = max(self._n, round(config.history_s * rate_hz))
+        self._windows: list[deque[Reading]] = [deque(maxlen=history) for _ in range(2)]
+        self._estimates: list[Estimate | None] = [None, None]
+        self._unfit_since: list[float | None] = [None, None]
+
+    def reset(self) -> None:
+        """Forget the past: the next verdict rests on readings fed from now on."""
+        for w in self._windows:
+            w.clear()
+        self._estimates = [None, None]
+        self._unfit_since = [None, None]
+
+    def feed(self, reading: Reading) -> None:
+        if 0 <= reading.channel < 2:
+            self._windows[reading.channel].append(reading)
+            self._estimates[reading.channel] = None
+
+    def feed_all(self, readings: Iterable[Reading]) -> None:
+        for r in readings:
+            self.feed(r)
+
+    def band(self, channel: int, group_name: str) -> tuple[float, float]:
+        """The acceptance band (grams) of a group on a pan: for benchmarks' oracles."""
+        group = next(g for g in self.groups[channel] if g.name == group_name)
+        return group.accept_low, group.accept_high
+
+    def group_of(self, channel: int, class_name: str) -> ClassGroup:
+        """The group a class belongs to on a pan."""
+        return next(g for g in self.groups[channel] if any(c.name == class_name for c in g.members))
+
+    # -- per pan ---------------------------------------------------------------
+
+    def _refusal(self, channel: int) -> str | None:
+        window = self._windows[channel]
+        if not window:
+            return "no_data"
+        flags = window[-1].flags
+        for flag in (OVERLOAD, UNDERLOAD, UNCALIBRATED):
+            if flag in flags:
+                return flag
+        return None
+
+    def _estimate(self, channel: int) -> Estimate | None:
+        """The window's estimate, or None until the window is full."""
+        window = self._windows[channel]
+        if len(window) < self._n:
+            return None
+        if self._estimates[channel] is None:
+            recent = [window[-i].grams for i in range(1, self._n + 1)]
+            if max(recent) - min(recent) > self._widest[channel]:  # cheap: clearly moving
+                return Estimate(recent[0], -np.inf, np.inf, False, "moving")
+            t = np.fromiter((r.t for r in window), float, len(window))
+            g = np.fromiter((r.grams for r in window), float, len(window))
+            self._estimates[channel] = estimate(t, g, self.config, self._n)
+        return self._estimates[channel]
+
+    def _unfit(self, channel: int) -> PanState:
+        """A still weight that fits nothing: wait a little, then ask for a reweigh."""
+        now = self._windows[channel][-1].t
+        since = self._unfit_since[channel]
+        if since is None:
+            self._unfit_since[channel] = since = now
+        if now - since >= self.config.reweigh_after_s:
+            return PanState(REWEIGH, reason="between_classes")
+        return PanState(UNSTABLE, reason="settling")
+
+    def identify(self, channel: int) -> PanState:
+        """The class group on one pan, or why there is none yet."""
+        refusal = self._refusal(channel)
+        if refusal == "no_data":
+            return PanState(UNSTABLE, reason=refusal)
+        if refusal:
+            return PanState(REFUSED, reason=refusal)
+        est = self._estimate(channel)
+        if est is None or not est.still:
+            self._unfit_since[channel] = None
+            return PanState(UNSTABLE, reason="moving")
+        groups = self.groups[channel]
+        if est.high < self.config.empty_fraction * groups[0].low:
+            self._unfit_since[channel] = None
+            return PanState(WAITING, reason="empty")
+        for group in groups:
+            if group.fits(est.low, est.high):
+                self._unfit_since[channel] = None
+                return PanState("class", group)
+        return self._unfit(channel)
+
+    # -- verdicts --------------------------------------------------------------
+
+    def _time(self) -> float | None:
+        times = [w[-1].t for w in self._windows if w]
+        return max(times) if times else None
+
+    def battle(self) -> Verdict:
+        """Two pans: which is heavier, with each pan's class group."""
+        pans = [self.identify(0), self.identify(1)]
+        for kind in (REFUSED, UNSTABLE, WAITING, REWEIGH):
+            for p in pans:
+                if p.kind == kind:
+                    return Verdict(kind, self._time(), reason=p.reason)
+        left, right = pans[0].group, pans[1].group
+        if left.overlaps(right):
+            kind = BALANCED
+        else:
+            kind = LEFT if left.low > right.high else RIGHT
+        return Verdict(kind, self._time(), left.name, right.name)
+
+    def beam(self) -> Verdict:
+        """One signed difference (left minus right) on channel 0: a single-cell beam."""
+        refusal = self._refusal(0)
+        if refusal:
+            return Verdict(UNSTABLE if refusal == "no_data" else REFUSED, self._time(), reason=refusal)
+        est = self._estimate(0)
+        if est is None or not est.still:
+            self._unfit_since[0] = None
+            return Verdict(UNSTABLE, self._time(), reason="moving")
+        tol = self.tolerance_g
+        for kind, fits in ((BALANCED, -tol <= est.low and est.high <= tol),
+                           (LEFT, est.low > tol), (RIGHT, est.high < -tol)):
+            if fits:
+                self._unfit_since[0] = None
+                return Verdict(kind, self._time())
+        state = self._unfit(0)
+        return Verdict(state.kind, self._time(), reason=state.reason)

@@ -1,0 +1,51 @@
+"""Live per-channel readings for `companion monitor`: raw counts, grams, stable flag,
+rate and the source's error counters, refreshed in place."""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, TextIO
+
+from companion.sensing.pipeline import Pipeline
+from companion.sensing.source import Clock, WeightSource, monotonic
+
+
+def format_status(source: WeightSource, pipeline: Pipeline) -> list[str]:
+    """The monitor's lines: one per channel, then the source's counters."""
+    lines = []
+    for ch in pipeline.channels:
+        r = ch.latest
+        if r is None:
+            lines.append(f"ch{ch.channel}  (no samples yet / 未受信)")
+            continue
+        flags = ",".join(sorted(r.flags)) or "-"
+        lines.append(f"ch{ch.channel}  raw {r.raw:>9d}  {r.grams:>9.2f} g  "
+                     f"{'STABLE' if r.stable else 'moving'}  {ch.rate_hz:5.1f} Hz  flags {flags}")
+    st = source.status()
+    state = "connected" if st.connected else "DISCONNECTED"
+    lines.append(f"{st.source}: {state}  bad {st.bad}  dropped {st.dropped}  {st.detail}")
+    return lines
+
+
+def run_monitor(source: WeightSource, pipeline: Pipeline, out: TextIO, duration_s: float | None = None,
+                interval_s: float = 0.2, clock: Clock = monotonic,
+                sleep: Callable[[float], None] = time.sleep) -> None:
+    """Poll `source` through `pipeline` and print its readings every `interval_s`,
+    overwriting the previous block, until `duration_s` has passed (forever if None;
+    Ctrl-C stops it)."""
+    start = clock()
+    shown = 0
+    try:
+        while True:
+            pipeline.feed(source.poll())
+            lines = format_status(source, pipeline)
+            if shown:
+                out.write(f"\x1b[{shown}F")  # back to the first line of the previous block
+            out.write("".join(f"\x1b[2K{line}\n" for line in lines))
+            out.flush()
+            shown = len(lines)
+            if duration_s is not None and clock() - start >= duration_s:
+                return
+            sleep(interval_s)
+    except KeyboardInterrupt:
+        return

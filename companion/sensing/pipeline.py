@@ -1,0 +1,215 @@
+"""The signal pipeline: raw HX711 counts in, grams with a stable flag out, per channel.
+
+Per sample: spike rejection (median of the last 3 reads) -> grams through the
+tare offset and counts/gram -> motion check (range over a short window, like
+a scale's motion indicator) -> zero tracking while the pan is empty and still
+-> overload / underload flags.  The sample rate is measured from timestamps.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from companion.errors import CompanionError
+from companion.sensing.source import Sample
+
+OVERLOAD = "overload"
+UNDERLOAD = "underload"
+UNCALIBRATED = "uncalibrated"
+
+
+class NotStableError(CompanionError):
+    """Tare or calibration was asked for while the pan was moving."""
+
+
+class CalibrationError(CompanionError):
+    """A calibration that cannot be right (no mass seen, bad numbers)."""
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    """Tuning of the per-channel pipeline; the defaults suit 10 and 80 samples/s."""
+
+    motion_window_s: float = 0.1  # stability is judged over this much signal...
+    motion_min_samples: int = 4  # ...and never fewer samples (10 samples/s -> 0.4 s)
+    motion_band_g: float = 0.3  # stable when the window's range is within this
+    motion_band_counts: float = 300.0  # the same before calibration (about 0.3-0.8 g)
+    zero_band_g: float = 0.5  # zero tracking acts only this close to zero...
+    zero_track_tau_s: float = 2.0  # ...following the reading with this time constant
+    capacity_g: float = 1000.0  # above: overload
+    underload_g: float = -10.0  # below: the pan is lifted off or the tare is wrong
+    rate_window_s: float = 2.0  # the measured rate averages over this long
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One filtered sample of one channel."""
+
+    t: float
+    channel: int
+    raw: int  # counts after spike rejection
+    grams: float
+    stable: bool
+    flags: frozenset[str] = frozenset()
+
+
+def _median3(a: int, b: int, c: int) -> int:
+    return max(min(a, b), min(max(a, b), c))
+
+
+class ChannelPipeline:
+    """Tare, calibration, spike rejection, stability and zero tracking for one load cell."""
+
+    def __init__(self, channel: int, rate_hz: float = 80.0, config: PipelineConfig = PipelineConfig(),
+                 offset: float = 0.0, counts_per_gram: float | None = None):
+        self.channel = channel
+        self.config = config
+        self.offset = float(offset)
+        self.counts_per_gram = counts_per_gram
+        self._period_s = 1.0 / rate_hz
+        self._motion_n = max(config.motion_min_samples, round(config.motion_window_s * rate_hz))
+        self._last3: deque[tuple[int, bool]] = deque(maxlen=3)
+        self._window: deque[int] = deque(maxlen=self._motion_n)
+        self._times: deque[float] = deque()
+        self.latest: Reading | None = None
+
+    @property
+    def calibrated(self) -> bool:
+        return self.counts_per_gram is not None
+
+    @property
+    def _scale(self) -> float:
+        return self.counts_per_gram if self.counts_per_gram is not None else 1.0
+
+    def grams(self, counts: float) -> float:
+        return (counts - self.offset) / self._scale
+
+    @property
+    def stable(self) -> bool:
+        w = self._window
+        if len(w) < self._motion_n:
+            return False
+        cfg = self.config
+        band = cfg.motion_band_g * abs(self.counts_per_gram) if self.calibrated else cfg.motion_band_counts
+        return max(w) - min(w) <= band
+
+    @property
+    def rate_hz(self) -> float:
+        """Samples per second measured over the last `rate_window_s`; 0 until known."""
+        times = self._times
+        if len(times) < 2 or times[-1] <= times[0]:
+            return 0.0
+        return (len(times) - 1) / (times[-1] - times[0])
+
+    def feed(self, sample: Sample) -> Reading:
+        """Take one raw sample; return the filtered reading."""
+        cfg = self.config
+        self._times.append(sample.t)
+        while self._times[0] < sample.t - cfg.rate_window_s:
+            self._times.popleft()
+        self._last3.append((sample.raw, sample.saturated))
+        raw = self._filtered()
+        self._window.append(raw)
+        grams = self.grams(raw)
+        stable = self.stable
+        if stable and abs(grams) <= cfg.zero_band_g:
+            self._track_zero()
+        self.latest = Reading(sample.t, self.channel, raw, grams, stable, self._flags(grams))
+        return self.latest
+
+    def _filtered(self) -> int:
+        values = [raw for raw, _ in self._last3]
+        if len(values) < 3:
+            return values[-1]
+        return _median3(*values)
+
+    def _track_zero(self) -> None:
+        mean = sum(self._window) / len(self._window)
+        self.offset += (mean - self.offset) * min(1.0, self._period_s / self.config.zero_track_tau_s)
+
+    def _flags(self, grams: float) -> frozenset[str]:
+        flags = set()
+        saturated = [raw for raw, sat in self._last3 if sat]
+        if grams > self.config.capacity_g or sum(r > 0 for r in saturated) >= 2:
+            flags.add(OVERLOAD)
+        if grams < self.config.underload_g or sum(r < 0 for r in saturated) >= 2:
+            flags.add(UNDERLOAD)
+        if not self.calibrated:
+            flags.add(UNCALIBRATED)
+        return frozenset(flags)
+
+    def still_counts(self) -> float:
+        """Mean filtered counts over the motion window; refuses while the pan moves."""
+        if not self.stable:
+            raise NotStableError(
+                f"パン {self.channel} が揺れています。手を離して静止させてから、もう一度どうぞ。 / "
+                f"Pan {self.channel} is moving: let go, wait until it is still, then try again.")
+        return sum(self._window) / len(self._window)
+
+    def tare(self) -> None:
+        """Make the present load read zero (refused while the pan moves)."""
+        self.offset = self.still_counts()
+
+    def calibrate(self, known_g: float) -> float:
+        """Set counts/gram from a known mass lying on the tared pan; returns it."""
+        if known_g <= 0:
+            raise CalibrationError(
+                f"校正用の重さは正の値にしてください（{known_g} g）。 / "
+                f"The calibration mass must be positive (got {known_g} g).")
+        delta = self.still_counts() - self.offset
+        if abs(delta) < 10.0:
+            raise CalibrationError(
+                f"パン {self.channel} に重さの変化が見えません。分銅を載せてからもう一度どうぞ。 / "
+                f"Pan {self.channel} shows no change: put the known mass on it, then try again.")
+        self.counts_per_gram = delta / known_g
+        return self.counts_per_gram
+
+
+class Pipeline:
+    """One `ChannelPipeline` per load cell, fed with a source's merged samples."""
+
+    def __init__(self, channels: int = 2, rate_hz: float = 80.0, config: PipelineConfig = PipelineConfig(),
+                 calibration: Mapping | None = None):
+        self.config = config
+        self.channels = [ChannelPipeline(c, rate_hz, config) for c in range(channels)]
+        if calibration is not None:
+            self.apply_calibration(calibration)
+
+    def feed(self, samples: Iterable[Sample]) -> list[Reading]:
+        """Readings for the samples, in order (samples of unknown channels are ignored)."""
+        n = len(self.channels)
+        return [self.channels[s.channel].feed(s) for s in samples if 0 <= s.channel < n]
+
+    def latest(self, channel: int) -> Reading | None:
+        return self.channels[channel].latest
+
+    def tare(self, channel: int | None = None) -> None:
+        """Tare one channel, or all (checking every one is still before changing any)."""
+        chosen = self.channels if channel is None else [self.channels[channel]]
+        offsets = [ch.still_counts() for ch in chosen]
+        for ch, offset in zip(chosen, offsets):
+            ch.offset = offset
+
+    def calibration(self) -> dict:
+        """The tare offsets and scales as a plain, saveable dict."""
+        return {"channels": [{"offset": ch.offset, "counts_per_gram": ch.counts_per_gram}
+                             for ch in self.channels]}
+
+    def apply_calibration(self, data: Mapping) -> None:
+        """Load a dict made by `calibration()` (or by calibration.Calibrator)."""
+        try:
+            entries = list(data["channels"])
+            values = [(float(e["offset"]), None if e["counts_per_gram"] is None else float(e["counts_per_gram"]))
+                      for e in entries]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CalibrationError(
+                f"校正データが読めません（{exc!r}）。校正をやり直してください。 / "
+                f"The calibration data is unreadable ({exc!r}): run `companion calibrate` again.") from None
+        if len(values) != len(self.channels) or any(cpg == 0 for _, cpg in values):
+            raise CalibrationError(
+                "校正データがこのセンサーと合いません。校正をやり直してください。 / "
+                "The calibration data does not fit this sensor: run `companion calibrate` again.")
+        for ch, (offset, cpg) in zip(self.channels, values):
+            ch.offset, ch.counts_per_gram = offset, cpg

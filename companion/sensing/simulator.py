@@ -1,0 +1,403 @@
+"""A simulated two-pan seesaw: the weight source for laptops, the UI's virtual pieces and tests.
+
+Each pan sits on a load cell behind an HX711.  The model, in grams before the
+ADC, is the sum of the loads on the pan, each with the transient of the hand
+that put it down or took it off:
+
+    press:   the force ramps up to (1 + overshoot) x mass in `rise_s`
+    release: the hand lets go; the excess decays (half-cosine) over `release_s`
+    ringing: then a damped sine, amplitude `ring` x mass, decay `ring_decay_s`
+    creep:   the cell creeps by `creep` x mass with time constant `creep_tau_s`
+
+plus a fraction (`crosstalk`) of every transient of the other pan, a slow
+bounded zero drift, white noise and occasional spikes (corrupt reads).  Grams
+become counts through a per-channel offset and counts/gram, so tare and
+calibration matter.  Everything random comes from the seed: the same seed and
+the same calls give the same samples, however often `poll()` is called.
+Time comes from an injected clock; `poll()` computes samples up to `clock()`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Mapping
+
+import numpy as np
+
+from companion.sensing.pieces import PieceClass, default_table, resolve
+from companion.sensing.source import Clock, Sample, SourceStatus, WeightSource, monotonic
+
+ADC_MAX = (1 << 23) - 1
+ADC_MIN = -(1 << 23)
+_BLOCK = 4096  # samples per seeded noise block (so poll timing never changes the noise)
+_MAX_BACKLOG_S = 10.0  # a clock jump longer than this skips samples (counted as dropped)
+
+
+class ManualClock:
+    """A clock that moves only when told to: for tests and benchmarks."""
+
+    def __init__(self, t: float = 0.0):
+        self.t = float(t)
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, dt: float) -> float:
+        self.t += dt
+        return self.t
+
+
+@dataclass(frozen=True)
+class Transient:
+    """How one hand puts a load down (or takes it off: `rise_s` is then the lift time)."""
+
+    overshoot: float = 0.0  # peak press as a fraction of the mass (0.5 = 50 %)
+    rise_s: float = 0.03
+    release_s: float = 0.1
+    ring: float = 0.0  # ringing amplitude as a fraction of the mass
+    ring_hz: float = 8.0
+    ring_decay_s: float = 0.06
+
+    @property
+    def duration_s(self) -> float:
+        """Until the ringing has died away to under 0.1 % of its start."""
+        return self.rise_s + self.release_s + 7.0 * self.ring_decay_s
+
+
+@dataclass(frozen=True)
+class Realism:
+    """Ranges the simulator draws from (uniformly, from its seed) for each new load."""
+
+    noise_g: float = 0.05  # white noise, rms grams per sample
+    spike_rate: float = 0.01  # fraction of samples that are corrupt reads
+    overshoot_max: float = 0.5
+    rise_s: tuple[float, float] = (0.02, 0.08)
+    release_s: tuple[float, float] = (0.05, 0.4)
+    ring_max: float = 0.08
+    ring_hz: tuple[float, float] = (5.0, 12.0)
+    ring_decay_s: tuple[float, float] = (0.03, 0.12)
+    lift_s: tuple[float, float] = (0.05, 0.15)
+    creep_max: float = 0.002  # fraction of the mass
+    creep_tau_s: tuple[float, float] = (1.0, 5.0)
+    drift_g: float = 0.3  # amplitude of each channel's slow zero wander
+    drift_period_s: tuple[float, float] = (120.0, 600.0)
+    crosstalk_max: float = 0.02  # share of a transient that reaches the other pan
+    rate_error: float = 0.01  # each HX711's own oscillator: rate within ±1 %
+
+
+QUIET = Realism(noise_g=0.0, spike_rate=0.0, overshoot_max=0.0, ring_max=0.0, creep_max=0.0,
+                drift_g=0.0, crosstalk_max=0.0, rate_error=0.0)
+"""No noise, no transients, no drift: for tests that want the bare model."""
+
+
+@dataclass
+class _Load:
+    id: int
+    channel: int
+    label: str
+    mass_g: float
+    placed_at: float
+    put: Transient
+    creep: float
+    creep_tau_s: float
+    crosstalk: float
+    removed_at: float | None = None
+    take: Transient | None = None
+
+    def end(self) -> float:
+        """When this load no longer affects any sample."""
+        if self.removed_at is None:
+            return math.inf
+        return self.removed_at + max(self.take.duration_s, 4.0 * self.creep_tau_s)
+
+
+def _uniform(rng: np.random.Generator, span: tuple[float, float]) -> float:
+    return float(rng.uniform(span[0], span[1]))
+
+
+def _press(u: np.ndarray, m: float, tr: Transient) -> np.ndarray:
+    """Force of a load put down at u = 0, with its hand transient (grams)."""
+    peak = m * (1.0 + tr.overshoot)
+    y = np.zeros_like(u)
+    rising = (u >= 0) & (u < tr.rise_s)
+    y[rising] = peak * u[rising] / tr.rise_s
+    v = u - tr.rise_s
+    releasing = (v >= 0) & (v < tr.release_s)
+    y[releasing] = m + (peak - m) * 0.5 * (1.0 + np.cos(np.pi * v[releasing] / tr.release_s))
+    w = v - tr.release_s
+    settled = w >= 0
+    y[settled] = m + _ring(w[settled], m, tr)
+    return y
+
+
+def _lift(u: np.ndarray, m: float, tr: Transient) -> np.ndarray:
+    """Force of a load taken off at u = 0 (the hand lifts it over `rise_s`)."""
+    y = np.zeros_like(u)
+    lifting = u < tr.rise_s
+    y[lifting] = m * (1.0 - np.maximum(u[lifting], 0.0) / tr.rise_s)
+    w = u - tr.rise_s
+    after = w >= 0
+    y[after] = _ring(w[after], m, tr)
+    return y
+
+
+def _ring(w: np.ndarray, m: float, tr: Transient) -> np.ndarray:
+    if tr.ring == 0.0:
+        return np.zeros_like(w)
+    return m * tr.ring * np.exp(-w / tr.ring_decay_s) * np.sin(2.0 * np.pi * tr.ring_hz * w)
+
+
+@dataclass
+class _Channel:
+    offset: int
+    counts_per_gram: float
+    period_s: float
+    t0: float
+    drift_period_s: float
+    drift_phase: float
+    next_index: int = 0
+    block_index: int = -1
+    block: dict = field(default_factory=dict)
+
+
+class SimulatedSeesaw(WeightSource):
+    """A deterministic, physically modelled two-pan seesaw (channel 0 = left, 1 = right).
+
+    `place(pan, piece)` or `place(pan, grams=...)` puts a load down at the
+    clock's current time (or `at`), `remove(pan)` takes the last one off.
+    `realism` may be replaced between placements; noise and spikes follow it
+    for samples computed afterwards.
+    """
+
+    name = "simulator"
+    channels = 2
+
+    def __init__(
+        self,
+        seed: int = 1,
+        rate_hz: float = 80.0,
+        clock: Clock = monotonic,
+        realism: Realism = Realism(),
+        table: Mapping[str, PieceClass] | None = None,
+        offsets: tuple[int, int] | None = None,
+        counts_per_gram: tuple[float, float] | None = None,
+    ):
+        self.seed = int(seed)
+        self.rate_hz = float(rate_hz)
+        self.clock = clock
+        self.realism = realism
+        self.table = dict(table) if table is not None else default_table()
+        self._loads: list[_Load] = []
+        self._placements = 0
+        self._spikes = 0
+        self._dropped = 0
+        self._closed = False
+        rng = np.random.default_rng([self.seed, 0xC0FFEE])
+        start = clock()
+        self._chan: list[_Channel] = []
+        for c in range(self.channels):
+            rate = self.rate_hz * (1.0 + rng.uniform(-1, 1) * realism.rate_error)
+            offset = int(rng.integers(-300_000, 300_000)) if offsets is None else int(offsets[c])
+            scale = float(rng.uniform(380.0, 900.0)) if counts_per_gram is None else float(counts_per_gram[c])
+            self._chan.append(_Channel(
+                offset=offset, counts_per_gram=scale, period_s=1.0 / rate,
+                t0=start + rng.uniform(0.0, 1.0 / rate),
+                drift_period_s=_uniform(rng, realism.drift_period_s),
+                drift_phase=float(rng.uniform(0.0, 2 * np.pi))))
+
+    # -- loads -----------------------------------------------------------------
+
+    @staticmethod
+    def _pan(pan: int | str) -> int:
+        key = str(pan).lower()
+        if key in ("0", "l", "left"):
+            return 0
+        if key in ("1", "r", "right"):
+            return 1
+        raise ValueError(f"unknown pan {pan!r}: use 0/'L'/'left' or 1/'R'/'right'")
+
+    def _rng(self) -> np.random.Generator:
+        self._placements += 1
+        return np.random.default_rng([self.seed, 0xBEEF, self._placements])
+
+    def draw_transient(self, rng: np.random.Generator, lifting: bool = False) -> Transient:
+        """A random hand transient within `realism`."""
+        r = self.realism
+        return Transient(
+            overshoot=0.0 if lifting else float(rng.uniform(0.0, r.overshoot_max)),
+            rise_s=_uniform(rng, r.lift_s if lifting else r.rise_s),
+            release_s=_uniform(rng, r.release_s),
+            ring=float(rng.uniform(0.0, r.ring_max)),
+            ring_hz=_uniform(rng, r.ring_hz),
+            ring_decay_s=_uniform(rng, r.ring_decay_s))
+
+    def place(self, pan: int | str, piece: str | None = None, *, grams: float | None = None,
+              at: float | None = None, transient: Transient | None = None) -> int:
+        """Put a piece (a table name or a stack like "submarine+counterweight") or a
+        mass on a pan; returns the load's id.  A named piece weighs a seeded
+        random amount within its class's spread."""
+        channel = self._pan(pan)
+        rng = self._rng()
+        if (piece is None) == (grams is None):
+            raise ValueError("place() needs either a piece name or grams, not both")
+        if piece is not None:
+            cls = resolve(piece, self.table)
+            grams = cls.mass_g + float(rng.uniform(-1.0, 1.0)) * cls.spread_g
+        r = self.realism
+        load = _Load(
+            id=self._placements, channel=channel, label=piece or f"{grams:g} g", mass_g=float(grams),
+            placed_at=self.clock() if at is None else float(at),
+            put=transient if transient is not None else self.draw_transient(rng),
+            creep=float(rng.uniform(0.0, r.creep_max)), creep_tau_s=_uniform(rng, r.creep_tau_s),
+            crosstalk=float(rng.uniform(0.0, r.crosstalk_max)))
+        self._loads.append(load)
+        return load.id
+
+    def remove(self, pan: int | str, load_id: int | None = None, *, at: float | None = None,
+               transient: Transient | None = None) -> None:
+        """Take a load (the last one put down, unless `load_id`) off a pan."""
+        channel = self._pan(pan)
+        present = [ld for ld in self._loads if ld.channel == channel and ld.removed_at is None
+                   and (load_id is None or ld.id == load_id)]
+        if not present:
+            raise ValueError(f"nothing to remove from pan {channel}")
+        load = present[-1]
+        rng = self._rng()
+        load.removed_at = self.clock() if at is None else float(at)
+        load.take = transient if transient is not None else self.draw_transient(rng, lifting=True)
+
+    def clear(self, at: float | None = None) -> None:
+        """Take everything off both pans."""
+        for load in [ld for ld in self._loads if ld.removed_at is None]:
+            self.remove(load.channel, load.id, at=at)
+
+    def loads(self, pan: int | str) -> list[tuple[int, str, float]]:
+        """(id, label, grams) of what lies on a pan now: the truth, for tests and oracles."""
+        channel = self._pan(pan)
+        return [(ld.id, ld.label, ld.mass_g) for ld in self._loads
+                if ld.channel == channel and ld.removed_at is None]
+
+    # -- signal ----------------------------------------------------------------
+
+    def ideal_grams(self, channel: int, t: np.ndarray) -> np.ndarray:
+        """The noiseless force on a pan at times `t` (grams), crosstalk included."""
+        t = np.asarray(t, dtype=float)
+        total = np.zeros_like(t)
+        if not len(t):
+            return total
+        first, last = float(t[0]), float(t[-1])
+        for ld in self._loads:
+            if last < ld.placed_at:
+                continue
+            own = ld.channel == channel
+            if own:
+                total += self._creep(ld, t)
+            if ld.removed_at is not None and first >= ld.removed_at + ld.take.duration_s:
+                continue  # gone, but for its creep
+            settled = first >= ld.placed_at + ld.put.duration_s
+            if settled and (ld.removed_at is None or last < ld.removed_at):
+                if own:
+                    total += ld.mass_g  # resting, transient over
+                continue
+            if not own and not ld.crosstalk:
+                continue
+            force = _press(t - ld.placed_at, ld.mass_g, ld.put)
+            static = np.where(t >= ld.placed_at, ld.mass_g, 0.0)
+            if ld.removed_at is not None:
+                on = t < ld.removed_at
+                force = np.where(on, force, _lift(t - ld.removed_at, ld.mass_g, ld.take))
+                static = np.where(on, static, 0.0)
+            total += force if own else ld.crosstalk * (force - static)
+        return total
+
+    @staticmethod
+    def _creep(ld: _Load, t: np.ndarray) -> np.ndarray:
+        """The cell's slow creep under a load, and its recovery once the load is gone."""
+        if not ld.creep:
+            return 0.0
+        full = ld.creep * ld.mass_g
+        on_for = np.maximum(t - ld.placed_at, 0.0)
+        if ld.removed_at is not None:
+            held = full * (1.0 - math.exp(-(ld.removed_at - ld.placed_at) / ld.creep_tau_s))
+            after = np.maximum(t - ld.removed_at, 0.0)
+            return np.where(t < ld.removed_at, full * (1.0 - np.exp(-on_for / ld.creep_tau_s)),
+                            held * np.exp(-after / ld.creep_tau_s))
+        return full * (1.0 - np.exp(-on_for / ld.creep_tau_s))
+
+    def _drift_g(self, ch: _Channel, t: np.ndarray) -> np.ndarray:
+        return self.realism.drift_g * np.sin(2 * np.pi * t / ch.drift_period_s + ch.drift_phase)
+
+    def _noise_block(self, channel: int, block: int) -> dict:
+        ch = self._chan[channel]
+        if ch.block_index != block:
+            rng = np.random.default_rng([self.seed, channel, block])
+            ch.block = {"z": rng.standard_normal(_BLOCK), "spike": rng.random(_BLOCK),
+                        "size": rng.random(_BLOCK), "sign": rng.random(_BLOCK)}
+            ch.block_index = block
+        return ch.block
+
+    def _noise(self, channel: int, k0: int, k1: int) -> dict:
+        parts: dict[str, list] = {"z": [], "spike": [], "size": [], "sign": []}
+        k = k0
+        while k < k1:
+            block, start = divmod(k, _BLOCK)
+            stop = min(_BLOCK, start + (k1 - k))
+            data = self._noise_block(channel, block)
+            for key in parts:
+                parts[key].append(data[key][start:stop])
+            k += stop - start
+        return {key: np.concatenate(val) if val else np.zeros(0) for key, val in parts.items()}
+
+    def _samples(self, channel: int, now: float) -> list[Sample]:
+        ch = self._chan[channel]
+        k_end = math.floor((now - ch.t0) / ch.period_s) + 1
+        backlog = int(_MAX_BACKLOG_S / ch.period_s)
+        if k_end - ch.next_index > backlog:
+            self._dropped += k_end - backlog - ch.next_index
+            ch.next_index = k_end - backlog
+        k0, k1 = ch.next_index, k_end
+        if k1 <= k0:
+            return []
+        ch.next_index = k1
+        t = ch.t0 + np.arange(k0, k1) * ch.period_s
+        noise = self._noise(channel, k0, k1)
+        grams = self.ideal_grams(channel, t) + self._drift_g(ch, t) + self.realism.noise_g * noise["z"]
+        counts = ch.offset + ch.counts_per_gram * grams
+        spikes = noise["spike"] < self.realism.spike_rate
+        if spikes.any():
+            # corrupt reads: a shifted or garbled word, from a gram to the whole range
+            size = 10.0 ** (noise["size"] * 4.0) * np.where(noise["sign"] < 0.5, -1.0, 1.0)
+            counts = np.where(spikes, counts + size * abs(ch.counts_per_gram), counts)
+            self._spikes += int(spikes.sum())
+        raw = np.rint(counts)
+        saturated = (raw > ADC_MAX) | (raw < ADC_MIN)
+        raw = np.clip(raw, ADC_MIN, ADC_MAX).astype(np.int64)
+        return [Sample(float(ti), channel, int(ri), bool(si)) for ti, ri, si in zip(t, raw, saturated)]
+
+    # -- WeightSource ----------------------------------------------------------
+
+    def poll(self) -> list[Sample]:
+        if self._closed:
+            return []
+        now = self.clock()
+        samples = [s for c in range(self.channels) for s in self._samples(c, now)]
+        samples.sort(key=lambda s: (s.t, s.channel))
+        horizon = min(ch.t0 + ch.next_index * ch.period_s for ch in self._chan)
+        self._loads = [ld for ld in self._loads if ld.end() >= horizon]
+        return samples
+
+    def status(self) -> SourceStatus:
+        return SourceStatus(
+            source="simulator", connected=not self._closed, rate_hz=self.rate_hz,
+            dropped=self._dropped, detail=f"simulated seesaw, seed {self.seed}",
+            extra={"spikes": self._spikes,
+                   "pans": [[label for _, label, _ in self.loads(c)] for c in range(self.channels)]})
+
+    def close(self) -> None:
+        self._closed = True
+
+    def with_realism(self, **changes) -> Realism:
+        """Set and return a changed copy of `realism` (e.g. `noise_g=0.08`)."""
+        self.realism = replace(self.realism, **changes)
+        return self.realism
