@@ -76,24 +76,28 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def candidates(evidence: Evidence) -> dict[str, list[int]]:
-    """Per ship, its placements that agree with the answers on their own."""
+def candidates(evidence: Evidence, through: int | None = None) -> dict[str, list[int]]:
+    """Per ship, its placements that agree with the answers on their own.
+
+    With `through`, only placements touching those cells (the hits, usually).
+    """
     ev = evidence
     out = {}
     for name in NAMES:
+        pool = masks(LENGTH[name])
+        if through is not None:
+            pool = [m for m in pool if m & through]
         if name in ev.sunk:
-            out[name] = [m for m in masks(LENGTH[name]) if ev.fits(name, m)]
+            out[name] = [m for m in pool if ev.fits(name, m)]
             continue
         own = ev.named[name]
         banned = ev.miss | sum(ev.named[o] for o in NAMES if o != name)
         unshot = ~ev.shot
-        out[name] = [m for m in masks(LENGTH[name])
-                     if not m & banned and not own & ~m and m & unshot]
+        out[name] = [m for m in pool if not m & banned and not own & ~m and m & unshot]
     return out
 
 
-def explanations(shots: Sequence[Shot], evidence: Evidence | None = None,
-                 cands: dict | None = None) -> Iterator[dict[str, int]]:
+def explanations(shots: Sequence[Shot], evidence: Evidence | None = None) -> Iterator[dict[str, int]]:
     """Every way to cover the hit cells with ships (ship -> mask), each exactly once.
 
     Sunk ships are always part of an explanation; the ships left out must lie
@@ -101,9 +105,8 @@ def explanations(shots: Sequence[Shot], evidence: Evidence | None = None,
     the fewest ways to be covered, so impossible records are refuted quickly.
     """
     ev = evidence or Evidence.of(shots)
-    cands = cands or candidates(ev)
     by_cell = {name: {} for name in NAMES}
-    for name, ms in cands.items():
+    for name, ms in candidates(ev, ev.hit).items():
         for m in ms:
             for cell in _bits(m & ev.hit):
                 by_cell[name].setdefault(cell, []).append(m)
@@ -136,26 +139,23 @@ def explanations(shots: Sequence[Shot], evidence: Evidence | None = None,
     return cover(ev.hit, 0, {})
 
 
-def _place_rest(names: list[str], free: int, cands: dict) -> bool:
+def _place_rest(names: list[str], free: int) -> bool:
     """Whether the ships `names` fit together on the cells of `free` without overlapping."""
     if not names:
         return True
     name, rest = names[0], names[1:]
-    return any(not m & ~free and _place_rest(rest, free & ~m, cands) for m in cands[name])
+    return any(not m & ~free and _place_rest(rest, free & ~m) for m in masks(LENGTH[name]))
 
 
 @lru_cache(maxsize=200_000)
 def consistent(shots: tuple[Shot, ...]) -> bool:
     """Whether some whole fleet would have given exactly these answers."""
     ev = Evidence.of(shots)
-    cands = candidates(ev)
-    if any(not cands[name] for name in NAMES):
-        return False
-    for chosen in explanations(shots, ev, cands):
+    for chosen in explanations(shots, ev):
         used = 0
         for m in chosen.values():
             used |= m
         rest = sorted((n for n in NAMES if n not in chosen), key=lambda n: -LENGTH[n])
-        if _place_rest(rest, FULL & ~ev.shot & ~used, cands):
+        if _place_rest(rest, FULL & ~ev.shot & ~used):
             return True
     return False
