@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from gpiozero import Device
-from gpiozero.exc import PinError
+from gpiozero.exc import GPIOZeroError, PinError
 
 from companion.sensing.source import SensorError
 
@@ -123,7 +123,7 @@ class HX711:
             for pin in self._data:
                 pin.function = "input"
                 _pull_up(pin)
-        except PinError as exc:
+        except GPIOZeroError as exc:
             pin_factory.release_all(self)
             raise SensorError(f"{self.label}: cannot use these GPIO pins ({exc}). "
                               "Check the pin numbers in config.yaml.") from exc

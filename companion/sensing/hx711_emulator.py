@@ -244,6 +244,7 @@ class EmulatedHX711:
         self._word = 0
         self._ready_at = now + self.period_ns
         self._pulse_in_transfer = 0  # edges the host sent in it, seen or not
+        self._last_pulse_ns = now
 
     def _check_power(self, now: int) -> None:
         if self._rise_ns is not None and now - self._rise_ns > POWER_DOWN_NS:
@@ -268,7 +269,7 @@ class EmulatedHX711:
         if self._powered_down:
             return
         if self._count > DATA_BITS and self._ready(now):
-            self._count = self._pulse_in_transfer = 0  # the transfer is over
+            self._end_transfer()
         if self._count == 0 and self._pulse_in_transfer == 0:
             if not self._ready(now):
                 return  # busy converting: edges are ignored
@@ -316,7 +317,12 @@ class EmulatedHX711:
         if self._count == DATA_BITS + 1:  # edge 25 ends the data phase
             completed = (now - self._origin) // self.period_ns
             self._ready_at = self._origin + (completed + 1) * self.period_ns
+        self._last_pulse_ns = now
+
+    def _end_transfer(self) -> None:
+        """The gain pulses are over: their count picks the setting from now on."""
         setting = GAIN_BY_PULSES[min(self._count, 27)]
         if setting != self._setting:
             self._setting = setting
-            self._changed_at = now
+            self._changed_at = self._last_pulse_ns
+        self._count = self._pulse_in_transfer = 0

@@ -1,0 +1,190 @@
+"""The HX711 driver against emulated chips, bit for bit, on a fake clock."""
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings, strategies as st
+
+from companion.sensing.hx711 import HX711, SETTLING_CONVERSIONS, to_signed
+from companion.sensing.hx711_emulator import EmulatedHX711, FakeClock
+from companion.sensing.source import SensorError
+
+CLOCK, LEFT, RIGHT = 5, 6, 13
+RAW = st.integers(-0x800000, 0x7FFFFF)
+
+
+def rig(*rates, timeout=1.0):
+    """Emulated chips (one per rate) on a shared clock, and the driver reading them."""
+    factory, clock = MockFactory(), FakeClock()
+    chips = [EmulatedHX711(CLOCK, data, pin_factory=factory, clock=clock, rate_hz=rate)
+             for data, rate in zip((LEFT, RIGHT), rates or (80.0,))]
+    driver = HX711(CLOCK, [LEFT, RIGHT][:len(chips)], pin_factory=factory, clock_ns=clock,
+                   sleep=clock.sleep, timeout=timeout)
+    return factory, clock, chips, driver
+
+
+def raws(driver):
+    return [r.raw for r in driver.read()]
+
+
+def test_to_signed():
+    assert [to_signed(w) for w in (0, 1, 0x7FFFFF, 0x800000, 0xFFFFFF)] == [
+        0, 1, 0x7FFFFF, -0x800000, -1]
+
+
+def test_known_values_and_saturation_bit_for_bit():
+    _, _, (chip,), driver = rig()
+    values = [0, -1, 1, 0x7FFFFF, -0x800000, 0x555555, -0x2AAAAA, 0]
+    chip.feed(*values)
+    readings = [driver.read()[0] for _ in values]
+    assert [r.raw for r in readings] == values  # a genuine 0 is kept
+    assert [r.saturated for r in readings] == [v in (0x7FFFFF, -0x800000) for v in values]
+    assert driver.bad == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(RAW, RAW), min_size=1, max_size=6))
+def test_two_chips_on_one_clock_read_in_one_pass(pairs):
+    _, _, (left, right), driver = rig(80.0, 78.9)
+    left.feed(*(a for a, _ in pairs))
+    right.feed(*(b for _, b in pairs))
+    got = [tuple(raws(driver)) for _ in pairs]
+    assert got == pairs
+    first = left.transfers[-len(pairs) - 1:]
+    assert all(t.settled for t in first)
+
+
+def test_settling_conversions_are_discarded_after_power_up():
+    _, _, (chip,), driver = rig()
+    chip.feed(42)
+    assert raws(driver) == [42]
+    unsettled = [t for t in chip.transfers if not t.settled]
+    assert len(unsettled) == SETTLING_CONVERSIONS
+    assert driver.settle_discarded == SETTLING_CONVERSIONS
+
+
+def test_channel_and_gain_selection_settles_again():
+    _, _, (chip,), driver = rig()
+    chip.signal = lambda channel, gain, t: {"A": 1000, "B": -7}[channel] * (1 if gain > 32 else 2)
+    assert raws(driver) == [1000]
+    driver.select("B", 32)
+    before = driver.settle_discarded
+    assert raws(driver) == [1000]  # already clocked before the change
+    assert raws(driver) == [-14]
+    assert driver.settle_discarded - before == 1 + SETTLING_CONVERSIONS
+    assert chip.transfers[-2].setting == ("B", 32)
+    with pytest.raises(SensorError, match="gain 100"):
+        driver.select("A", 100)
+
+
+def test_measures_the_real_conversion_rate():
+    _, _, _, driver = rig(10.37)
+    for _ in range(6):
+        driver.read()
+    assert driver.conversion_rate_hz == pytest.approx(10.37, rel=0.02)
+
+
+@pytest.mark.parametrize("stretch_us, kind, resets", [(55, "slow_clock", 0), (61, "powered_down", 1),
+                                                      (3000, "powered_down", 1)])
+def test_stretched_clock_pulse_is_rejected(stretch_us, kind, resets):
+    _, _, (chip,), driver = rig()
+    driver.read()
+    chip.feed(*range(100, 120))
+    chip.stretch_pulse(12, stretch_us * 1000)
+    resets_before = driver.resets
+    got = [raws(driver)[0] for _ in range(5)]
+    assert driver.rejections == {kind: 1}
+    assert driver.resets - resets_before == resets
+    sent = [t for t in chip.transfers if t.settled and t.clean]
+    assert set(got) <= {t.raw for t in sent}
+    (stretched,) = [t for t in chip.transfers if not t.clean]
+    assert stretched.raw not in got
+
+
+def test_power_down_mid_read_would_look_like_a_spike():
+    """Without the timing check the read would be 0x0FFFFF-ish: bits after the stall read 1."""
+    _, _, (chip,), driver = rig()
+    driver.read()
+    chip.feed(0x000123, 7, 8, 9, 10, 11, 12)
+    chip.stretch_pulse(5, 100_000)
+    assert 0x000123 not in [raws(driver)[0] for _ in range(3)]
+    assert driver.rejections["powered_down"] == 1
+
+
+@pytest.mark.parametrize("value, kind", [(0x000000, "desync"), (-1, "stall")])
+def test_missed_clock_pulse_is_caught(value, kind):
+    """A chip one pulse behind shows its LSB during the gain pulse: 0 is caught at once;
+    1 leaves it stuck mid-transfer, so it never signals ready and the read is dropped."""
+    _, _, (chip,), driver = rig()
+    driver.read()
+    chip.feed(*[value] * 12)
+    chip.miss_pulses(7)
+    got = [raws(driver)[0] for _ in range(4)]
+    assert driver.rejections == {kind: 1}
+    assert got == [0] + [value] * 3  # the first was clocked before the fault
+    assert [t.clean for t in chip.transfers].count(False) == 1
+
+
+def test_analog_spike_passes_the_wire_checks():
+    _, _, (chip,), driver = rig()
+    driver.read()
+    chip.feed(5, 5, 5)
+    chip.spike(1 << 20)
+    assert [raws(driver)[0] for _ in range(3)] == [0, 5 + (1 << 20), 5]
+
+
+@pytest.mark.parametrize("fault", ["stuck_high", "floating"])
+def test_missing_chip_raises_instead_of_hanging(fault):
+    _, _, (chip,), driver = rig(timeout=0.5)
+    driver.read()
+    chip.dout_fault = fault  # floating reads high through the driver's pull-up
+    with pytest.raises(SensorError, match="never signalled data ready.*power"):
+        driver.read()
+        driver.read()
+
+
+def test_stuck_low_data_line_raises():
+    _, _, (chip,), driver = rig(timeout=0.2)
+    driver.read()
+    chip.dout_fault = "stuck_low"
+    with pytest.raises(SensorError, match="gain pulses"):
+        for _ in range(3):
+            driver.read()
+
+
+def test_unplugged_chip_recovers_when_plugged_back():
+    _, _, (chip,), driver = rig(timeout=0.3)
+    driver.read()
+    chip.connected = False
+    with pytest.raises(SensorError):
+        driver.read()
+    chip.connected = True
+    chip.feed(77)
+    assert raws(driver) == [77]
+
+
+def test_power_down_and_up():
+    _, clock, (chip,), driver = rig()
+    driver.read()
+    driver.power_down()
+    clock.sleep(1.0)
+    with pytest.raises(SensorError, match="power_up"):
+        driver.read()
+    driver.power_up()
+    chip.feed(9)
+    assert raws(driver) == [9]
+
+
+def test_close_is_idempotent_and_releases_the_pins():
+    factory, clock, (chip,), driver = rig()
+    with driver:
+        driver.read()
+    driver.close()
+    assert driver.closed
+    with pytest.raises(SensorError, match="closed"):
+        driver.read()
+    again = HX711(CLOCK, LEFT, pin_factory=factory, clock_ns=clock, sleep=clock.sleep)
+    chip.feed(3)
+    assert raws(again) == [3]
+    with pytest.raises(SensorError, match="cannot use"):
+        HX711(CLOCK, LEFT, pin_factory=factory, clock_ns=clock, sleep=clock.sleep)
+    again.close()
