@@ -46,3 +46,30 @@ def test_layout_holds_at_1280x720(gui):
     gui.screenshot("home-1280x720")
     Window.size = (800, 480)
     gui.pump(0.1)
+
+
+def test_without_a_japanese_font_the_app_says_so_and_speaks_english(gui, tmp_path):
+    from companion import config
+
+    path = tmp_path / "nofont.yaml"
+    path.write_text(f"data_dir: {tmp_path / 'd2'}\nlanguage: ja\n"
+                    f"display:\n  cjk_font: {tmp_path / 'missing.ttc'}\n")
+    gui.stop()
+    gui.cfg = config.load(path)
+    app = gui.start()
+    assert app.has_cjk is False and app.lang == "en"
+    assert "No Japanese font" in app.notice
+    assert gui.find("Game Companion")
+    gui.screenshot("home-no-cjk-font")
+
+
+def test_an_unreadable_database_is_set_aside_and_reported(gui):
+    gui.stop()
+    db = gui.cfg.data_path / "companion.db"
+    for extra in ("-wal", "-shm"):
+        (gui.cfg.data_path / f"companion.db{extra}").unlink(missing_ok=True)
+    db.write_bytes(b"garbage" * 500)
+    app = gui.start()
+    assert "set aside" in app.notice or "退避" in app.notice
+    assert list(gui.cfg.data_path.glob("companion.db.unreadable-*"))
+    gui.screenshot("home-database-set-aside")

@@ -1,0 +1,31 @@
+"""`companion doctor` and the command line."""
+
+import io
+
+from companion.cli import main
+from companion.doctor import run_doctor
+
+
+def test_doctor_reports_each_check_and_passes_on_the_default_config(capsys):
+    out = io.StringIO()
+    assert run_doctor(None, out=out) == 0
+    text = out.getvalue()
+    for row in ("Python", "Kivy", "display", "config", "CJK font", "data directory",
+                "GPIO", "serial ports"):
+        assert row in text
+
+
+def test_doctor_fails_on_a_broken_config_with_the_same_clear_error(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("sensor:\n  source: wifi\n")
+    out = io.StringIO()
+    assert run_doctor(str(bad), out=out) == 2
+    assert f"{bad}:2: sensor.source" in capsys.readouterr().err
+    assert "--" in out.getvalue().splitlines()[3]  # the config row is marked as failing
+
+
+def test_the_app_refuses_a_broken_config_before_opening_a_window(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("display:\n  width: wide\n")
+    assert main(["--config", str(bad)]) == 2
+    assert f"{bad}:2: display.width: expected a whole number" in capsys.readouterr().err
