@@ -131,7 +131,7 @@ def estimate(t: np.ndarray, g: np.ndarray, config: JudgeConfig, n: int | None = 
         return Estimate(level, low, high, True, "ringing")
     se_slope = sigma / float(np.sqrt(sxx))
     if abs(slope) + cfg.slope_z * se_slope > cfg.slope_max_g_s:
-        return Estimate(level, low, high, False, "moving")
+        return Estimate(level, low, high, False, "drifting")
     se_level = sigma * float(np.sqrt(1.0 / m + x_now * x_now / sxx))
     reach = cfg.confidence_z * (se_level + se_slope * cfg.horizon_s)
     ahead = level + slope * cfg.horizon_s
@@ -219,8 +219,9 @@ class Judge:
 
     `left_classes` / `right_classes`: what may lie on each pan (the right pan
     defaults to the left's list).  Feed every reading, then ask `battle()`,
-    `identify(channel)` or, for a single-cell beam, `beam()`.  Call `reset()`
-    when the pans are cleared for the next weighing.
+    `identify(channel)` or, for a single-cell beam, `beam()`, after every
+    reading (a "reweigh" needs a still misfit seen for `reweigh_after_s`).
+    Call `reset()` when the pans are cleared for the next weighing.
     """
 
     def __init__(self, left_classes: Iterable[PieceClass], right_classes: Iterable[PieceClass] | None = None,
@@ -308,8 +309,9 @@ class Judge:
             return PanState(REFUSED, reason=refusal)
         est = self._estimate(channel)
         if est is None or not est.still:
-            self._unfit_since[channel] = None
-            return PanState(UNSTABLE, reason="moving")
+            if est is None or est.reason == "moving":
+                self._unfit_since[channel] = None  # real motion, not a noisy slope
+            return PanState(UNSTABLE, reason=est.reason if est else "filling")
         groups = self.groups[channel]
         if est.high < self.config.empty_fraction * groups[0].low:
             self._unfit_since[channel] = None
@@ -347,8 +349,9 @@ class Judge:
             return Verdict(UNSTABLE if refusal == "no_data" else REFUSED, self._time(), reason=refusal)
         est = self._estimate(0)
         if est is None or not est.still:
-            self._unfit_since[0] = None
-            return Verdict(UNSTABLE, self._time(), reason="moving")
+            if est is None or est.reason == "moving":
+                self._unfit_since[0] = None
+            return Verdict(UNSTABLE, self._time(), reason=est.reason if est else "filling")
         tol = self.tolerance_g
         for kind, fits in ((BALANCED, -tol <= est.low and est.high <= tol),
                            (LEFT, est.low > tol), (RIGHT, est.high < -tol)):
