@@ -34,10 +34,10 @@ from typing import Callable
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from companion.sensing.hx711 import (CLOCK_HIGH_LIMIT_NS, DATA_BITS, DEFAULT_SETTING, MAX_RAW, MIN_RAW,
-                                     POWER_DOWN_NS, SETTLING_CONVERSIONS)
+from companion.sensing.hx711 import (CLOCK_HIGH_LIMIT_NS, DATA_BITS, DEFAULT_SETTING, MAX_RAW,
+                                     MIN_RAW, POWER_DOWN_NS, PULSES, SETTLING_CONVERSIONS)
 
-GAIN_BY_PULSES = {25: ("A", 128), 26: ("B", 32), 27: ("A", 64)}
+GAIN_BY_PULSES = {pulses: setting for setting, pulses in PULSES.items()}
 DOUT_FAULTS = (None, "stuck_low", "stuck_high", "floating")
 
 
@@ -154,7 +154,7 @@ class EmulatedHX711:
         self.rng = rng or random.Random(0)
         self.queue: deque[int] = deque()  # exact values for the next settled conversions
         self._connected = True
-        self.dout_fault: str | None = None
+        self._dout_fault: str | None = None
         self.transfers: list[Transfer] = []
         self._faults: list[_Fault] = []
         self._spike = 0
@@ -182,6 +182,17 @@ class EmulatedHX711:
         """Add `delta` counts to the next settled conversion (an analog spike)."""
         self._spike += delta
 
+    @property
+    def dout_fault(self) -> str | None:
+        """None, or DOUT "stuck_low", "stuck_high" or "floating" (reads the pin's pull)."""
+        return self._dout_fault
+
+    @dout_fault.setter
+    def dout_fault(self, fault: str | None) -> None:
+        if fault not in DOUT_FAULTS:
+            raise ValueError(f"dout_fault must be one of {DOUT_FAULTS}")
+        self._dout_fault = fault
+
     def close(self) -> None:
         """Detach from the pins. Idempotent."""
         if self in self.clock_pin.chips:
@@ -193,11 +204,11 @@ class EmulatedHX711:
 
     def dout(self) -> bool:
         """DOUT as the host reads it now."""
-        if not self._connected or self.dout_fault == "floating":
+        if not self._connected or self._dout_fault == "floating":
             pull = self.data_pin.pull
             return pull == "up" if pull != "floating" else self.rng.random() < 0.5
-        if self.dout_fault is not None:
-            return self.dout_fault == "stuck_high"
+        if self._dout_fault is not None:
+            return self._dout_fault == "stuck_high"
         now = self.clock()
         self._check_power(now)
         if self._powered_down:

@@ -83,8 +83,8 @@ def test_measures_the_real_conversion_rate():
     assert driver.conversion_rate_hz == pytest.approx(10.37, rel=0.02)
 
 
-@pytest.mark.parametrize("stretch_us, kind, resets", [(55, "slow_clock", 0), (61, "powered_down", 1),
-                                                      (3000, "powered_down", 1)])
+@pytest.mark.parametrize("stretch_us, kind, resets",
+                         [(55, "slow_clock", 0), (61, "powered_down", 1), (3000, "powered_down", 1)])
 def test_stretched_clock_pulse_is_rejected(stretch_us, kind, resets):
     _, _, (chip,), driver = rig()
     driver.read()
