@@ -1,6 +1,7 @@
 """`GpioSource`: the two pans read from HX711s on the Pi's GPIO pins.
 
-Each pan is a (clock pin, data pin) pair.  Pans that share a clock pin are
+Each pan is a (clock pin, data pin) pair.  Sample times are the driver's
+clock in seconds (perf_counter; on Linux the same clock as time.monotonic).  Pans that share a clock pin are
 read together in one pass by one `HX711` driver; each clock line gets its own
 background thread, which queues samples for `poll()`.  When a chip goes
 missing the thread reports it in `status()` and keeps retrying, so plugging
@@ -98,7 +99,8 @@ class GpioSource(WeightSource):
             extra={
                 "settle_discarded": sum(d.settle_discarded for d in drivers),
                 "resets": sum(d.resets for d in drivers),
-                "rejections": dict(sum((d.rejections for d in drivers), start=Counter())),
+                "rejections": dict(sum((Counter(dict.copy(d.rejections)) for d in drivers),
+                                       start=Counter())),
                 "conversion_rate_hz": [round(d.conversion_rate_hz, 2) for d in drivers],
             },
         )
@@ -127,9 +129,11 @@ class GpioSource(WeightSource):
                 readings = driver.read()
             except _Stopped:
                 return
-            except SensorError as exc:
+            except Exception as exc:  # noqa: BLE001 - a reader thread must not die silently
+                message = str(exc) if isinstance(exc, SensorError) else (
+                    f"{driver.label}: unexpected {type(exc).__name__}: {exc}")
                 with self._lock:
-                    self._errors[driver] = str(exc)
+                    self._errors[driver] = message
                 self._stop.wait(self._retry_s)
                 continue
             self._store(driver, indices, readings)

@@ -104,8 +104,7 @@ class HX711:
         self._pulses = self._pulses_for(channel, gain)
         self.setting = (channel, gain)
         if pin_factory is None:
-            Device.ensure_pin_factory()
-            pin_factory = Device.pin_factory
+            pin_factory = _default_pin_factory()
         self._factory = pin_factory
         self._names = (clock_pin, *data_pins)
         self.label = f"HX711 (clock {clock_pin}, data {', '.join(map(str, data_pins))})"
@@ -205,7 +204,6 @@ class HX711:
         self._powered = True
         self._applied = DEFAULT_SETTING
         self._settle_left = SETTLING_CONVERSIONS
-        self._ready_edges.clear()
 
     @property
     def closed(self) -> bool:
@@ -337,6 +335,16 @@ class HX711:
         self.bad += 1
         self.rejections[kind] += 1
         self.last_error = why
+
+
+def _default_pin_factory():
+    """gpiozero's default factory, or a SensorError for people on a machine without GPIO."""
+    try:
+        Device.ensure_pin_factory()
+    except GPIOZeroError as exc:
+        raise SensorError(f"No GPIO pins here ({exc}). On a laptop choose the simulated or "
+                          "serial weight source in config.yaml.") from exc
+    return Device.pin_factory
 
 
 def _pull_up(pin) -> None:

@@ -188,3 +188,16 @@ def test_close_is_idempotent_and_releases_the_pins():
     with pytest.raises(SensorError, match="cannot use"):
         HX711(CLOCK, LEFT, pin_factory=factory, clock_ns=clock, sleep=clock.sleep)
     again.close()
+
+
+def test_no_gpio_on_this_machine_is_a_sensor_error(monkeypatch):
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory
+
+    def no_factory():
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_factory))
+    with pytest.raises(SensorError, match="simulated or serial"):
+        HX711(CLOCK, LEFT)
