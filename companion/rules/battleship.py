@@ -282,8 +282,10 @@ class BattleshipState(State):
         return self._after_volley(shots)
 
     def _volley(self) -> int:
-        shots = self.shots[self.turn]
-        return shots[-1][3] + 1 if shots else 0
+        """The number of the current shooter's turn (0 for its first), for announcements."""
+        other = self.shots[1 - self.turn]
+        done = other[-1][3] + 1 if other else 0  # the opponent's finished turns
+        return done if self.turn == self.options["first"] else done - 1
 
     def _set_shots(self, shots: tuple) -> tuple:
         both = list(self.shots)
