@@ -45,6 +45,7 @@ POWER_DOWN_NS = 60_000  # high for longer than this powers the chip down
 RESET_HIGH_NS = 100_000  # how long `reset` holds the clock high
 SETTLING_CONVERSIONS = 4  # unsettled conversions after power-up/reset/gain change
 DATA_BITS = 24
+RATE_EDGES = 17  # ready edges kept to measure the conversion rate
 
 # (channel, gain) -> total clock pulses per transfer; selects the NEXT conversion.
 PULSES = {("A", 128): 25, ("B", 32): 26, ("A", 64): 27}
@@ -131,7 +132,7 @@ class HX711:
         self._pending: tuple[Reading, ...] | None = None
         self._settle_left = 0
         self._applied = DEFAULT_SETTING
-        self._ready_edges: deque[int] = deque(maxlen=17)
+        self._ready_edges: deque[int] = deque(maxlen=RATE_EDGES)
         self.transfers = 0  # transfers clocked
         self.bad = 0  # transfers rejected as corrupt
         self.settle_discarded = 0  # transfers discarded while the ADC settled
@@ -157,7 +158,11 @@ class HX711:
         self.setting = (channel, gain)
 
     def read(self) -> tuple[Reading, ...]:
-        """The next confirmed, settled conversion of every chip (blocks)."""
+        """The next confirmed, settled conversion of every chip (blocks).
+
+        Readings run one conversion behind the chip: a transfer is handed out
+        only once the chip has signalled the following conversion ready.
+        """
         self._check_usable()
         deadline = self._ns() + self._timeout_ns
         while True:
