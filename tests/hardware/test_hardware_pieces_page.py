@@ -1,0 +1,40 @@
+"""hardware/pieces.md agrees with the masses the judge expects (companion/sensing/pieces.py)."""
+
+from pathlib import Path
+
+import pytest
+
+pieces = pytest.importorskip("companion.sensing.pieces", reason="companion/sensing/pieces.py is not there yet")
+
+PAGE = Path(__file__).resolve().parents[2] / "hardware" / "pieces.md"
+
+
+def page_table() -> dict[str, tuple[float, float]]:
+    """{piece: (mass, tolerance)} from the page's first table (columns by header name)."""
+    rows = [line for line in PAGE.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
+    header = [cell.strip() for cell in rows[0].strip("|").split("|")]
+    name_col, mass_col, tol_col = header.index("piece"), header.index("mass (g)"), header.index("tolerance (g)")
+    table = {}
+    for row in rows[2:]:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        if len(cells) != len(header) or not cells[name_col].startswith("`"):
+            break  # the end of the first table
+        table[cells[name_col].strip("`")] = (float(cells[mass_col]), float(cells[tol_col].lstrip("±")))
+    return table
+
+
+def test_page_lists_every_piece_with_the_judges_mass_and_spread():
+    expected = {name: (c.mass_g, c.spread_g) for name, c in pieces.default_table().items()}
+    assert page_table() == expected
+
+
+def test_counterweight_balances_a_submarine_against_a_carrier():
+    table = page_table()
+    assert table["counterweight"][0] == table["carrier"][0] - table["submarine"][0]
+
+
+def test_ranks_are_heavier_the_stronger_they_are():
+    table = page_table()
+    masses = [table[name][0] for name in pieces.SHIPS]  # strongest first
+    assert masses == sorted(masses, reverse=True)
+    assert min(table["mine"][0], table["port"][0]) > table["carrier"][0] + 2 * table["carrier"][1]
