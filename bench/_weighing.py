@@ -23,7 +23,7 @@ from companion.sensing.pieces import default_table, pan_classes
 from companion.sensing.pipeline import NotStableError, Pipeline
 from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
 
-CHUNK_S = 0.05  # how often the rig polls the source (the app polls about as often)
+CHUNK_S = 0.1  # how often the rig polls the source (the app polls about as often)
 TIMEOUT_S = 5.0  # no verdict this long after the last piece landed: counted as a reweigh
 ORACLE_SPAN_S = 3.0
 ORACLE_STEP_S = 0.002

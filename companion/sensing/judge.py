@@ -23,11 +23,10 @@ the difference against a balance tolerance derived from the same classes.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass
 from typing import Iterable, Sequence
-
-import numpy as np
 
 from companion.sensing.pieces import PieceClass
 from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD, Reading
@@ -71,7 +70,7 @@ class Estimate:
     reason: str = ""
 
 
-def _past_press(t: np.ndarray, g: np.ndarray, n: int, level: float, cfg: JudgeConfig) -> bool:
+def _past_press(t: Sequence[float], g: Sequence[float], n: int, level: float, cfg: JudgeConfig) -> bool:
     """Whether the hand's press that put the load down is over.
 
     The press is the peak after the last time the signal was under half its
@@ -79,20 +78,29 @@ def _past_press(t: np.ndarray, g: np.ndarray, n: int, level: float, cfg: JudgeCo
     come down from it by `press_drop_g`, or after `press_guard_s`."""
     if level <= 0:
         return True
-    below = np.flatnonzero(g < 0.5 * level)
-    if not below.size:
+    half = 0.5 * level
+    j = next((i for i in range(len(g) - 1, -1, -1) if g[i] < half), None)
+    if j is None:
         return True
-    j = int(below[-1])
-    if t[-1] - t[j] >= cfg.press_guard_s:
-        return True
+    if t[-1] - t[j] >= cfg.press_guard_s or j == len(g) - 1:
+        return t[-1] - t[j] >= cfg.press_guard_s
     after = g[j + 1:]
-    if not after.size:
-        return False
-    k = j + 1 + int(np.argmax(after))
-    return k < len(g) - n and float(after.max()) - float(g[-n:].max()) >= cfg.press_drop_g
+    peak = max(after)
+    k = j + 1 + after.index(peak)
+    return k < len(g) - n and peak - max(g[-n:]) >= cfg.press_drop_g
 
 
-def estimate(t: np.ndarray, g: np.ndarray, config: JudgeConfig, n: int | None = None) -> Estimate:
+def _line(t: Sequence[float], g: Sequence[float]) -> tuple[float, float, float, list[float], list[float]]:
+    """Least-squares line: mean, slope, sum of squared x, x (centred times), residuals."""
+    m = len(t)
+    tm, gm = sum(t) / m, sum(g) / m
+    x = [ti - tm for ti in t]
+    sxx = sum(xi * xi for xi in x)
+    slope = sum(xi * (gi - gm) for xi, gi in zip(x, g)) / sxx
+    return gm, slope, sxx, x, [gi - gm - slope * xi for xi, gi in zip(x, g)]
+
+
+def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int | None = None) -> Estimate:
     """Judge the last `n` samples of a pan's history (t, g).
 
     Still when the press is over and the window either drifts slowly (slope
@@ -100,39 +108,35 @@ def estimate(t: np.ndarray, g: np.ndarray, config: JudgeConfig, n: int | None = 
     the trend takes it in `horizon_s`; or swings both ways (ringing, which
     decays about the final weight): `low..high` then covers the swing."""
     cfg = config
+    t, g = list(t), list(g)
     n = len(t) if n is None else n
     tw, gw = t[-n:], g[-n:]
-    x = tw - tw.mean()
-    sxx = float(x @ x)
-    slope = float(x @ (gw - gw.mean())) / sxx
-    resid = gw - gw.mean() - slope * x
-    floor = max(cfg.noise_floor_g, 1.4826 * float(np.median(np.abs(resid))))
-    keep = np.abs(resid) <= cfg.outlier_sigmas * floor
-    if keep.sum() < max(cfg.min_samples, n - 2):
-        return Estimate(float(np.median(gw)), -np.inf, np.inf, False, "spiky")
-    if not keep.all():  # refit without the spikes
-        tw, gw = tw[keep], gw[keep]
-        x = tw - tw.mean()
-        sxx = float(x @ x)
-        slope = float(x @ (gw - gw.mean())) / sxx
-        resid = gw - gw.mean() - slope * x
-    m = len(gw)
-    sigma = max(cfg.noise_floor_g, float(np.sqrt(resid @ resid / max(m - 2, 1))))
-    x_now = float(x[-1])
-    level = float(gw.mean()) + slope * x_now
+    mean, slope, sxx, x, resid = _line(tw, gw)
+    spread = sorted(abs(r) for r in resid)
+    floor = max(cfg.noise_floor_g, 1.4826 * spread[len(spread) // 2])
+    keep = [abs(r) <= cfg.outlier_sigmas * floor for r in resid]
+    m = sum(keep)
+    if m < max(cfg.min_samples, n - 2):
+        return Estimate(mean, -math.inf, math.inf, False, "spiky")
+    if m < n:  # refit without the spikes
+        tw = [v for v, k in zip(tw, keep) if k]
+        gw = [v for v, k in zip(gw, keep) if k]
+        mean, slope, sxx, x, resid = _line(tw, gw)
+    sigma = max(cfg.noise_floor_g, math.sqrt(sum(r * r for r in resid) / max(m - 2, 1)))
+    level = mean + slope * x[-1]
     if not _past_press(t, g, n, level, cfg):
-        return Estimate(level, -np.inf, np.inf, False, "pressed")
-    low = float(gw.min()) - cfg.noise_margin_g
-    high = float(gw.max()) + cfg.noise_margin_g
+        return Estimate(level, -math.inf, math.inf, False, "pressed")
+    low, high = min(gw) - cfg.noise_margin_g, max(gw) + cfg.noise_margin_g
     swing = cfg.oscillation_sigmas * cfg.noise_floor_g
-    inner = gw[1:-1]
-    if m > 2 and inner.max() - max(gw[0], gw[-1]) > swing and min(gw[0], gw[-1]) - inner.min() > swing:
-        # a crest and a trough: ringing about the final weight, which lies between them
-        return Estimate(level, low, high, True, "ringing")
-    se_slope = sigma / float(np.sqrt(sxx))
+    if m > 2:
+        inner = gw[1:-1]
+        if max(inner) - max(gw[0], gw[-1]) > swing and min(gw[0], gw[-1]) - min(inner) > swing:
+            # a crest and a trough: ringing about the final weight, which lies between them
+            return Estimate(level, low, high, True, "ringing")
+    se_slope = sigma / math.sqrt(sxx)
     if abs(slope) + cfg.slope_z * se_slope > cfg.slope_max_g_s:
         return Estimate(level, low, high, False, "drifting")
-    se_level = sigma * float(np.sqrt(1.0 / m + x_now * x_now / sxx))
+    se_level = sigma * math.sqrt(1.0 / m + x[-1] * x[-1] / sxx)
     reach = cfg.confidence_z * (se_level + se_slope * cfg.horizon_s)
     ahead = level + slope * cfg.horizon_s
     return Estimate(level, min(level, ahead) - reach, max(level, ahead) + reach, True)
@@ -284,9 +288,9 @@ class Judge:
         if self._estimates[channel] is None:
             recent = [window[-i].grams for i in range(1, self._n + 1)]
             if max(recent) - min(recent) > self._widest[channel]:  # cheap: clearly moving
-                return Estimate(recent[0], -np.inf, np.inf, False, "moving")
-            t = np.fromiter((r.t for r in window), float, len(window))
-            g = np.fromiter((r.grams for r in window), float, len(window))
+                return Estimate(recent[0], -math.inf, math.inf, False, "moving")
+            t = [r.t for r in window]
+            g = [r.grams for r in window]
             self._estimates[channel] = estimate(t, g, self.config, self._n)
         return self._estimates[channel]
 

@@ -79,7 +79,7 @@ class Realism:
     ring_decay_s: tuple[float, float] = (0.03, 0.12)
     lift_s: tuple[float, float] = (0.05, 0.15)
     creep_max: float = 0.002  # fraction of the mass
-    creep_tau_s: tuple[float, float] = (1.0, 5.0)
+    creep_tau_s: tuple[float, float] = (1.0, 3.0)
     drift_g: float = 0.3  # amplitude of each channel's slow zero wander
     drift_period_s: tuple[float, float] = (120.0, 600.0)
     crosstalk_max: float = 0.02  # share of a transient that reaches the other pan
@@ -109,7 +109,7 @@ class _Load:
         """When this load no longer affects any sample."""
         if self.removed_at is None:
             return math.inf
-        return self.removed_at + max(self.take.duration_s, 4.0 * self.creep_tau_s)
+        return self.removed_at + max(self.take.duration_s, 3.0 * self.creep_tau_s)
 
 
 def _uniform(rng: np.random.Generator, span: tuple[float, float]) -> float:
