@@ -66,6 +66,8 @@ def computer_fleet(rng: random.Random) -> dict[int, str]:
 # -- baselines ---------------------------------------------------------------------------
 NEIGHBOURS = [[r2 * SIZE + c2 for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
                if 0 <= r2 < SIZE and 0 <= c2 < SIZE] for r in range(SIZE) for c in range(SIZE)]
+RUNS_THROUGH = {L: [[frozenset(c for c in range(CELLS) if m >> c & 1) for m in masks(L) if m >> cell & 1]
+                    for cell in range(CELLS)] for L in set(LENGTH.values())}
 PLACEMENT_MATRIX = {L: np.array([[m >> c & 1 for c in range(CELLS)] for m in masks(L)], dtype=np.float32)
                     for L in set(LENGTH.values())}
 
@@ -101,8 +103,7 @@ def _resolved_hits(record) -> set[int]:
     resolved: set[int] = set()
     sunk = [(c, s, i) for i, (c, r, s) in enumerate(record) if r == "sunk"]
     for cell, ship, number in sunk:
-        runs = [m for m in masks(LENGTH[ship]) if m >> cell & 1]
-        runs = [set(c for c in range(CELLS) if m >> c & 1) for m in runs]
+        runs = RUNS_THROUGH[LENGTH[ship]][cell]
         fits = [r for r in runs if r <= hits and all(order[c] <= number for c in r)
                 and all(c not in named or c in named.get(ship, ()) for c in r)]
         fits = [r for r in fits if not (r & resolved)] or fits

@@ -27,8 +27,13 @@ MAX_EXPLANATIONS = 400  # enough in play; a swarm of anonymous hits is cut short
 
 def bits(mask: int) -> np.ndarray:
     """A 100-cell bool vector of a bitmask."""
-    raw = np.frombuffer(mask.to_bytes(16, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:CELLS].astype(bool)
+    return bits_rows([mask])[0]
+
+
+def bits_rows(masks_: Sequence[int]) -> np.ndarray:
+    """An (n, 100) bool matrix, one row per bitmask."""
+    raw = np.frombuffer(b"".join(m.to_bytes(16, "little") for m in masks_), dtype=np.uint8)
+    return np.unpackbits(raw.reshape(len(masks_), 16), axis=1, bitorder="little")[:, :CELLS].astype(bool)
 
 
 @cache
@@ -44,29 +49,26 @@ def probabilities(shots: Sequence[Shot]) -> np.ndarray:
     if not found:  # answers no fleet fits (a slip at the table): fall back to free counting
         found = [{}]
     shot = bits(ev.shot)
-    blocked = np.empty((len(found), CELLS), dtype=np.float32)
-    covered = np.zeros((len(found), CELLS))
-    free_ships = []
-    for row, chosen in enumerate(found):
-        used = 0
-        for m in chosen.values():
-            used |= m
-        blocked[row] = bits(used) | shot
-        covered[row] = bits(used) & ~shot
-        free_ships.append([n for n in NAMES if n not in chosen and n not in ev.sunk])
-    log_weight = np.zeros(len(found))
-    expected = covered
-    per_length = {}
-    for length in {LENGTH[n] for ships in free_ships for n in ships}:
+    # explanations alike but for which equal-length ships are where weigh alike: merge them
+    alike: dict[tuple, int] = {}
+    for chosen in found:
+        free = tuple(sorted(LENGTH[n] for n in NAMES if n not in chosen and n not in ev.sunk))
+        key = (sum(chosen.values()), free)  # ships never overlap: the sum is the union
+        alike[key] = alike.get(key, 0) + 1
+    keys = list(alike)
+    used = bits_rows([used_mask for used_mask, _ in keys])
+    blocked = (used | shot).astype(np.float32)
+    expected = (used & ~shot).astype(float)
+    log_weight = np.log(np.array([alike[k] for k in keys], dtype=float))
+    for length in sorted(set(LENGTH.values())):
+        free = np.array([free.count(length) for _, free in keys], dtype=float)  # per row
+        if not free.any():
+            continue
         fits = (matrix(length) @ blocked.T) == 0  # (P, E)
         counts = fits.sum(axis=0).astype(float)
-        density = fits.T.astype(np.float32) @ matrix(length)  # (E, 100)
-        per_length[length] = (counts, density / np.maximum(counts, 1)[:, None])
-    for row, ships in enumerate(free_ships):
-        for name in ships:
-            counts, share = per_length[LENGTH[name]]
-            log_weight[row] += np.log(max(counts[row], 1e-9))
-            expected[row] = expected[row] + share[row]
+        share = (fits.T.astype(np.float32) @ matrix(length)) / np.maximum(counts, 1)[:, None]
+        expected += free[:, None] * share
+        log_weight += free * np.log(np.maximum(counts, 1e-9))
     weight = np.exp(log_weight - log_weight.max())
     chance = np.minimum(weight @ expected / weight.sum(), 1.0)
     chance[shot] = 0.0
