@@ -42,16 +42,6 @@ def mask_of(cells) -> int:
     return mask
 
 
-def cells_of(mask: int) -> list[int]:
-    """The cells of a bitmask, in index order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 @cache
 def run(cell: int, length: int, direction: str) -> tuple[int, ...] | None:
     """The cells of a ship of `length` whose top/left end is `cell`, or None if off the sea."""
