@@ -252,7 +252,8 @@ class KukuState(State):
         """Attack `cells` (all unattacked): resolve now (referee) or ask for reports (tracker)."""
         record = {**record, "cells": cells}
         if self.mode == "referee":
-            sunk = [[cell for cell, _ in self.fleets[seat] if cell in cells] for seat in (0, 1)]
+            fleet_cells = [{cell for cell, _ in fleet} for fleet in self.fleets]
+            sunk = [[cell for cell in cells if cell in fleet_cells[seat]] for seat in (0, 1)]
             return self._resolve(record, sunk)
         attacker = self.turn
         pending = {"record": record, "order": [1 - attacker, attacker], "reports": [None, None]}
