@@ -206,7 +206,7 @@ class BattleshipState(State):
             raise _refuse("配置の時間ではありません", "ships are placed only before the battle, in referee mode")
         self._expect_keys(action, {"ship", "cell", "dir"})
         ship, direction = action["ship"], action["dir"]
-        if ship not in LENGTH:
+        if not isinstance(ship, str) or ship not in LENGTH:
             raise _refuse(f"艦種 {ship!r} はありません", f"no ship called {ship!r}: use one of {list(NAMES)}")
         if any(ship == placed for placed, _, _ in self.fleets[seat]):
             raise _refuse(f"{ship} は配置済みです", f"the {ship} is already placed and cannot move")
