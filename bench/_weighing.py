@@ -130,7 +130,11 @@ def battle(rig: Rig) -> dict:
     first, second = ((0, attacker), (1, defender)) if rng.random() < 0.7 else ((1, defender), (0, attacker))
     sim.place(first[0], first[1], at=t1)
     sim.place(second[0], second[1], at=t2)
-    found = rig.run(t2 + TIMEOUT_S, lambda: (v := judge.battle()).final and v or None)
+    def ask():
+        verdict = judge.battle()
+        return verdict if verdict.final else None
+
+    found = rig.run(t2 + TIMEOUT_S, ask)
     oracle = rig.oracle(t2, [attacker, defender])
     t_end = found[0] if found else rig.clock()
     rig.clear(t_end)

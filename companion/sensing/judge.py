@@ -1,12 +1,15 @@
 """The weighing judge: which pan is heavier, and what lies on each.  Game-agnostic.
 
-The judge watches the pipeline's readings.  For each pan it fits a line to a
-short trailing window (robust to the odd spike) and asks two questions:
+The judge watches the pipeline's readings.  For each pan it looks at a short
+trailing window (spikes left out by a robust line fit) and asks two questions:
 
-* still?  the slope and the scatter about the line are small, so no hand and no
-  ringing is moving the pan;
-* where?  the level now and where the trend would take it within `horizon_s`,
-  widened by `confidence_z` standard errors, lie inside one class's band.
+* still?  The hand's press is over (the signal has come down from the peak
+  that followed the load's landing), and the window either drifts slowly (its
+  slope, on the safe side of its standard error, within `slope_max_g_s`) or
+  swings both ways (ringing, which decays about the final weight).
+* where?  For a slow drift: the level now and where the trend takes it within
+  `horizon_s`, widened by `confidence_z` standard errors; for ringing: the
+  window's swing.  That range must lie inside one class's band.
 
 A class's band is its spread (mass ± spread) widened on each side by
 `accept_fraction` of the free gap to its neighbour, so a weight between two
@@ -41,8 +44,8 @@ AMBIGUOUS = "|"  # joins the names of classes that weigh the same
 class JudgeConfig:
     """Statistical settings; the defaults never misjudge the benchmark's hardest hands."""
 
-    window_s: float = 0.1  # the trailing window a verdict rests on
-    min_samples: int = 4  # and never fewer samples than this (10 samples/s: 0.4 s)
+    windows_s: tuple[float, ...] = (0.1, 0.16, 0.3)  # trailing windows, tried shortest first
+    min_samples: int = 4  # and never fewer samples in a window (10 samples/s: 0.4 s)
     noise_floor_g: float = 0.03  # never assume a quieter signal than this per sample
     outlier_sigmas: float = 6.0  # residuals beyond this are spikes, left out
     noise_margin_g: float = 0.05  # added around the window's extremes
@@ -237,8 +240,8 @@ class Judge:
                        build_groups(right_classes, config.accept_fraction)]
         self.tolerance_g = balance_tolerance(*self.groups)
         self._widest = [max(g.accept_high - g.accept_low for g in groups) for groups in self.groups]
-        self._n = max(config.min_samples, round(config.window_s * rate_hz))
-        history = max(self._n, round(config.history_s * rate_hz))
+        self._sizes = [max(config.min_samples, round(w * rate_hz)) for w in config.windows_s]
+        history = max(max(self._sizes), round(config.history_s * rate_hz))
         self._windows: list[deque[Reading]] = [deque(maxlen=history) for _ in range(2)]
         self._estimates: list[Estimate | None] = [None, None]
         self._unfit_since: list[float | None] = [None, None]
@@ -281,18 +284,30 @@ class Judge:
         return None
 
     def _estimate(self, channel: int) -> Estimate | None:
-        """The window's estimate, or None until the window is full."""
+        """The window's estimate, or None until the window is full.
+
+        A window that looks like it is drifting may hold part of a ringing
+        swing, or just noise on its slope: the longer windows, when one of
+        them is still as a whole, settle it."""
         window = self._windows[channel]
-        if len(window) < self._n:
+        if len(window) < self._sizes[0]:
             return None
         if self._estimates[channel] is None:
-            recent = [window[-i].grams for i in range(1, self._n + 1)]
-            if max(recent) - min(recent) > self._widest[channel]:  # cheap: clearly moving
-                return Estimate(recent[0], -math.inf, math.inf, False, "moving")
-            t = [r.t for r in window]
-            g = [r.grams for r in window]
-            self._estimates[channel] = estimate(t, g, self.config, self._n)
+            est = self._estimate_over(window, self._sizes[0])
+            for n in self._sizes[1:]:
+                if est.reason != "drifting" or len(window) < n:
+                    break
+                longer = self._estimate_over(window, n)
+                if longer.still:
+                    est = longer
+            self._estimates[channel] = est
         return self._estimates[channel]
+
+    def _estimate_over(self, window: deque[Reading], n: int) -> Estimate:
+        recent = [window[-i].grams for i in range(1, n + 1)]
+        if max(recent) - min(recent) > self._widest[window[-1].channel]:  # cheap: clearly moving
+            return Estimate(recent[0], -math.inf, math.inf, False, "moving")
+        return estimate([r.t for r in window], [r.grams for r in window], self.config, n)
 
     def _unfit(self, channel: int) -> PanState:
         """A still weight that fits nothing: wait a little, then ask for a reweigh."""
