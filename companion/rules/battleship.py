@@ -178,6 +178,7 @@ class BattleshipState(State):
         if self.is_over():
             raise _refuse("対局は終わっています", "the game is over")
         kind = action.get("type") if isinstance(action, dict) else None
+        kind = kind if isinstance(kind, str) else None
         handler = {"place": self._place, "shot": self._shot, "fire": self._fire,
                    "answer": self._answer}.get(kind)
         if handler is None:
