@@ -1,0 +1,397 @@
+"""ネイバルウォー Naval War: the screen that tracks a physical game (RULES.md §3).
+
+The table plays with real cards; this screen is told what happened, one
+choice panel at a time (action -> card -> target -> die), offering only the
+engine's legal actions.  The left side shows the shared table (the public
+view): a strip per fleet, the middle, the piles, the odds of the next draw.
+A game's `players` are the names in seat order (clockwise).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from kivy.app import App
+from kivy.lang import Builder
+from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
+                             StringProperty)
+from kivy.uix.button import Button
+from kivy.uix.modalview import ModalView
+from kivy.uix.togglebutton import ToggleButton
+
+from companion.rules.navalwar_data import CALIBRES
+from companion.session import Session
+from companion.ui import theme
+from companion.ui.games import GameTile
+from companion.ui.games.navalwar_chart import SEAT_COLOURS, TotalsChart  # noqa: F401  (kv)
+from companion.ui.games.navalwar_choices import ChoiceTree, Labeller, card_label
+from companion.ui.games.navalwar_fleets import FleetStrip
+from companion.ui.widgets import GameScreen
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+SCOREBOARD = "navalwar"
+SHIP_FILTERS = ("all", *CALIBRES, "carrier")
+
+
+class ChoiceTile(Button):
+    """A button of the choice panel: `step` is its id in the choice tree."""
+
+    step = StringProperty("")
+    red = BooleanProperty(False)
+
+
+class CalibreFilter(ToggleButton):
+    """A filter of the ship catalogue: a calibre, "carrier" or "all"."""
+
+    value = StringProperty("")
+
+
+class ScoresView(ModalView):
+    """Totals across rounds (chart and table); closes, or moves on to a new game."""
+
+    title = StringProperty("")
+    rows = StringProperty("")
+    history = ListProperty([])
+    players = NumericProperty(3)
+    target = NumericProperty(100)
+    button_text = StringProperty("")
+    action = ObjectProperty(None, allownone=True)
+
+
+class InfoView(ModalView):
+    title = StringProperty("")
+    body = StringProperty("")
+
+
+class NavalWarScreen(GameScreen):
+    setting_up = BooleanProperty(True)
+    player_count = NumericProperty(4)
+    target = NumericProperty(100)
+    title_text = StringProperty("")
+    prompt_text = StringProperty("")
+    prompt_colour = ListProperty(theme.PANEL)
+    odds_text = StringProperty("")
+    last_text = StringProperty("")
+    piles_text = StringProperty("")
+    discard_text = StringProperty("")
+    squadrons_text = StringProperty("")
+    extra_text = StringProperty("")  # the panel's extra button (roll, pick at random)
+    can_back = BooleanProperty(False)
+    can_undo = BooleanProperty(False)
+    cataloguing = BooleanProperty(False)
+    ship_filter = StringProperty("all")
+    choice_cols = NumericProperty(2)
+    deck = ObjectProperty(None, allownone=True)  # a `deck` option (the players' own copy)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.rng = random.Random()
+        self._prefix: list[str] = []
+        self._tree: ChoiceTree | None = None
+        self._labeller: Labeller | None = None
+        self._summary_seen_round = 0
+        self._popup = None
+        self._tiles: list[ChoiceTile] = []
+        self.catalogue: dict[str, dict] = {}
+        for value in SHIP_FILTERS:
+            button = CalibreFilter(value=value, state="down" if value == "all" else "normal")
+            button.bind(on_release=lambda b: self.set_filter(b.value))
+            (self.ids.filters_all if value == "all" else self.ids.filters).add_widget(button)
+
+    @property
+    def app(self):
+        return App.get_running_app()
+
+    def tr(self, key: str, **values) -> str:
+        return self.app.tr(key, self.app.lang, **values)
+
+    # games -------------------------------------------------------------------
+
+    def show(self, session) -> None:
+        """Open `session`, else the unfinished game, else the set-up form."""
+        if session is None:
+            unfinished = self.app.store.games("active", kind="navalwar")
+            session = Session.resume(self.app.store, unfinished[0].id) if unfinished else None
+        self.session = session
+        self._prefix, self.last_text = [], ""
+        if session is not None:
+            self._summary_seen_round = session.state.view(None)["round"]
+        self.setting_up = session is None
+        self.refresh()
+
+    def new_game(self) -> None:
+        self._close_popup()
+        if self.session is not None and not self.session.state.is_over():
+            self.session.abandon()
+        self.session = None
+        self.setting_up = True
+        self.refresh()
+
+    def set_players(self, n: int) -> None:
+        self.player_count = n
+        self._draw_setup()
+
+    def start(self) -> None:
+        """Start the game the form describes."""
+        n = int(self.player_count)
+        names = [(field.text.strip() or field.hint_text) for field in self._name_fields()[:n]]
+        options = {"players": n, "target": int(self.target), "deck": self.deck}
+        self.session = Session.start(self.app.store, "navalwar", options, players=names,
+                                     scoreboard=SCOREBOARD)
+        self._summary_seen_round = 1
+        self._prefix, self.last_text = [], ""
+        self.setting_up = False
+        self.refresh()
+
+    def _name_fields(self):
+        return list(reversed(self.ids.names.children))
+
+    # entering actions --------------------------------------------------------
+
+    def choose(self, step: str) -> None:
+        """A choice button was tapped: go one step deeper, or play its action."""
+        if self._tree is None:
+            return
+        prefix = self._tree.descend(self._prefix)
+        choice = next((c for c in self._tree.choices(prefix) if c.id == step), None)
+        if choice is None:
+            return
+        if choice.action is None:
+            self._prefix = prefix + [step]
+            self.refresh()
+        else:
+            self._play(choice.action, choice.label)
+
+    def back(self) -> None:
+        self._prefix = self._prefix[:-1]
+        self.refresh()
+
+    def extra(self) -> None:
+        """The companion rolls the die (or picks the first player) at random."""
+        actions = self.session.state.legal_actions()
+        action = self.rng.choice(actions)
+        text = (self.tr("navalwar_ui.rolled", n=action["die"]) if "die" in action
+                else self.names[action["first"]])
+        self._play(action, text)
+
+    def _play(self, action, label: str) -> None:
+        self.session.play(action)
+        self._prefix = []
+        self.last_text = self.tr("navalwar_ui.last", text=label.replace("\n", " "))
+        self.refresh()
+
+    def undo(self) -> None:
+        if self.session is None or not self.session.actions:
+            return
+        self.session.undo(1)
+        self._prefix, self.last_text = [], ""
+        self.refresh()
+
+    def set_filter(self, value: str) -> None:
+        self.ship_filter = value
+        self.refresh()
+
+    # popups ------------------------------------------------------------------
+
+    def show_scores(self, finished_round: int | None = None) -> None:
+        view = self.session.state.view(None)
+        names = self.names
+        points = view["round_points"] if finished_round is None else view["last_round"]["points"]
+        rows = [self.tr("navalwar_ui.score_row", name=names[s], points=points[s],
+                        total=view["totals"][s]) for s in range(view["players"])]
+        coloured = [f"[color={_hex(SEAT_COLOURS[s])}]●[/color] {row}" for s, row in enumerate(rows)]
+        if view["phase"] == "over":
+            title = self.tr("navalwar_ui.game_over", name=names[view["winner"]])
+            button, action = self.tr("navalwar_ui.new_game"), self.new_game
+        elif finished_round is not None:
+            title = self.tr("navalwar_ui.round_over", n=finished_round)
+            button, action = self.tr("navalwar_ui.next_round"), self._close_popup
+        else:
+            title = self.tr("navalwar.round", n=view["round"])
+            button, action = self.tr("navalwar_ui.close"), self._close_popup
+        self._open(ScoresView(title=title, rows="\n".join(coloured), history=view["history"],
+                              players=view["players"], target=view["target"],
+                              button_text=button, action=action))
+
+    def show_discards(self) -> None:
+        view = self.session.state.view(None)
+        lines = [f"{card_label(lambda k, **v: self.tr(k, **v), key)} ×{n}"
+                 for key, n in view["discard"].items() if key != "unseen" and n]
+        if view["discard"]["unseen"]:
+            lines.append(f"{self.tr('navalwar.unseen_discards')} ×{view['discard']['unseen']}")
+        self._open(InfoView(title=self.tr("navalwar.discard_pile"),
+                            body="\n".join(lines) or self.tr("navalwar_ui.discard_none")))
+
+    def _open(self, popup) -> None:
+        self._close_popup()
+        self._popup = popup
+        popup.open(animation=False)
+
+    def _close_popup(self, *_) -> None:
+        if self._popup is not None:
+            self._popup.dismiss(animation=False)
+            self._popup = None
+
+    def close(self) -> None:
+        self._close_popup()
+
+    # drawing -----------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.session.players) if self.session else []
+
+    def refresh(self) -> None:
+        body = self.ids.body
+        wanted = self.ids.setup if self.setting_up else self.ids.game
+        if wanted.parent is not body:
+            body.clear_widgets()
+            body.add_widget(wanted)
+        self.can_undo = bool(self.session and self.session.actions)
+        if self.setting_up:
+            self.title_text = self.tr("navalwar.title")
+            self._draw_setup()
+            return
+        view = self.session.state.view(None)
+        self.title_text = f"{self.tr('navalwar.title')}  {self.tr('navalwar.round', n=view['round'])}"
+        if view["house_rule"]:
+            self.title_text += f"  ({self.tr('navalwar.house_rule.' + view['house_rule'])})"
+        self._draw_table(view)
+        self._draw_panel(view)
+        self._maybe_round_summary(view)
+
+    def _draw_setup(self) -> None:
+        grid = self.ids.names
+        fields = self._name_fields()
+        for i, field in enumerate(fields):
+            shown = i < self.player_count
+            field.hint_text = self.tr("navalwar_ui.default_name", n=i + 1)
+            field.opacity = 1 if shown else 0
+            field.disabled = not shown
+        grid.height = 52 * ((int(self.player_count) + 2) // 3)
+
+    def _draw_table(self, view: dict) -> None:
+        names = self.names
+        self.piles_text = self.tr("navalwar_ui.piles", **view["piles"])
+        self.discard_text = self.tr("navalwar_ui.discard_button", n=view["piles"]["discard"])
+        self.squadrons_text = "\n".join(
+            self.tr("navalwar_ui.squadron_row", n=q["n"], name=names[q["owner"]],
+                    hits=sum(int(k.rsplit("-", 1)[1]) for k in q["hits"]))
+            for q in view["squadrons"])
+        strips = self.ids.fleets
+        while len(strips.children) < view["players"]:
+            strips.add_widget(FleetStrip())
+        while len(strips.children) > view["players"]:
+            strips.remove_widget(strips.children[0])
+        for strip, fleet in zip(reversed(strips.children), view["fleets"]):
+            strip.colour = SEAT_COLOURS[fleet["seat"]]
+            strip.show(fleet, names[fleet["seat"]], view["round_points"][fleet["seat"]],
+                       self.tr, fleet["seat"] == view["seat"] and view["phase"] in ("stage", "turn"))
+
+    def _draw_panel(self, view: dict) -> None:
+        state = self.session.state
+        waiting = view["waiting"]
+        actions = state.legal_actions()
+        self.catalogue = {s.id: s.to_json() for s in state.composition.ships}
+        self._labeller = Labeller(view, self.names, self.tr, self.catalogue)
+        self._tree = ChoiceTree(actions, self._labeller.paths(actions))
+        kind = waiting["kind"] if waiting else None
+        self.cataloguing = kind in ("deal", "harbour")
+        prefix = self._tree.descend(self._prefix)
+        chosen = self._tree.labels(prefix) if prefix else []
+        self.prompt_text = self._prompt(view) + "".join(f"\n› {label}" for label in chosen)
+        seat = view["seat"] if kind not in ("deal", "harbour") else waiting["seat"]
+        self.prompt_colour = _dim(SEAT_COLOURS[seat]) if seat is not None else theme.PANEL
+        self.odds_text = self._odds(view) if view["phase"] in ("stage", "turn") else ""
+        self.extra_text = (self.tr("navalwar_ui.roll") if kind == "die"
+                           else self.tr("navalwar_ui.pick_random") if kind == "first" else "")
+        self.can_back = bool(self._prefix)
+        choices = self._tree.choices(prefix)
+        if self.cataloguing:
+            choices = [c for c in choices if self._ship_matches(c.id.split(":", 1)[1])]
+        self.choice_cols = 3 if kind == "die" or self.cataloguing else 2
+        grid = self.ids.choices
+        grid.clear_widgets()
+        while len(self._tiles) < len(choices):  # buttons are reused: building them is slow
+            self._tiles.append(ChoiceTile(on_release=lambda b: self.choose(b.step)))
+        for tile, c in zip(self._tiles, choices):
+            tile.text, tile.step, tile.red = c.label, c.id, c.red
+            grid.add_widget(tile)
+        self.ids.choice_scroll.scroll_y = 1
+
+    def _ship_matches(self, ship_id: str) -> bool:
+        ship = self.catalogue[ship_id]
+        wanted = self.ship_filter
+        if wanted == "carrier" and not ship["carrier"]:
+            return False
+        if wanted not in ("all", "carrier") and ship["calibre"] != wanted:
+            return False
+        text = self.ids.search.text.strip().lower()
+        return not text or text in ship["name"].lower() or text == (ship["calibre"] or "")
+
+    def _prompt(self, view: dict) -> str:
+        waiting, names = view["waiting"], self.names
+        if waiting is None:
+            return self.tr("navalwar_ui.game_over", name=names[view["winner"]])
+        kind = waiting["kind"]
+        if kind == "first":
+            return self.tr("navalwar_ui.first")
+        if kind == "deal":
+            seat = waiting["seat"]
+            size = 4 if view["players"] == 9 else 5
+            return self.tr("navalwar_ui.deal", name=names[seat], size=size,
+                           n=len(view["fleets"][seat]["ships"]) + 1)
+        if kind == "harbour":
+            return self.tr("navalwar_ui.harbour", name=names[waiting["seat"]])
+        who = self.tr("navalwar_ui.turn_of", name=names[view["seat"]])
+        if kind == "die":
+            effect = waiting["effect"]
+            if effect == "squadron":
+                return f"{who}\n" + self.tr("navalwar_ui.die_squadron", name=names[waiting["seat"]])
+            return f"{who}\n" + self.tr(f"navalwar_ui.die_{effect}",
+                                        target=self._labeller.ship_target(waiting["ship"]))
+        if kind == "strike":
+            carrier = self._labeller.afloat[waiting["carrier"]]["name"]
+            return f"{who}\n" + self.tr("navalwar_ui.strike", carrier=carrier)
+        if kind == "red":
+            return f"{who}\n" + self.tr("navalwar.waiting.red") + f"\n{card_label(self.tr, waiting['card'])}"
+        return f"{who}\n" + self.tr(f"navalwar.waiting.{kind}", left=waiting.get("left", 0))
+
+    def _odds(self, view: dict) -> str:
+        odds = view["odds"]
+        if view["piles"]["draw"] == 0:
+            return self.tr("navalwar_ui.odds_none")
+        seat = view["seat"]
+        mine = sorted({s["calibre"] for s in view["fleets"][seat]["ships"] if s["calibre"]},
+                      key=float) if seat is not None else []
+        salvos = "  ".join(f"{c}″ {_pct(odds['salvo'][c])}" for c in mine)
+        return self.tr("navalwar_ui.odds_red", p=_pct(odds["red"])) + (f"\n{salvos}" if salvos else "")
+
+    def _maybe_round_summary(self, view: dict) -> None:
+        """After a round ends, show its scores once; the next round is already dealt on."""
+        if view["phase"] == "over":
+            if self._popup is None:
+                self.show_scores()
+            return
+        self._summary_seen_round = min(self._summary_seen_round, view["round"])  # undone
+        finished = view["round"] - 1
+        if finished >= 1 and view["round"] > self._summary_seen_round:
+            self._summary_seen_round = view["round"]
+            self.show_scores(finished_round=finished)
+
+
+def _pct(p: float) -> str:
+    return f"{round(100 * p)}%"
+
+
+def _dim(colour) -> list:
+    return [c * 0.55 for c in colour[:3]] + [1]
+
+
+def _hex(colour) -> str:
+    return "".join(f"{int(c * 255):02x}" for c in colour[:3])
+
+
+TILE = GameTile(kind="navalwar", glyph="艦", make_screen=lambda app: NavalWarScreen(), order=30)

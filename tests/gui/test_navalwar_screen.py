@@ -1,0 +1,177 @@
+"""Naval War through the real screen, with touch events (RULES.md §3).
+
+A short deck (the players' own copy, 19 action cards: 4 left to draw after
+the deal) keeps a whole round to a few dozen entries: set-up, the deal, the
+first turn, an air strike with dice (one rolled by the companion), a red card
+drawn and played at a target, a salvo, a discard, the round's scores, undo.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.rules.navalwar_data import default_composition
+
+
+def short_deck() -> dict:
+    counts = {k: 0 for k, _ in default_composition().actions}
+    counts.update({"salvo-14-2": 5, "salvo-16-3": 4, "salvo-15-2": 3, "salvo-11-1": 2,
+                   "smoke": 1, "repair": 1, "destroyer_squadron": 1,
+                   "submarine": 1, "minefield-1": 1})
+    return {"counts": counts}
+
+
+@pytest.fixture
+def nw(gui):
+    gui.tap(gui.tile("navalwar"))
+    assert gui.screen.name == "navalwar"
+    return gui.screen
+
+
+def tiles(screen):
+    return {t.step: t for t in screen.ids.choices.children}
+
+
+def enter(gui, screen, action) -> None:
+    """Tap the choice buttons that enter `action` (only legal ones are offered)."""
+    path = screen._tree.path_of(action)
+    for step in path[len(screen._tree.descend(screen._prefix)):]:
+        shown = tiles(screen)
+        assert step in shown, f"{step} not offered; offered {sorted(shown)}"
+        tap_choice(gui, screen, shown[step])
+
+
+def tap_choice(gui, screen, tile) -> None:
+    """Scroll the choice into view when it is not (as a finger would), then tap it."""
+    scroll = screen.ids.choice_scroll
+    _, y = tile.to_window(*tile.center)
+    _, bottom = scroll.to_window(*scroll.pos)
+    if not bottom < y < bottom + scroll.height:
+        scroll.scroll_to(tile, padding=4, animate=False)
+        gui.pump(0.03)
+    gui.tap(tile)
+
+
+def set_up(gui, screen, count: int, names: list[str]) -> None:
+    gui.tap(screen.ids[f"count_{count}"])
+    fields = screen._name_fields()
+    for field, name in zip(fields, names):
+        gui.tap(field)
+        field.insert_text(name)
+    gui.pump(0.05)
+
+
+def test_setup_and_a_short_round_with_touches(gui, nw):
+    assert nw.setting_up
+    set_up(gui, nw, 3, ["Aki", "Ben", "Chie"])
+    gui.screenshot("navalwar-setup-3")
+    nw.deck = short_deck()
+    gui.tap(nw.ids.start)
+    assert nw.session.players == ["Aki", "Ben", "Chie"]
+    gui.screenshot("navalwar-first-player")
+    gui.tap(tiles(nw)["seat:0"])
+
+    # the deal: the catalogue, filtered by calibre and searched by name
+    gui.tap(next(b for b in nw.ids.filters.children if b.value == "18"))
+    assert set(tiles(nw)) == {"ship:ship-yamato", "ship:ship-musashi"}
+    gui.tap(tiles(nw)["ship:ship-yamato"])
+    gui.tap(next(b for b in nw.ids.filters_all.children if b.value == "all"))
+    gui.tap(nw.ids.search)
+    nw.ids.search.insert_text("akag")
+    gui.pump(0.05)
+    gui.screenshot("navalwar-deal-search")
+    gui.tap(tiles(nw)["ship:ship-akagi"])
+    nw.ids.search.text = ""
+    gui.pump(0.05)
+    while nw.session.state.view(None)["phase"] == "deal":
+        tap_choice(gui, nw, nw.ids.choices.children[-1])
+    view = nw.session.state.view(None)
+    assert [len(f["ships"]) for f in view["fleets"]] == [5, 5, 5]
+    assert view["fleets"][0]["ships"][0]["name"] == "Yamato"
+    gui.screenshot("navalwar-first-turn")
+
+    # the round, one entry at a time through the choice panels
+    done: set[str] = set()
+    shots = 0
+    while nw.session.state.view(None)["round"] == 1:
+        state = nw.session.state
+        kind = state.view(None)["waiting"]["kind"]
+        acts = state.legal_actions()
+        if kind == "die" and "rolled" not in done:
+            done.add("rolled")
+            gui.tap(nw.ids.extra)
+            assert "コンパニオンの出目" in nw.last_text
+            continue
+        action = choose(kind, acts, done)
+        if kind in ("play", "die", "red") and shots < 3:
+            shots += 1
+            first = nw._tree.path_of(action)[0]
+            if nw._tree.choices(nw._tree.descend(nw._prefix))[0].action is None:
+                tap_choice(gui, nw, tiles(nw)[first])
+            gui.screenshot(f"navalwar-{kind}-{shots}")
+        before = len(nw.session.actions)
+        enter(gui, nw, action)
+        assert nw.session.actions[before:] == [action]
+    assert {"salvo", "discard", "air_strike", "red"} <= done
+    popup = nw._popup
+    assert popup is not None and "第1ラウンド終了" in popup.title
+    gui.screenshot("navalwar-round-over")
+    gui.tap(popup.ids.scores_button)
+    assert nw._popup is None
+    view = nw.session.state.view(None)
+    assert view["round"] == 2 and view["waiting"]["kind"] == "deal"
+    assert sum(view["totals"]) == sum(view["history"][0])
+
+    # undo takes back the round's last entry; the summary shows again when it is re-entered
+    last = nw.session.actions[-1]
+    gui.tap(nw.ids.undo)
+    assert nw.session.state.view(None)["round"] == 1
+    enter(gui, nw, last)
+    assert nw._popup is not None
+    gui.tap(nw._popup.ids.scores_button)
+    gui.tap(nw.ids.chart_button)
+    gui.screenshot("navalwar-chart")
+    gui.tap(nw._popup.ids.scores_button)
+
+
+def choose(kind: str, acts: list, done: set):
+    """A scripted player: one air strike, one salvo, one discard, else the first choice."""
+    if kind == "choose":
+        if "air_strike" not in done:
+            done.add("air_strike")
+            return "air_strike"
+        return "draw"
+    if kind in ("stage_hand",):
+        return "no_red"
+    if kind == "draw":
+        if "red" not in done and {"drew": "submarine"} in acts:
+            done.add("red")
+            return {"drew": "submarine"}
+        return {"drew": "hidden"} if {"drew": "hidden"} in acts else acts[-1]
+    if kind == "play":
+        salvos = [a for a in acts if isinstance(a, dict) and a.get("play", "").startswith("salvo")]
+        if "salvo" not in done and salvos:
+            done.add("salvo")
+            return salvos[-1]
+        if "discard" not in done:
+            done.add("discard")
+            return next(a for a in acts if "discard" in a)
+        return next((a for a in acts if "play" in a), acts[-1])
+    return acts[0]
+
+
+def test_nine_players_fit_and_scroll(gui, nw):
+    set_up(gui, nw, 9, ["Aki", "Ben", "Chie", "Dai", "Emi", "Fumi", "Goro", "Hana", "Ichi"])
+    gui.screenshot("navalwar-setup-9")
+    gui.tap(nw.ids.start)
+    session = nw.session
+    session.play({"first": 4})
+    while session.state.view(None)["phase"] == "deal":
+        session.play(session.state.legal_actions()[(len(session.actions) * 7) % 20])
+    for _ in range(9):
+        session.play("no_red")
+    nw.refresh()
+    gui.screenshot("navalwar-nine-players")
+    view = session.state.view(None)
+    assert len(nw.ids.fleets.children) == 9 and view["phase"] == "turn"
+    assert nw.ids.fleets.height > nw.ids.fleet_scroll.height  # the fleets scroll
