@@ -205,3 +205,25 @@ def test_json_round_trip_and_bad_options():
         with pytest.raises(IllegalAction):
             GAME.new_state(bad)
     assert index("J10") == 99
+
+
+JUNK_VALUES = st.one_of(st.none(), st.integers(-2, 120), st.text(max_size=4), st.lists(st.integers(), max_size=2),
+                        st.sampled_from(["carrier", "A1", "J10", "h", "v", "hit", "miss", "sunk", "shot"]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([{}, {"variant": "salvo"}, {"mode": "tracker"}]),
+       st.dictionaries(st.sampled_from(["type", "ship", "cell", "dir", "result"]), JUNK_VALUES, max_size=4),
+       st.sampled_from(["place", "shot", "fire", "answer"]))
+def test_whatever_apply_accepts_is_listed_and_junk_is_refused(options, action, kind):
+    state = GAME.new_state(options)
+    if options.get("mode") != "tracker":
+        state = GAME.replay(options, FLEET + FLEET)
+    else:
+        state = state.apply(shot("E5"))
+    action = {**action, "type": action.get("type", kind)}
+    try:
+        after = state.apply(action)
+    except IllegalAction:
+        return
+    assert action in state.legal_actions() and after != state
