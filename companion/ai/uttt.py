@@ -4,11 +4,13 @@ Searches on the fast bitboard `Engine`.  With `solver` on it is an MCTS-solver:
 game-theoretic values (win / draw / loss) found at terminal positions are
 propagated up the tree, so a forced win is played and a proven loss avoided.
 With `smart_rollouts` on, playouts take an immediate game win and avoid
-handing the opponent one.  Three levels differ in budget and finesse:
+handing the opponent one.  With `prior_weight`, each new node starts with
+that many virtual visits valued by `move_prior` (taking a board is good,
+giving a free move is bad).  Three levels differ in budget and finesse:
 
-    easy    初級  a few dozen iterations, and now and then a random move
-    medium  中級  a few hundred iterations, plain random playouts
-    hard    上級  solver, smart playouts, thousands of iterations (<= 1 s)
+    easy    初級  50 iterations, plain playouts, and one move in ten at random
+    medium  中級  200 iterations, plain playouts
+    hard    上級  600 iterations (at most 1 s), solver, smart playouts, priors
 
 `choose_move` is pure: all randomness comes from the injected `random.Random`,
 nothing is shared between calls, so it can run in a background thread.
@@ -28,7 +30,9 @@ from companion.ai.uttt_playout import (
     game_winning_moves, legal_moves, playable_mask, random_playout, smart_playout,
 )
 from companion.errors import CompanionError
-from companion.rules.uttt import DRAW, ONGOING, Engine, UtttState
+from companion.rules.uttt import (
+    BOARD_OF, CELL_OF, DRAW, FULL, IS_WIN, ONGOING, THREATS, Engine, UtttState,
+)
 
 WIN, HALF, LOSS = 1.0, 0.5, 0.0  # values for the player who made the move into a node
 
@@ -43,14 +47,15 @@ class SearchConfig:
     smart_rollouts: bool = True
     exploration: float = 0.8
     random_move_rate: float = 0.0  # chance of playing a uniformly random move instead
+    prior_weight: float = 0.0  # virtual visits that seed a new node with `move_prior`
 
 
 LEVELS: dict[str, SearchConfig] = {
-    "easy": SearchConfig(iterations=40, time_limit=0.5, solver=False, smart_rollouts=False,
-                         exploration=1.4, random_move_rate=0.25),
-    "medium": SearchConfig(iterations=400, time_limit=0.5, solver=False, smart_rollouts=False,
+    "easy": SearchConfig(iterations=50, time_limit=0.5, solver=False, smart_rollouts=False,
+                         exploration=1.4, random_move_rate=0.1),
+    "medium": SearchConfig(iterations=200, time_limit=0.5, solver=False, smart_rollouts=False,
                            exploration=1.0),
-    "hard": SearchConfig(iterations=6000, time_limit=0.9),
+    "hard": SearchConfig(iterations=600, time_limit=1.0, prior_weight=10),
 }
 LEVEL_TITLES = {"easy": "初級", "medium": "中級", "hard": "上級"}
 
@@ -107,8 +112,7 @@ class Node:
 
     __slots__ = ("move", "mover", "parent", "children", "untried", "visits", "wins", "proven")
 
-    def __init__(self, move: int, parent: "Node | None", engine: Engine, rng: random.Random,
-                 solver: bool) -> None:
+    def __init__(self, move: int, parent: "Node | None", engine: Engine, solver: bool) -> None:
         self.move = move
         self.mover = 1 - engine.player
         self.parent = parent
@@ -121,12 +125,12 @@ class Node:
             if solver:
                 self.proven = reward(engine.result, self.mover)
             return
-        self.untried = list(legal_moves(engine))
-        rng.shuffle(self.untried)
-        if solver:  # try game-winning moves first: `untried` is popped from the end
+        moves = list(legal_moves(engine))
+        if solver:
             winning = game_winning_moves(engine, engine.player, playable_mask(engine))
-            if winning:
-                self.untried = [m for m in self.untried if m not in winning] + winning
+            if winning:  # one game-winning move settles this node: no need for others
+                moves = winning[:1]
+        self.untried = moves
 
 
 def reward(result: int, player: int) -> float:
@@ -146,7 +150,7 @@ class Search:
         self.rng = rng
         self.clock = clock
         self.playout = smart_playout if config.smart_rollouts else random_playout
-        self.root = Node(-1, None, engine, rng, config.solver)
+        self.root = Node(-1, None, engine, config.solver)
         self.iterations = 0
 
     def run(self) -> int:
@@ -170,10 +174,17 @@ class Search:
         while not node.untried and node.children:
             node = select(node, c)
             engine.play(node.move)
-        if node.untried:
-            move = node.untried.pop()
+        untried = node.untried
+        if untried:
+            i = int(self.rng.random() * len(untried))
+            untried[i], untried[-1] = untried[-1], untried[i]
+            move = untried.pop()
+            prior = move_prior(engine, move) if self.config.prior_weight else 0.0
             engine.play(move)
-            child = Node(move, node, engine, self.rng, self.config.solver)
+            child = Node(move, node, engine, self.config.solver)
+            if prior:
+                child.visits = self.config.prior_weight
+                child.wins = prior * self.config.prior_weight
             node.children.append(child)
             node = child
         result = engine.result if engine.result != ONGOING else self.playout(engine, self.rng)
@@ -226,3 +237,33 @@ def prove(node: Node) -> bool:
     else:
         return False
     return True
+
+
+def move_prior(e: Engine, move: int) -> float:
+    """A rough value in [0, 1] of `move` for the player making it, before any search.
+
+    Taking a board is good, blocking the opponent's line in it too; giving the
+    opponent a free move, or sending them where they can take a board, is bad.
+    """
+    cells = e.cells
+    p = e.player
+    q = 1 - p
+    b, c = BOARD_OF[move], CELL_OF[move]
+    mine = cells[p * 9 + b] | 1 << c
+    theirs = cells[q * 9 + b]
+    value = 0.5
+    closed = e.won[0] | e.won[1] | e.drawn
+    if IS_WIN[mine]:
+        value += 0.2
+        closed |= 1 << b
+    elif mine | theirs == FULL:
+        closed |= 1 << b
+    elif THREATS[theirs] >> c & 1:
+        value += 0.1
+    if closed >> c & 1:
+        return value - 0.2
+    if c != b:
+        mine, theirs = cells[p * 9 + c], cells[q * 9 + c]
+    if THREATS[theirs] & FULL & ~(mine | theirs):
+        value -= 0.15
+    return value

@@ -3,7 +3,9 @@
 `random_playout` plays uniformly random moves; `smart_playout` takes a move
 that wins the game at once and otherwise avoids moves that let the opponent
 win at once (sending them to a board where they complete a big-board line,
-or giving them a free move while such a board exists).  Both mutate the
+or giving them a free move while such a board exists).  The check is lazy:
+a random move is drawn first, and only if it hands over the game are the
+other moves filtered.  Both mutate the
 engine they get and return its result (X, O or DRAW).
 """
 
@@ -68,40 +70,35 @@ def smart_playout(e: Engine, rng: random.Random) -> int:
                 break
         moves = legal_moves(e)
         move = moves[int(rand() * len(moves))]
-        if WINNING_BOARDS[won[1 - p]] & open_boards:
-            danger = _danger_boards(e, 1 - p)
-            if danger and not _is_safe(e, move, danger):
-                safe = [m for m in moves if _is_safe(e, m, danger)]
-                if safe:
-                    move = safe[int(rand() * len(safe))]
+        targets = WINNING_BOARDS[won[1 - p]] & open_boards
+        if targets and hands_over(e, move, targets):
+            safe = [m for m in moves if not hands_over(e, m, targets)]
+            if safe:
+                move = safe[int(rand() * len(safe))]
         play(move)
     return e.result
 
 
-def _danger_boards(e: Engine, q: int) -> int:
-    """Open boards in which player q has a game-winning cell."""
-    cells = e.cells
-    danger = 0
-    for b in BITS[WINNING_BOARDS[e.won[q]] & ~(e.won[1 - q] | e.drawn)]:
-        theirs, mine = cells[q * 9 + b], cells[(1 - q) * 9 + b]
-        if THREATS[theirs] & FULL & ~(theirs | mine):
-            danger |= 1 << b
-    return danger
+def hands_over(e: Engine, move: int, targets: int) -> bool:
+    """Whether `move` lets the opponent win the game with their reply.
 
-
-def _is_safe(e: Engine, move: int, danger: int) -> bool:
-    """Whether after `move` the opponent has no game-winning reply.
-
-    `danger`: the boards where the opponent has a game-winning cell now.
+    `targets`: the open boards whose capture would complete a big-board line
+    for the opponent (only those can give them the game at once).
     """
     cells = e.cells
     p = e.player
+    q = 1 - p
     b, c = BOARD_OF[move], CELL_OF[move]
     mine = cells[p * 9 + b] | 1 << c
-    theirs = cells[(1 - p) * 9 + b]
-    closes = IS_WIN[mine] or mine | theirs == FULL
-    if closes or not THREATS[theirs] & FULL & ~(mine | theirs):
-        danger &= ~(1 << b)  # this move takes board b out of their reach
-    if closes and b == c or (e.won[0] | e.won[1] | e.drawn) >> c & 1:
-        return not danger  # a free move: safe only if no board is left to win in
-    return not danger >> c & 1
+    theirs = cells[q * 9 + b]
+    closed = e.won[0] | e.won[1] | e.drawn
+    if IS_WIN[mine] or mine | theirs == FULL:
+        closed |= 1 << b
+        targets &= ~(1 << b)
+    reachable = targets if closed >> c & 1 else targets & 1 << c  # free move or board c
+    for d in BITS[reachable]:
+        if d != b:
+            mine, theirs = cells[p * 9 + d], cells[q * 9 + d]
+        if THREATS[theirs] & FULL & ~(mine | theirs):
+            return True
+    return False

@@ -5,8 +5,8 @@ import threading
 
 import pytest
 
-from companion.ai.uttt import LEVEL_TITLES, LEVELS, Search, choose_move, config_for
-from companion.ai.uttt_playout import _danger_boards, _is_safe, random_playout, smart_playout
+from companion.ai.uttt import LEVEL_TITLES, LEVELS, Search, choose_move, config_for, move_prior
+from companion.ai.uttt_playout import hands_over, random_playout, smart_playout
 from companion.errors import CompanionError
 from companion.rules import get
 from companion.rules.uttt import DRAW, ONGOING, Engine
@@ -97,14 +97,11 @@ def _finished():
     return e
 
 
-def test_safety_check_of_smart_playouts():
+def test_smart_playouts_see_which_moves_hand_over_the_game():
     e = position(forced=5, **O_THREATENS)
-    danger = _danger_boards(e, 1)
-    assert danger == 1 << 2
-    assert [m for m in range(45, 54) if m != 45 + 4 and m != 45 + 8 and _is_safe(e, m, danger)] == [
-        48, 50, 51, 52
-    ]
-    assert not any(_is_safe(e, m, danger) for m in (45, 46, 47))
+    targets = 1 << 2  # capturing board 2 completes O's top row
+    safe = [m for m in e.legal_moves() if not hands_over(e, m, targets)]
+    assert safe == [5 * 9 + 3, 5 * 9 + 5, 5 * 9 + 6, 5 * 9 + 7]
 
 
 def test_smart_playout_takes_the_win_and_playouts_finish():
@@ -115,3 +112,12 @@ def test_smart_playout_takes_the_win_and_playouts_finish():
         for _ in range(20):
             e = Engine()
             assert playout(e, rng) in (0, 1, DRAW) and e.result != ONGOING
+
+
+def test_prior_likes_taking_a_board_and_dislikes_gifts():
+    e = position(forced=2, x_won=(3,), b2=([0, 2], [4, 8]), b6=([], [0, 1]))
+    take = move_prior(e, 2 * 9 + 1)  # takes board 2, sends O to the empty board 1
+    quiet = move_prior(e, 2 * 9 + 5)  # sends O to the empty board 5
+    gift = move_prior(e, 2 * 9 + 6)  # sends O to board 6, which O can take
+    free = move_prior(e, 2 * 9 + 3)  # board 3 is won: O moves anywhere
+    assert take > quiet > gift > free
