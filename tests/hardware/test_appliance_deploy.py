@@ -1,0 +1,126 @@
+"""deploy/: the systemd unit verifies, the scripts parse and lint, and their dry runs do what they say.
+
+Every script run here has --dry-run: these tests run as root on CI and must never change the machine.
+"""
+
+import configparser
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+SCRIPTS = sorted(DEPLOY.glob("*.sh"))
+CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=1234-02 rootfstype=ext4 fsck.repair=yes rootwait\n"
+
+
+def unit_settings() -> dict[str, list[str]]:
+    """key -> every value it has in deploy/companion.service (keys may repeat)."""
+    settings: dict[str, list[str]] = {}
+    for line in (DEPLOY / "companion.service").read_text().splitlines():
+        if "=" in line and not line.startswith(("#", ";", "[")):
+            key, value = line.split("=", 1)
+            settings.setdefault(key.strip(), []).append(value.strip())
+    return settings
+
+
+def common_names() -> dict[str, str]:
+    text = (DEPLOY / "appliance-common.sh").read_text()
+    return dict(re.findall(r"^([A-Z_]+)=(\S+)", text, flags=re.M))
+
+
+def bash(script: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", script, *args], capture_output=True, text=True, timeout=60,
+                          env=env, cwd=ROOT)
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+def test_unit_file_verifies(tmp_path):
+    # This machine has no /opt/companion: verify a copy whose ExecStart names an existing binary.
+    text = (DEPLOY / "companion.service").read_text()
+    copy = tmp_path / "companion.service"
+    copy.write_text(text.replace("ExecStart=/opt/companion/.venv/bin/companion", "ExecStart=/bin/true"))
+    result = subprocess.run(["systemd-analyze", "verify", "--man=no", str(copy)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
+def test_unit_runs_the_app_fullscreen_as_the_installed_user():
+    unit, names = unit_settings(), common_names()
+    assert unit["User"] == [names["APP_USER"]]
+    assert unit["ExecStart"] == [f"{names['APP_DIR']}/.venv/bin/companion --config /etc/companion/config.yaml"]
+    assert unit["WorkingDirectory"] == [names["DATA_DIR"]]
+    assert unit["Restart"] == ["on-failure"]
+    assert "graphical.target" in unit["WantedBy"]
+    env = dict(value.split("=", 1) for value in unit["Environment"])
+    assert env["KIVY_HOME"] == f"{names['DATA_DIR']}/kivy"
+    assert env["SDL_VIDEODRIVER"] == "kmsdrm" and env["SDL_TOUCH_MOUSE_EVENTS"] == "0"
+    assert env["GPIOZERO_PIN_FACTORY"] == "lgpio"
+
+
+def test_kivy_config_reads_the_touchscreen_without_a_cursor():
+    ini = configparser.ConfigParser(interpolation=None)
+    ini.read(DEPLOY / "kivy-config.ini")
+    assert ini["graphics"]["show_cursor"] == "0"
+    assert ini["input"]["%(name)s"].startswith("probesysfs,provider=mtdev")
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_script_parses(script):
+    result = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+def test_scripts_pass_shellcheck():
+    result = subprocess.run(["shellcheck", "-x", *map(str, SCRIPTS)], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stdout
+
+
+def test_install_dry_run_shows_every_step_and_changes_nothing(tmp_path):
+    cmdline = tmp_path / "cmdline.txt"
+    cmdline.write_text(CMDLINE)
+    result = bash("deploy/install-appliance.sh", "--dry-run", "--sensor", "serial",
+                  env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "CMDLINE_FILE": str(cmdline)})
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    if subprocess.run(["id", "companion"], capture_output=True).returncode != 0:
+        assert "+ useradd --system --user-group --home-dir /var/lib/companion" in out
+    assert re.search(r"\+ usermod -aG \S+ companion", out) or "no group" in result.stderr
+    assert "+ python3 -m venv --system-site-packages /opt/companion/.venv" in out
+    assert "fullscreen: true" in out and "source: serial" in out
+    assert f"+ sed -i -E 1\\ s/\\$/\\ consoleblank=0/ {cmdline}" in out
+    assert "+ systemctl enable companion.service" in out
+    assert "+ install -m 644 " + str(DEPLOY / "kivy-config.ini") in out
+    assert cmdline.read_text() == CMDLINE  # a dry run
+
+
+def test_install_refuses_an_unknown_sensor():
+    result = bash("deploy/install-appliance.sh", "--dry-run", "--sensor", "wifi")
+    assert result.returncode != 0 and "--sensor must be simulator, gpio or serial" in result.stderr
+
+
+def test_uninstall_dry_run_removes_the_app_and_keeps_data_unless_purged():
+    kept = bash("deploy/uninstall-appliance.sh", "--dry-run")
+    assert kept.returncode == 0, kept.stderr
+    assert "+ rm -rf /opt/companion" in kept.stdout and "/etc/companion\n" not in kept.stdout
+    purged = bash("deploy/uninstall-appliance.sh", "--dry-run", "--purge")
+    assert "+ rm -rf /var/lib/companion /etc/companion" in purged.stdout
+
+
+@pytest.mark.parametrize("before", ["absent", "600", "0"])
+def test_consoleblank_is_set_and_restored_exactly(tmp_path, before):
+    # The same functions the scripts use, on a scratch command line, for real.
+    original = CMDLINE if before == "absent" else CMDLINE.replace("rootwait", f"consoleblank={before} rootwait")
+    cmdline = tmp_path / "cmdline.txt"
+    cmdline.write_text(original + "second line stays\n")
+    script = (f'. deploy/appliance-common.sh; f={cmdline}; was=$(consoleblank_of "$f"); '
+              'set_consoleblank "$f" 0; now=$(consoleblank_of "$f"); set_consoleblank "$f" "$was"; '
+              'echo "$was $now"')
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=ROOT,
+                            env={"PATH": "/usr/bin:/bin", "DRY_RUN": "0"})
+    assert result.stdout.split() == [before, "0"], result.stderr
+    assert cmdline.read_text() == original + "second line stays\n"
