@@ -240,9 +240,7 @@ class KukuState(State):
         record = {"by": self.turn, "action": "bomb", "product": n, "listing": listing, **verdict}
         if verdict["judgement"] != "exact":
             record.update(cells=[], already=[], markers={}, hits=[[], []], remaining=list(self.remaining()))
-            return self._with(
-                phase="play", turn=1 - self.turn, pending=None, history=self.history + (record,)
-            )
+            return self._conclude(record, None)
         attacked = self.attacked()
         record["already"] = [cell for cell in verdict["correct"] if cell in attacked]
         return self._strike([cell for cell in verdict["correct"] if cell not in attacked], record)
@@ -259,22 +257,27 @@ class KukuState(State):
         pending = {"record": record, "order": [1 - attacker, attacker], "reports": [None, None]}
         return self._with(phase="report", pending=pending)
 
-    def _resolve(self, record: dict, sunk: list[list[str]], leaders=None) -> "KukuState":
+    def _resolve(self, record: dict, sunk: list[list[str]]) -> "KukuState":
+        """Sink the ships `sunk` (per seat) on the attacked cells, mark them, then conclude."""
         cells = record["cells"]
         markers = {cell: "red" if any(cell in s for s in sunk) else "blue" for cell in cells}
         hits = tuple(self.hits[seat] + tuple(sunk[seat]) for seat in (0, 1))
         state = self._with(hits=hits, markers=self.markers + tuple(markers.items()), pending=None)
-        remaining = state.remaining()
-        record = {**record, "markers": markers, "hits": sunk, "remaining": list(remaining)}
+        record = {**record, "markers": markers, "hits": sunk, "remaining": list(state.remaining())}
         if self.mode == "referee":
             leaders = tuple(
                 any(kind == "leader" and cell in sunk[seat] for cell, kind in self.fleets[seat]) for seat in (0, 1)
             )
-        elif leaders is None and self.rule == "basic" and remaining == (0, 0):
+            return state._conclude(record, leaders)
+        if self.rule == "basic" and state.remaining() == (0, 0):
             pending = {"record": record, "sunk": sunk, "order": [1 - self.turn, self.turn], "leaders": [None, None]}
             return state._with(phase="leader", pending=pending)
-        outcome = end_of_attack(self.rule, self.turn, remaining, leaders)
-        state = state._with(history=self.history + (record,))
+        return state._conclude(record, None)
+
+    def _conclude(self, record: dict, leaders: tuple[bool, bool] | None) -> "KukuState":
+        """Log the attack, then end the game or pass the turn (RULES.md §1 "End of game")."""
+        outcome = end_of_attack(self.rule, self.turn, self.remaining(), leaders)
+        state = self._with(history=self.history + (record,), pending=None)
         if outcome is None:
             return state._with(phase="play", turn=1 - self.turn)
         return state._with(phase="over", result=outcome)
@@ -336,13 +339,8 @@ class KukuState(State):
         leaders[seat] = {"cell": action["cell"]}
         if None in leaders:
             return self._with(pending={**self.pending, "leaders": leaders})
-        record = self.pending["record"]
-        final = tuple(leaders[seat]["cell"] is not None for seat in (0, 1))
-        record = {**record, "leaders": [entry["cell"] for entry in leaders]}
-        outcome = end_of_attack(self.rule, self.turn, (0, 0), final)
-        return self._with(
-            phase="over", result=outcome, pending=None, history=self.history + (record,)
-        )
+        record = {**self.pending["record"], "leaders": [entry["cell"] for entry in leaders]}
+        return self._conclude(record, tuple(entry["cell"] is not None for entry in leaders))
 
     # -------------------------------------------------------------------- views
     def fleet_tokens(self, seat: int) -> list[str]:
