@@ -13,6 +13,8 @@ import random
 from pathlib import Path
 
 from kivy.app import App
+from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
@@ -32,6 +34,7 @@ from companion.ui.widgets import GameScreen
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 SCOREBOARD = "navalwar"
+COMPACT_FROM = 4  # more players than this: one-row fleet strips
 SHIP_FILTERS = ("all", *CALIBRES, "carrier")
 
 
@@ -52,7 +55,6 @@ class ScoresView(ModalView):
     """Totals across rounds (chart and table); closes, or moves on to a new game."""
 
     title = StringProperty("")
-    rows = StringProperty("")
     history = ListProperty([])
     players = NumericProperty(3)
     target = NumericProperty(100)
@@ -94,6 +96,7 @@ class NavalWarScreen(GameScreen):
         self._summary_seen_round = 0
         self._popup = None
         self._tiles: list[ChoiceTile] = []
+        self._shown_seat = None
         self.catalogue: dict[str, dict] = {}
         for value in SHIP_FILTERS:
             button = CalibreFilter(value=value, state="down" if value == "all" else "normal")
@@ -199,9 +202,9 @@ class NavalWarScreen(GameScreen):
         view = self.session.state.view(None)
         names = self.names
         points = view["round_points"] if finished_round is None else view["last_round"]["points"]
-        rows = [self.tr("navalwar_ui.score_row", name=names[s], points=points[s],
-                        total=view["totals"][s]) for s in range(view["players"])]
-        coloured = [f"[color={_hex(SEAT_COLOURS[s])}]●[/color] {row}" for s, row in enumerate(rows)]
+        rows = [("", self.tr("navalwar_ui.this_round"), self.tr("navalwar.totals"))] + [
+            (f"● {names[s]}", f"{points[s]:+d}", str(view["totals"][s]))
+            for s in range(view["players"])]
         if view["phase"] == "over":
             title = self.tr("navalwar_ui.game_over", name=names[view["winner"]])
             button, action = self.tr("navalwar_ui.new_game"), self.new_game
@@ -211,9 +214,15 @@ class NavalWarScreen(GameScreen):
         else:
             title = self.tr("navalwar.round", n=view["round"])
             button, action = self.tr("navalwar_ui.close"), self._close_popup
-        self._open(ScoresView(title=title, rows="\n".join(coloured), history=view["history"],
-                              players=view["players"], target=view["target"],
-                              button_text=button, action=action))
+        popup = ScoresView(title=title, history=view["history"], players=view["players"],
+                           target=view["target"], button_text=button, action=action)
+        for i, row in enumerate(rows):
+            colour = SEAT_COLOURS[i - 1] if i else theme.MUTED
+            for j, text in enumerate(row):
+                cell = Factory.ScoreCell(text=text, color=colour if j == 0 else theme.TEXT)
+                cell.size_hint_x = 1.4 if j == 0 else 1
+                popup.ids.rows.add_widget(cell)
+        self._open(popup)
 
     def show_discards(self) -> None:
         view = self.session.state.view(None)
@@ -287,8 +296,16 @@ class NavalWarScreen(GameScreen):
             strips.remove_widget(strips.children[0])
         for strip, fleet in zip(reversed(strips.children), view["fleets"]):
             strip.colour = SEAT_COLOURS[fleet["seat"]]
+            strip.compact = view["players"] > COMPACT_FROM
             strip.show(fleet, names[fleet["seat"]], view["round_points"][fleet["seat"]],
                        self.tr, fleet["seat"] == view["seat"] and view["phase"] in ("stage", "turn"))
+
+        seat = view["seat"]
+        if seat is not None and seat != self._shown_seat:  # bring the player to move into view
+            self._shown_seat = seat
+            strip = list(reversed(strips.children))[seat]
+            Clock.schedule_once(lambda dt: self.ids.fleet_scroll.scroll_to(
+                strip, padding=4, animate=False))
 
     def _draw_panel(self, view: dict) -> None:
         state = self.session.state
@@ -300,7 +317,7 @@ class NavalWarScreen(GameScreen):
         kind = waiting["kind"] if waiting else None
         self.cataloguing = kind in ("deal", "harbour")
         prefix = self._tree.descend(self._prefix)
-        chosen = self._tree.labels(prefix) if prefix else []
+        chosen = self._tree.labels(self._prefix) if self._prefix else []
         self.prompt_text = self._prompt(view) + "".join(f"\n› {label}" for label in chosen)
         seat = view["seat"] if kind not in ("deal", "harbour") else waiting["seat"]
         self.prompt_colour = _dim(SEAT_COLOURS[seat]) if seat is not None else theme.PANEL
@@ -356,7 +373,7 @@ class NavalWarScreen(GameScreen):
             carrier = self._labeller.afloat[waiting["carrier"]]["name"]
             return f"{who}\n" + self.tr("navalwar_ui.strike", carrier=carrier)
         if kind == "red":
-            return f"{who}\n" + self.tr("navalwar.waiting.red") + f"\n{card_label(self.tr, waiting['card'])}"
+            return f"{who}\n" + self.tr("navalwar_ui.red", card=card_label(self.tr, waiting["card"]))
         return f"{who}\n" + self.tr(f"navalwar.waiting.{kind}", left=waiting.get("left", 0))
 
     def _odds(self, view: dict) -> str:
@@ -388,10 +405,6 @@ def _pct(p: float) -> str:
 
 def _dim(colour) -> list:
     return [c * 0.55 for c in colour[:3]] + [1]
-
-
-def _hex(colour) -> str:
-    return "".join(f"{int(c * 255):02x}" for c in colour[:3])
 
 
 TILE = GameTile(kind="navalwar", glyph="艦", make_screen=lambda app: NavalWarScreen(), order=30)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Line, Rectangle
 from kivy.properties import ListProperty, NumericProperty
 from kivy.uix.widget import Widget
@@ -55,6 +56,10 @@ class TotalsChart(Widget):
             Color(*theme.PANEL)
             Rectangle(pos=self.pos, size=self.size)
             Color(*theme.MUTED)
+            for i in range(1, rounds + 1):  # the rounds along the bottom
+                _text(str(i), point(i, bottom)[0] - 6, self.y + 2)
+            _text(str(int(self.target)), x0 + 2, point(0, self.target)[1] + 2)
+            Color(*theme.MUTED)
             Line(points=[*point(0, 0), *point(rounds, 0)], width=1)
             Color(*theme.GOLD)
             Line(points=[*point(0, self.target), *point(rounds, self.target)],
@@ -67,3 +72,10 @@ class TotalsChart(Widget):
                 for i in range(len(line)):
                     x, y = point(i, line[i])
                     Rectangle(pos=(x - 4, y - 4), size=(8, 8))
+
+
+def _text(text: str, x: float, y: float) -> None:
+    """Draw a small label at (x, y) on the current canvas."""
+    label = CoreLabel(text=text, font_size=16)
+    label.refresh()
+    Rectangle(texture=label.texture, pos=(x, y), size=label.texture.size)
