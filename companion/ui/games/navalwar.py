@@ -304,8 +304,12 @@ class NavalWarScreen(GameScreen):
         if seat is not None and seat != self._shown_seat:  # bring the player to move into view
             self._shown_seat = seat
             strip = list(reversed(strips.children))[seat]
-            Clock.schedule_once(lambda dt: self.ids.fleet_scroll.scroll_to(
-                strip, padding=4, animate=False))
+            Clock.schedule_once(lambda dt: self._scroll_to(strip))
+
+    def _scroll_to(self, strip) -> None:
+        scroll = self.ids.fleet_scroll
+        if self.ids.fleets.height > scroll.height:  # only a list taller than its view scrolls
+            scroll.scroll_to(strip, padding=4, animate=False)
 
     def _draw_panel(self, view: dict) -> None:
         state = self.session.state
