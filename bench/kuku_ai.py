@@ -62,6 +62,7 @@ def play(job: tuple[str, int]) -> dict:
     players = {strong_seat: KukuAI(STRONG, rng), 1 - strong_seat: OPPONENTS[opponent](rng)}
     state = GAME.new_state({"rule": rule, "first": 0})
     thinks = []
+    cpu = time.process_time()
     while not state.is_over():
         seat = state.to_move()
         if isinstance(players[seat], RandomLegal):
@@ -80,6 +81,7 @@ def play(job: tuple[str, int]) -> dict:
         "score": outcome.scores[strong_seat],
         "turns": len(state.history),
         "think": thinks,
+        "cpu": time.process_time() - cpu,
     }
 
 
@@ -91,6 +93,9 @@ def summarise(results: list[dict], games: int, seconds: float, workers: int) -> 
         "rules": "basic and extra alternate every two games",
         "wall_seconds": round(seconds, 1),
         "workers": workers,
+        # the machine may be shared: CPU time over 2 cores is the wall time an idle 2-core machine needs
+        "cpu_seconds_in_games": round(sum(r["cpu"] for r in results), 1),
+        "idle_2_core_wall_seconds_estimate": round(sum(r["cpu"] for r in results) / 2, 1),
     }
     for name in OPPONENTS:
         mine = [r for r in results if r["opponent"] == name]
