@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
     parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--reference-time", type=float, default=0.1,
+    parser.add_argument("--reference-time", type=float, default=0.05,
                         help="seconds per move for both hard and the reference UCT")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)

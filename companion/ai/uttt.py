@@ -9,8 +9,8 @@ that many virtual visits valued by `move_prior` (taking a board is good,
 giving a free move is bad).  Three levels differ in budget and finesse:
 
     easy    初級  50 iterations, plain playouts, and one move in ten at random
-    medium  中級  200 iterations, plain playouts
-    hard    上級  600 iterations (at most 1 s), solver, smart playouts, priors
+    medium  中級  200 iterations, solver, plain playouts
+    hard    上級  500 iterations (at most 1 s), solver, smart playouts, priors
 
 `choose_move` is pure: all randomness comes from the injected `random.Random`,
 nothing is shared between calls, so it can run in a background thread.
@@ -53,9 +53,8 @@ class SearchConfig:
 LEVELS: dict[str, SearchConfig] = {
     "easy": SearchConfig(iterations=50, time_limit=0.5, solver=False, smart_rollouts=False,
                          exploration=1.4, random_move_rate=0.1),
-    "medium": SearchConfig(iterations=200, time_limit=0.5, solver=False, smart_rollouts=False,
-                           exploration=1.0),
-    "hard": SearchConfig(iterations=600, time_limit=1.0, prior_weight=10),
+    "medium": SearchConfig(iterations=200, time_limit=0.5, smart_rollouts=False, exploration=1.0),
+    "hard": SearchConfig(iterations=500, time_limit=1.0, prior_weight=10),
 }
 LEVEL_TITLES = {"easy": "初級", "medium": "中級", "hard": "上級"}
 
