@@ -92,7 +92,12 @@ def choose_move(state: UtttState | Engine, level: str | SearchConfig = "medium",
                 rng: random.Random | None = None, time_limit: float | None = None,
                 iterations: int | None = None,
                 clock: Callable[[], float] = time.perf_counter) -> int:
-    """The move the computer plays in `state` at `level` (an action for `state.apply`)."""
+    """The move the computer plays in `state` at `level` (an action for `state.apply`).
+
+    `level` is "easy", "medium", "hard" or a `SearchConfig`; `time_limit` (seconds)
+    and `iterations` override its budget (see `config_for`).  Raises
+    `CompanionError` for an unknown level or a finished game.
+    """
     config = config_for(level, time_limit, iterations)
     rng = rng if rng is not None else random.Random()
     engine = state.engine() if isinstance(state, UtttState) else state.copy()
