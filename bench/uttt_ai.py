@@ -111,13 +111,18 @@ def main(argv: list[str] | None = None) -> int:
     easy, medium, hard = LEVELS["easy"], LEVELS["medium"], LEVELS["hard"]
     timed_hard = replace(hard, iterations=None, time_limit=ref_time)
     reference = replace(REFERENCE, time_limit=ref_time)
+    plan = {
+        "easy_vs_random": (easy, None),
+        "medium_vs_easy": (medium, easy),
+        "hard_vs_medium": (hard, medium),
+        "hard_vs_reference": (timed_hard, reference),
+    }
+    pairings = {}
     with Pool(args.processes) as pool:
-        pairings = {
-            "easy_vs_random": match(pool, easy, None, games, args.seed),
-            "medium_vs_easy": match(pool, medium, easy, games, args.seed + 10_000),
-            "hard_vs_medium": match(pool, hard, medium, games, args.seed + 20_000),
-            "hard_vs_reference": match(pool, timed_hard, reference, games, args.seed + 30_000),
-        }
+        for i, (name, (first, second)) in enumerate(plan.items()):
+            pairings[name] = match(pool, first, second, games, args.seed + 10_000 * i)
+            print(f"{name}: {pairings[name]} after {time.perf_counter() - started:.0f} s",
+                  file=sys.stderr, flush=True)
     report = {name: result["score"] for name, result in pairings.items()}
     report["hard_move_s"] = pairings["hard_vs_medium"]["mean_move_s"]
     report["playouts_per_s"] = {
