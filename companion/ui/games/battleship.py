@@ -198,7 +198,7 @@ class BattleshipScreen(GameScreen):
 
     # actions -------------------------------------------------------------------
 
-    def _play(self, action) -> bool:
+    def play(self, action) -> bool:
         """Play a person's action; a refusal is shown, not raised."""
         before = self.session.state.view(None)
         try:
@@ -226,7 +226,7 @@ class BattleshipScreen(GameScreen):
 
     def _place_at(self, cell: int) -> None:
         if self.selected:
-            self._play({"type": "place", "ship": self.selected, "cell": label(cell),
+            self.play({"type": "place", "ship": self.selected, "cell": label(cell),
                         "dir": self.direction})
 
     def _shoot_at(self, cell: int) -> None:
@@ -237,9 +237,9 @@ class BattleshipScreen(GameScreen):
             if pending and pending[-1] == label(cell):
                 self.undo()  # a second tap on the last shot entered takes it back
             else:
-                self._play(shot)
+                self.play(shot)
         elif cell == self.grid.aim:
-            self._play(shot)
+            self.play(shot)
         else:
             try:
                 self.session.state.apply(shot)  # check only: standard aims, then fires
@@ -256,12 +256,12 @@ class BattleshipScreen(GameScreen):
         if state.is_over():
             self.new_game()
         elif state.options["variant"] == "salvo":
-            self._play({"type": "fire"})
+            self.play({"type": "fire"})
         elif self.grid.aim >= 0:
-            self._play({"type": "shot", "cell": label(self.grid.aim)})
+            self.play({"type": "shot", "cell": label(self.grid.aim)})
 
     def answer(self, given: dict) -> None:
-        self._play({"type": "answer", **given})
+        self.play({"type": "answer", **given})
 
     def undo(self) -> None:
         if self._undo_count():

@@ -151,11 +151,6 @@ class BattleshipGrid(Widget):
         Color(*SEA_LINE)
         Rectangle(pos=(x, y), size=(size, size))
         self._fill(cell, SUNK_FILL if mark == "#" else SHIP if mark == "S" else SEA, inset=0.03)
-        if cell < SIZE:  # column numbers along the top
-            texture = _text(str(cell + 1), 13)
-            Color(*(SEA_LINE if mark == "S" else theme.MUTED))
-            Rectangle(texture=texture, size=texture.size,
-                      pos=(x + (size - texture.width) / 2, y + size - texture.height - 1))
         if mark == "o":
             self._peg(cell, PEG_WHITE, 0.30)
         elif mark in "x#":
@@ -163,6 +158,11 @@ class BattleshipGrid(Widget):
         elif mark == "?":
             self._outline(cell, theme.GOLD, 3)
             self._peg(cell, theme.GOLD, 0.22)
+        if cell < SIZE:  # column numbers along the top, over any peg
+            texture = _text(str(cell + 1), 13)
+            Color(*(SEA_LINE if mark == "S" else theme.TEXT if mark in "x#" else theme.MUTED))
+            Rectangle(texture=texture, size=texture.size,
+                      pos=(x + (size - texture.width) / 2, y + size - texture.height - 1))
 
     def _fill(self, cell: int, colour, inset: float) -> None:
         x, y, size = self.cell_rect(cell)

@@ -35,7 +35,7 @@ from companion.session import Session
 from companion.ui import theme
 from companion.ui.games import GameTile
 from companion.ui.games.gunkan_sounds import Sounds
-from companion.ui.games.gunkan_widgets import ChoiceDialog, SeesawView, VirtualTray  # noqa: F401 (kv)
+from companion.ui.games.gunkan_widgets import ChoiceDialog, SeesawView, VirtualTray, piece_name  # noqa: F401
 from companion.ui.widgets import GameScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -475,7 +475,7 @@ class GunkanScreen(GameScreen):
 
     def _report(self, view: dict) -> str:
         """Judging "identify", at the end: every battle with its pieces, and each side's losses."""
-        piece = lambda name: self.tr(f"gunkan.piece.{name}") if name else "?"  # noqa: E731
+        piece = lambda name: piece_name(self.tr, name) if name else "?"  # noqa: E731
         lines = [self.tr("gunkan.report.title")]
         for entry in view["log"]:
             lines.append(self.tr("gunkan_ui.report_battle", n=entry["n"],

@@ -33,6 +33,11 @@ TRAY_PIECES = ("carrier", "battleship", "cruiser", "destroyer", "minesweeper", "
 ODD_OBJECT_G = 21.0  # between the battleship and the carrier: fits no class (re-weigh demo)
 
 
+def piece_name(tr, name: str) -> str:
+    """A piece's name for a label (the flag emoji has no glyph in the CJK font)."""
+    return tr(f"gunkan.piece.{name}").replace("🏁", "")
+
+
 class SeesawView(Widget):
     """A two-pan seesaw: `left`/`right` are "empty", "settling", "loaded" or "refused"."""
 
@@ -130,7 +135,7 @@ class VirtualTray(ModalView):
         box.add_widget(pans)
         self.pan = pan
         grid = GridLayout(cols=4, spacing=6)
-        items = [(name, tr(f"gunkan.piece.{name}"), {"piece": name}) for name in TRAY_PIECES]
+        items = [(name, piece_name(tr, name), {"piece": name}) for name in TRAY_PIECES]
         items.append(("odd", tr("gunkan_ui.tray_odd"), {"grams": ODD_OBJECT_G}))
         if calibration_g:
             items.append(("mass", tr("gunkan_ui.tray_mass", g=f"{calibration_g:g}"), {"grams": calibration_g}))
@@ -168,6 +173,7 @@ class ChoiceDialog(ModalView):
 
     def __init__(self, question: str, answers: list[tuple[str, str, object]], **kwargs):
         super().__init__(size_hint=(0.8, None), auto_dismiss=True, **kwargs)
+        self._anim_duration = 0
         self.buttons: dict[str, Widget] = {}
         box = GridLayout(cols=1 if len(answers) <= 3 else 2, padding=10, spacing=8,
                          size_hint_y=None)

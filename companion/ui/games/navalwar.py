@@ -378,6 +378,8 @@ class NavalWarScreen(GameScreen):
             return f"{who}\n" + self.tr("navalwar_ui.strike", carrier=carrier)
         if kind == "red":
             return f"{who}\n" + self.tr("navalwar_ui.red", card=card_label(self.tr, waiting["card"]))
+        if kind in ("play", "choose", "stage_hand"):  # shorter than the rules' catalog text
+            return f"{who}\n" + self.tr(f"navalwar_ui.waiting_{kind}")
         return f"{who}\n" + self.tr(f"navalwar.waiting.{kind}", left=waiting.get("left", 0))
 
     def _odds(self, view: dict) -> str:

@@ -45,9 +45,9 @@ class TotalsChart(Widget):
         bottom = min([0, *values])
         span = max(1, top - bottom)
         rounds = max(1, len(self.history))
-        pad = 8
-        x0, y0 = self.x + pad, self.y + pad
-        w, h = self.width - 2 * pad, self.height - 2 * pad
+        pad, axis = 12, 24  # the round numbers sit under the lines
+        x0, y0 = self.x + pad, self.y + axis
+        w, h = self.width - 2 * pad, self.height - axis - pad
 
         def point(i, v):
             return x0 + w * i / rounds, y0 + h * (v - bottom) / span
@@ -57,7 +57,7 @@ class TotalsChart(Widget):
             Rectangle(pos=self.pos, size=self.size)
             Color(*theme.MUTED)
             for i in range(1, rounds + 1):  # the rounds along the bottom
-                _text(str(i), point(i, bottom)[0] - 6, self.y + 2)
+                _text(str(i), point(i, bottom)[0] - 8, self.y + 2)
             _text(str(int(self.target)), x0 + 2, point(0, self.target)[1] + 2)
             Color(*theme.MUTED)
             Line(points=[*point(0, 0), *point(rounds, 0)], width=1)
