@@ -173,3 +173,9 @@ def test_nine_players_fit_and_scroll(gui, nw):
     view = session.state.view(None)
     assert len(nw.ids.fleets.children) == 9 and view["phase"] == "turn"
     assert nw.ids.fleets.height > nw.ids.fleet_scroll.height  # the fleets scroll
+
+    # after a power cut the tile resumes the same game, entry for entry
+    entries = list(session.actions)
+    gui.restart()
+    gui.tap(gui.tile("navalwar"))
+    assert not gui.screen.setting_up and gui.screen.session.actions == entries
