@@ -30,16 +30,16 @@ import numpy as np
 from companion.sensing.calibration import Calibrator
 from companion.sensing.judge import (
     AMBIGUOUS, BALANCED, LEFT, REFUSED as JUDGE_REFUSED, REWEIGH, RIGHT, WAITING, Judge, JudgeConfig,
-    PanState, Verdict, estimate,
+    PanState, Verdict,
 )
 from companion.sensing.pieces import COMBINE, COUNTERWEIGHT, SHIPS, SUBMARINE, PieceClass, default_table, pan_classes
-from companion.sensing.pipeline import UNCALIBRATED, NotStableError, Pipeline
+from companion.sensing.pipeline import NotStableError, Pipeline
 from companion.sensing.source import WeightSource
 
 EMPTY, SETTLING, LOADED, REFUSED = "empty", "settling", "loaded", "refused"
 STACKED = SUBMARINE + COMBINE + COUNTERWEIGHT  # "submarine+counterweight"
 COMPARISON = {LEFT: "attacker_heavier", RIGHT: "defender_heavier", BALANCED: "balanced"}
-_HISTORY_S = 0.6  # per pan, for `settled`
+_HISTORY_S = 0.5  # per pan, for `settled`
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,6 @@ class Seesaw:
         self.judge_config = judge_config
         self.pipeline = Pipeline(source.channels, self.rate_hz)
         self._history = [deque(maxlen=max(8, round(_HISTORY_S * self.rate_hz))) for _ in range(2)]
-        self._still_since: list[float | None] = [None, None]
         self.calibration: dict | None = None
         self.apply_calibration(calibration)
 
@@ -124,8 +123,6 @@ class Seesaw:
             self.judge.feed(reading)
             if reading.channel < 2:
                 self._history[reading.channel].append(reading)
-        for channel in range(2):
-            self._track_still(channel)
         return len(readings)
 
     def reset(self) -> None:
@@ -158,30 +155,21 @@ class Seesaw:
 
     # -- still weights (calibration wizard) ------------------------------------------
 
-    def _track_still(self, channel: int) -> None:
+    def settled(self, channel: int, hold_s: float = 0.3, band_g: float = 0.3) -> tuple[float, float] | None:
+        """(grams, noise σ per sample) when the pan's last `hold_s` of readings stay
+        within `band_g` (the highest and lowest left out, as spikes), else None."""
         history = self._history[channel]
-        n = max(self.judge_config.min_samples, round(self.judge_config.window_s * self.rate_hz))
-        if len(history) < n or UNCALIBRATED in history[-1].flags:
-            self._still_since[channel] = None
-            return
-        t = np.fromiter((r.t for r in history), float, len(history))
-        g = np.fromiter((r.grams for r in history), float, len(history))
-        est = estimate(t, g, self.judge_config, n)
-        if est.still and est.high - est.low < 0.5:
-            if self._still_since[channel] is None:
-                self._still_since[channel] = float(t[-1])
-        else:
-            self._still_since[channel] = None
-
-    def settled(self, channel: int, hold_s: float = 0.25) -> tuple[float, float] | None:
-        """(grams, noise σ per sample) once a pan has been still for `hold_s`, else None."""
-        since = self._still_since[channel]
-        history = self._history[channel]
-        if since is None or not history or history[-1].t - since < hold_s:
+        if not history:
             return None
-        recent = [r.grams for r in history if r.t >= since]
-        values = np.asarray(recent, float)
-        return float(np.median(values)), float(np.std(values))
+        recent = sorted(r.grams for r in history if r.t > history[-1].t - hold_s)
+        if len(recent) < max(4, 0.8 * hold_s * self.rate_hz):
+            return None
+        calibrated = self.pipeline.channels[channel].calibrated
+        band = band_g if calibrated else self.pipeline.config.motion_band_counts
+        trimmed = recent[1:-1]
+        if trimmed[-1] - trimmed[0] > band:
+            return None
+        return float(np.median(trimmed)), float(np.std(trimmed))
 
 
 def identities(verdict: Verdict, counterweight_tap: bool | None = None) -> Identities:

@@ -1,12 +1,27 @@
-"""Gunkan Shogi referee: whole battles through the real screen, pieces placed with the virtual tray."""
+"""Gunkan Shogi referee: whole battles through the real screens, pieces placed with the
+virtual tray (touch events), verdicts awaited from the simulated seesaw.  Every verdict
+and every weighing is checked for leaks: no ship name, no rank, no weight on screen."""
+
+import json
+import re
 
 import pytest
+
+from companion.rules.gunkan_table import SHIPS
+
+GENTLE_HANDS = dict(overshoot_max=0.05, release_s=(0.03, 0.06), ring_max=0.01, creep_max=0.0005)
+"""Careful hands settle sooner: the wizard's many weighings then fit the time budget."""
+
+SHIP_NAMES_JA = ("航空母艦", "戦艦", "巡洋艦", "駆逐艦", "掃海艇", "潜水艦", "揚陸艦")
+RANKS = "①②③④⑤⑥⑦"
+WEIGHT = re.compile(r"\d\s*(g|グラム)\b")
 
 
 @pytest.fixture
 def gunkan(gui):
     gui.tap(gui.tile("gunkan"))
     assert gui.screen.name == "gunkan"
+    gui.app.source.with_realism(**GENTLE_HANDS)
     return gui.screen
 
 
@@ -23,17 +38,58 @@ def place(gui, screen, pan, piece):
     assert tray.parent is None  # closed: the shared screen names no piece
 
 
+def take_one_off(gui, screen, pan):
+    gui.tap(screen.ids.tray)
+    gui.tap(screen.dialog.buttons[f"pan:{pan}"])
+    gui.tap(screen.dialog.buttons["remove"])
+
+
 def empty_pans(gui, screen):
     gui.tap(screen.ids.tray)
     gui.tap(screen.dialog.buttons["clear"])
-    gui.wait_until(lambda: screen.stage == "idle", what="the pans to be empty")
+    gui.wait_until(lambda: screen.stage in ("idle", "over"), what="the pans to be empty")
 
 
-def wait_battles(gui, screen, n):
-    gui.wait_until(lambda: len(screen.session.state.battles) == n, timeout=10, what=f"battle {n}'s verdict")
+def assert_no_secrets(gui, screen):
+    """Nothing on the referee screen or in the public view tells a piece, a rank or a weight."""
+    shown = gui.texts()
+    view = json.dumps(screen.session.state.view(None), ensure_ascii=False)
+    for name in SHIP_NAMES_JA + SHIPS:
+        assert name not in shown, name
+    for ship in SHIPS:
+        assert ship not in view, ship
+    assert not any(rank in shown or rank in view for rank in RANKS)
+    assert not WEIGHT.search(shown), WEIGHT.search(shown)
+    for seat in (0, 1):
+        for secret in screen.session.state.secrets(seat):
+            assert secret not in shown and secret not in view
 
 
-def test_seesaw_game(gui, gunkan):
+def battle(gui, screen, attacker, left, right, shot, declare=None, counterweight=None):
+    """Tap the attacker, place the pieces, declare; wait for the verdict; check for leaks."""
+    fought = len(screen.session.state.battles)
+    tap_action(gui, screen, f"attack:{attacker}")
+    for piece in left:
+        place(gui, screen, "L", piece)
+    if declare:
+        tap_action(gui, screen, f"declare:{declare}")
+    if counterweight is not None:
+        tap_action(gui, screen, f"counterweight:{'on' if counterweight else 'off'}")
+    if right:
+        place(gui, screen, "R", right)
+        gui.wait_until(lambda: screen.weighing or len(screen.session.state.battles) > fought, what="weighing")
+        assert_no_secrets(gui, screen)
+    return fought
+
+
+def verdict(gui, screen, fought, shot):
+    gui.wait_until(lambda: len(screen.session.state.battles) > fought, timeout=10, what="the verdict")
+    gui.screenshot(shot)
+    assert_no_secrets(gui, screen)
+    return screen.session.state.battles[-1].verdict
+
+
+def test_seesaw_mode_whole_game(gui, gunkan):
     gui.screenshot("01-start")
     tap_action(gui, gunkan, "mode:seesaw")
     gui.screenshot("02-idle")
@@ -46,8 +102,142 @@ def test_seesaw_game(gui, gunkan):
     place(gui, gunkan, "R", "cruiser")
     gui.wait_until(lambda: gunkan.weighing, what="weighing")
     gui.screenshot("05-weighing")
-    wait_battles(gui, gunkan, 1)
-    gui.screenshot("06-verdict")
-    assert gunkan.session.state.battles[-1].verdict == "attacker_wins"
+    assert_no_secrets(gui, gunkan)
+    fought = 0
+    assert verdict(gui, gunkan, fought, "06-verdict") == "attacker_wins"
+    assert gunkan.stage == "verdict" and "取り除いて" in gunkan.detail_text
     empty_pans(gui, gunkan)
-    gui.screenshot("07-idle-after")
+    gui.screenshot("07-pans-empty")
+
+    fought = battle(gui, gunkan, 1, ["destroyer"], "destroyer", "", declare="ship", counterweight=False)
+    assert verdict(gui, gunkan, fought, "08-balance") == "both_removed"
+    empty_pans(gui, gunkan)
+
+    # the submarine carrying the counterweight balances the carrier: 6 attacked 1
+    fought = battle(gui, gunkan, 0, ["submarine", "counterweight"], "carrier", "", declare="ship",
+                    counterweight=True)
+    assert verdict(gui, gunkan, fought, "09-counterweight-balance") == "attacker_wins"
+    assert "錘" in gui.texts()  # the counterweight is public: it is placed in plain sight
+    empty_pans(gui, gunkan)
+
+    # counterweight on and no balance: take it off, the bare submarine is weighed
+    fought = battle(gui, gunkan, 1, ["submarine", "counterweight"], "battleship", "", declare="ship",
+                    counterweight=True)
+    gui.wait_until(lambda: "錘を外して" in gunkan.prompt_text, what="take the counterweight off")
+    gui.screenshot("10-remove-counterweight")
+    take_one_off(gui, gunkan, "L")
+    assert verdict(gui, gunkan, fought, "11-bare-submarine") == "defender_wins"
+    empty_pans(gui, gunkan)
+
+    # a piece fitting no class: re-weigh
+    fought = battle(gui, gunkan, 0, ["odd"], "cruiser", "", declare="ship", counterweight=False)
+    gui.wait_until(lambda: "量り直し" in gunkan.prompt_text, what="re-weigh")
+    gui.screenshot("12-reweigh")
+    assert gunkan.session.state.current.reweighs == 1
+    take_one_off(gui, gunkan, "L")
+    place(gui, gunkan, "L", "landing_ship")
+    assert verdict(gui, gunkan, fought, "13-after-reweigh") == "defender_wins"
+    empty_pans(gui, gunkan)
+
+    # a mine: boom, the attacker says whether it showed a minesweeper
+    tap_action(gui, gunkan, "attack:1")
+    tap_action(gui, gunkan, "declare:mine")
+    gui.screenshot("14-mine")
+    tap_action(gui, gunkan, "mine:no")
+    assert gunkan.session.state.battles[-1].verdict == "both_destroyed_by_mine"
+    gui.screenshot("15-mine-verdict")
+
+    # undo the last battle, after confirming
+    gui.tap(gunkan.ids.undo)
+    gui.screenshot("16-undo-confirm")
+    gui.tap(gunkan.dialog.buttons["yes"])
+    assert len(gunkan.session.state.battles) == 5
+
+    tap_action(gui, gunkan, "attack:0")
+    tap_action(gui, gunkan, "declare:port")
+    assert gunkan.stage == "over" and gunkan.session.state.outcome().reason == "port_captured"
+    gui.screenshot("17-port-captured")
+    assert "赤艦隊の勝ち" in gunkan.big_text
+    assert_no_secrets(gui, gunkan)
+
+
+def test_identify_mode_whole_game_and_report(gui, gunkan):
+    tap_action(gui, gunkan, "mode:identify")
+    fought = battle(gui, gunkan, 0, ["cruiser"], "destroyer", "")
+    gui.screenshot("i01-weighing")
+    assert verdict(gui, gunkan, fought, "i02-verdict") == "attacker_wins"
+    empty_pans(gui, gunkan)
+
+    # the counterweight weighs like the carrier here: the attacker's tap tells them apart
+    tap_action(gui, gunkan, "attack:1")
+    tap_action(gui, gunkan, "counterweight:tap")
+    gui.screenshot("i03-counterweight-tap")
+    fought = len(gunkan.session.state.battles)
+    for piece in ("submarine", "counterweight"):
+        place(gui, gunkan, "L", piece)
+    place(gui, gunkan, "R", "carrier")
+    assert verdict(gui, gunkan, fought, "i04-submarine-beats-carrier") == "attacker_wins"
+    assert gunkan.session.state.battles[-1].attacker_piece == "submarine"
+    empty_pans(gui, gunkan)
+
+    # the counterweight on anything but a submarine is refused
+    tap_action(gui, gunkan, "attack:0")
+    tap_action(gui, gunkan, "counterweight:tap")
+    fought = len(gunkan.session.state.battles)
+    place(gui, gunkan, "L", "battleship")
+    place(gui, gunkan, "L", "counterweight")
+    place(gui, gunkan, "R", "minesweeper")
+    gui.wait_until(lambda: "潜水艦にしか" in gunkan.prompt_text, what="the refusal")
+    gui.screenshot("i05-counterweight-refused")
+    take_one_off(gui, gunkan, "L")
+    tap_action(gui, gunkan, "counterweight:tap")  # untapped
+    assert verdict(gui, gunkan, fought, "i06-after-refusal") == "attacker_wins"
+    empty_pans(gui, gunkan)
+
+    # a mine put on the pan switches to the mine flow by itself
+    fought = battle(gui, gunkan, 1, ["minesweeper"], "mine", "")
+    assert verdict(gui, gunkan, fought, "i07-mine-cleared") == "mine_cleared"
+    empty_pans(gui, gunkan)
+
+    # re-weigh, then the port
+    fought = battle(gui, gunkan, 0, ["odd"], "port", "")
+    gui.wait_until(lambda: "量り直し" in gunkan.prompt_text, what="re-weigh")
+    gui.screenshot("i08-reweigh")
+    take_one_off(gui, gunkan, "L")
+    place(gui, gunkan, "L", "landing_ship")
+    gui.wait_until(lambda: gunkan.stage == "over", timeout=10, what="the port captured")
+    gui.screenshot("i09-report")
+    report = gunkan.detail_text
+    assert "⑥潜水艦" in report and "①航空母艦" in report and "⑦揚陸艦" in report
+    assert gunkan.session.state.outcome().winner == 0
+
+
+def test_calibration_wizard(gui, gunkan):
+    gui.tap(gunkan.ids.calibrate)
+    wizard = gui.screen
+    assert wizard.name == "gunkan_calibration"
+    wizard.repeats = 1
+    wizard.start_over()
+    gui.app.source.with_realism(**GENTLE_HANDS)
+    gui.screenshot("w01-tare")
+    for _ in range(3):  # zero, then the known mass on each pan
+        gui.tap(wizard.ids.hand)
+        before = wizard.calibrator.index
+        while wizard.calibrator.index == before:
+            gui.pump(0.3)
+            gui.wait_until(lambda: wizard.ready, what="still pans")
+            gui.tap(wizard.ids.main)
+        if wizard.step == "scale":
+            gui.screenshot("w02-mass")
+    assert wizard.step == "pieces"
+    gui.tap(wizard.ids.hand)
+    gui.screenshot("w03-pieces")
+    while wizard.step == "pieces":
+        done = len(wizard.noises)
+        gui.wait_until(lambda: wizard.lifting, what="a recorded weighing")
+        gui.tap(wizard.ids.hand)
+        gui.wait_until(lambda: not wizard.lifting, what="an empty pan")
+        if wizard.step == "pieces":
+            gui.tap(wizard.ids.hand)
+        assert len(wizard.noises) == done + 1
+    gui.screenshot("w04-report")

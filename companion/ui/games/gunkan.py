@@ -88,6 +88,7 @@ class GunkanScreen(GameScreen):
         self._notice = ""  # a redo message shown over the prompt
         self._sounds = None
         self._buttons_key = None
+        self._tray = self._tray_lang = None  # made once: it is slow to build
 
     @property
     def app(self):
@@ -269,7 +270,10 @@ class GunkanScreen(GameScreen):
         if not self.virtual:
             return
         pan = "L" if self.seesaw is None or self.seesaw.pan(0).kind == EMPTY else "R"
-        self.dialog = VirtualTray(self.app.source, self.tr, pan)
+        if self._tray is None or self._tray_lang != self.app.lang:
+            self._tray, self._tray_lang = VirtualTray(self.app.source, self.tr, pan), self.app.lang
+        self._tray.show_pan(pan)
+        self.dialog = self._tray
         self.dialog.open()
 
     # the sensor --------------------------------------------------------------------------

@@ -126,14 +126,13 @@ class VirtualTray(ModalView):
         box.add_widget(Label(text=tr("gunkan_ui.tray_note"), font_size="16sp", color=theme.MUTED,
                              size_hint_y=None, height=24))
         pans = BoxLayout(size_hint_y=None, height=56, spacing=6)
-        for key, label in (("L", "tray_left"), ("R", "tray_right")):
-            toggle = Factory.ChoiceButton(text=tr(f"gunkan_ui.{label}", n=len(sim.loads(key))),
-                                          group="gunkan_tray_pan", state="down" if key == pan else "normal")
+        for key in ("L", "R"):
+            toggle = Factory.ChoiceButton(group="gunkan_tray_pan")
             toggle.bind(on_release=lambda _, k=key: setattr(self, "pan", k))
             pans.add_widget(toggle)
             self.buttons[f"pan:{key}"] = toggle
         box.add_widget(pans)
-        self.pan = pan
+        self.show_pan(pan)
         grid = GridLayout(cols=4, spacing=6)
         items = [(name, piece_name(tr, name), {"piece": name}) for name in TRAY_PIECES]
         items.append(("odd", tr("gunkan_ui.tray_odd"), {"grams": ODD_OBJECT_G}))
@@ -153,6 +152,14 @@ class VirtualTray(ModalView):
             self.buttons[key] = button
         box.add_widget(row)
         self.add_widget(box)
+
+    def show_pan(self, pan: str) -> None:
+        """Choose the pan and show how many loads each pan holds (opened again and again)."""
+        self.pan = pan
+        for key, label in (("L", "tray_left"), ("R", "tray_right")):
+            toggle = self.buttons[f"pan:{key}"]
+            toggle.text = self.tr(f"gunkan_ui.{label}", n=len(self.sim.loads(key)))
+            toggle.state = "down" if key == pan else "normal"
 
     def _place(self, load: dict) -> None:
         self.sim.place(self.pan, load.get("piece"), grams=load.get("grams"))
