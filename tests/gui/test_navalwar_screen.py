@@ -179,3 +179,58 @@ def test_nine_players_fit_and_scroll(gui, nw):
     gui.restart()
     gui.tap(gui.tile("navalwar"))
     assert not gui.screen.setting_up and gui.screen.session.actions == entries
+
+
+def play_randomly(session, rng, until, limit=600) -> None:
+    """Random legal entries, mostly card plays, until `until(view)` holds."""
+    for _ in range(limit):
+        if until(session.state.view(None)):
+            return
+        acts = session.state.legal_actions()
+        plays = [a for a in acts if isinstance(a, dict) and "play" in a]
+        session.play(rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(acts))
+    raise AssertionError("the condition never came up")
+
+
+def test_mid_game_table_shows_squadrons_minefields_smoke_and_discards(gui, nw):
+    import random
+
+    gui.tap(nw.ids.start)  # four players, default names
+    session = nw.session
+
+    def busy(view):
+        return (view["phase"] == "turn" and view["squadrons"] and view["round"] == 1
+                and any(f["minefields"] for f in view["fleets"])
+                and any(f["smoke"] for f in view["fleets"]))
+
+    play_randomly(session, random.Random(1), busy)
+    nw.refresh()
+    gui.pump(0.1)
+    view = session.state.view(None)
+    assert "水雷戦隊" in nw.squadrons_text
+    texts = gui.texts()
+    assert "機雷" in texts and "煙幕" in texts and "次のカード" in texts
+    gui.screenshot("navalwar-mid-game")
+    gui.tap(nw.ids.discards)
+    assert str(view["piles"]["discard"]) in nw.discard_text and nw._popup is not None
+    gui.screenshot("navalwar-discards")
+    gui.tap(nw._popup.ids.close)
+    gui.app.lang = "en"  # the English text fits too
+    nw.refresh()
+    assert "Squadron" in nw.squadrons_text
+    gui.screenshot("navalwar-mid-game-en")
+
+
+def test_the_game_ends_at_the_target_and_a_new_game_starts_from_the_form(gui, nw):
+    import random
+
+    nw.deck, nw.target = short_deck(), 1
+    gui.tap(nw.ids.count_3)
+    gui.tap(nw.ids.start)
+    play_randomly(nw.session, random.Random(2), lambda view: view["phase"] == "over")
+    nw.refresh()
+    popup = nw._popup
+    assert popup is not None and "勝ち" in popup.title
+    gui.screenshot("navalwar-game-over")
+    gui.tap(popup.ids.scores_button)
+    assert nw.setting_up and nw._popup is None

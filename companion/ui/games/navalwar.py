@@ -34,6 +34,7 @@ from companion.ui.widgets import GameScreen
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 SCOREBOARD = "navalwar"
+GOLD_HEX = "".join(f"{int(c * 255):02x}" for c in theme.GOLD[:3])
 COMPACT_FROM = 4  # more players than this: one-row fleet strips
 SHIP_FILTERS = ("all", *CALIBRES, "carrier")
 
@@ -236,7 +237,12 @@ class NavalWarScreen(GameScreen):
     def _open(self, popup) -> None:
         self._close_popup()
         self._popup = popup
+        popup.bind(on_dismiss=self._forget_popup)
         popup.open(animation=False)
+
+    def _forget_popup(self, popup) -> None:
+        if self._popup is popup:
+            self._popup = None
 
     def _close_popup(self, *_) -> None:
         if self._popup is not None:
@@ -383,14 +389,16 @@ class NavalWarScreen(GameScreen):
         return f"{who}\n" + self.tr(f"navalwar.waiting.{kind}", left=waiting.get("left", 0))
 
     def _odds(self, view: dict) -> str:
+        """The next draw: red, and each salvo calibre (the mover's own in gold)."""
         odds = view["odds"]
         if view["piles"]["draw"] == 0:
             return self.tr("navalwar_ui.odds_none")
         seat = view["seat"]
-        mine = sorted({s["calibre"] for s in view["fleets"][seat]["ships"] if s["calibre"]},
-                      key=float) if seat is not None else []
-        salvos = "  ".join(f"{c}″ {_pct(odds['salvo'][c])}" for c in mine)
-        return self.tr("navalwar_ui.odds_red", p=_pct(odds["red"])) + (f"\n{salvos}" if salvos else "")
+        mine = {s["calibre"] for s in view["fleets"][seat]["ships"]} if seat is not None else set()
+        cells = [(f"[color=#{GOLD_HEX}]{c}″ {_pct(p)}[/color]" if c in mine else f"{c}″ {_pct(p)}")
+                 for c, p in odds["salvo"].items()]
+        return "\n".join([self.tr("navalwar_ui.odds_red", p=_pct(odds["red"])),
+                          "  ".join(cells[:3]), "  ".join(cells[3:])])
 
     def _maybe_round_summary(self, view: dict) -> None:
         """After a round ends, show its scores once; the next round is already dealt on."""
