@@ -201,12 +201,12 @@ def summarise(results) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--quick", action="store_true", help="a small smoke run (200 fleets)")
+    parser.add_argument("--quick", action="store_true", help="a small smoke run (30 fleets)")
     parser.add_argument("--fleets", type=int, default=None, help="fleets per shooter (default 5000)")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    count = args.fleets or (200 if args.quick else 5000)
+    count = args.fleets or (30 if args.quick else 5000)
     rng = random.Random(args.seed)
     fleets = [uniform_fleet(rng) for _ in range(count)]
     ours = [computer_fleet(rng) for _ in range(count)]
