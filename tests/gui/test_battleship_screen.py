@@ -58,7 +58,7 @@ def test_refereed_game_from_cover_to_victory_never_shows_a_fleet(gui):
     tap_cell(gui, screen, target)
     assert screen.stage == "result"
     ship = screen.session.state.view(None)["boards"][0]["shots"][0]["ship"]
-    assert f"{label(target)} " in screen.news_text and "命中" in screen.news_text
+    assert f"{label(target)}\u00a0" in screen.news_text and "命中" in screen.news_text
     assert gui.app.tr(f"battleship.{ship}") in screen.news_text
     assert screen.grid.rings == [target]
     assert_no_leak(gui, screen)
@@ -74,8 +74,9 @@ def test_refereed_game_from_cover_to_victory_never_shows_a_fleet(gui):
     assert "もう撃ちました" in screen.notice_text and screen.grid.aim == -1
     gui.screenshot("9-repeat-refused")
 
-    # the rest is played through the screen, checking for leaks after every shot
-    order = {0: _sweep(screen, 0), 1: _sweep(screen, 1)}
+    # the rest is played through the screen, checking for leaks after every shot:
+    # Player 2 aims at Player 1's ships (the test knows them), Player 1 sweeps
+    order = {0: _sweep(screen, 0), 1: iter(sorted(set(screen.session.state.fleet_cells(0))))}
     while not screen.session.state.is_over():
         shooter = screen.session.state.view(None)["turn"]
         assert screen.play({"type": "shot", "cell": label(next(order[shooter]))})

@@ -37,8 +37,8 @@ from companion.rules.battleship_fleet import LENGTH, NAMES, index, label
 from companion.session import Session, tally
 from companion.ui.games import GameTile
 from companion.ui.games.battleship_grid import BattleshipGrid  # noqa: F401  (used in kv)
-from companion.ui.games.battleship_views import (announcement, fill_fleet, fleet_cells, reason,
-                                                 ship_run)
+from companion.ui.games.battleship_views import (announcement, computer_turn, fill_fleet,
+                                                 fleet_cells, reason, ship_run)
 from companion.ui.widgets import GameScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -66,6 +66,12 @@ class BsShipButton(Button):
 
 class BsAnswerButton(Button):
     answer = DictProperty({})
+
+
+class BsAnswerRow(BoxLayout):
+    """A row of the answer pad: the answers about one ship ("" for miss and plain hit)."""
+
+    ship = StringProperty("")
 
 
 class BsStatusLabel(Label):
@@ -114,6 +120,7 @@ class BattleshipScreen(GameScreen):
         self.result_seat: int | None = None  # whose volley the result stage shows
         self._ai: BattleshipAI | None = None
         self._cpu_token = None
+        self._pad_advanced: bool | None = None
         for ship in NAMES:
             button = BsShipButton(ship=ship)
             button.bind(on_release=lambda b: self.select_ship(b.ship))
@@ -261,7 +268,9 @@ class BattleshipScreen(GameScreen):
             self.play({"type": "shot", "cell": label(self.grid.aim)})
 
     def answer(self, given: dict) -> None:
-        self.play({"type": "answer", **given})
+        """The defender's answer; one no fleet could give is refused with the reason."""
+        if not self.play({"type": "answer", **given}):
+            self.notice_text = self.tr("battleship_ui.answer_refused") + "\n" + self.notice_text
 
     def undo(self) -> None:
         if self._undo_count():
@@ -350,7 +359,7 @@ class BattleshipScreen(GameScreen):
         view, ai, rng = session.state.view(seat), self._ai, random.Random(self.rng.random())
 
         def think():
-            actions = fill_fleet(view, rng) if view["phase"] == "place" else [ai.act(view)]
+            actions = computer_turn(ai, view, rng)
             Clock.schedule_once(lambda dt: self._cpu_done(token, actions))
 
         threading.Thread(target=think, daemon=True, name="battleship-cpu").start()
@@ -509,26 +518,36 @@ class BattleshipScreen(GameScreen):
             self.bottom_text, self.can_bottom = self.tr("battleship_ui.pick_cell"), False
 
     def _draw_answers(self, view: dict) -> None:
-        """The defender's answer pad (tracker): miss, hit (by type), sunk (by type)."""
+        """The defender's answer pad (tracker): miss, hit (by type), sunk (by type).
+
+        Built once per game kind; rows of ships already sunk, and the whole pad
+        outside the answer phase, fold to no height (so they take no touches).
+        """
+        advanced = view["options"]["advanced"]
+        if self._pad_advanced != advanced:
+            self._build_answer_pad(advanced)
+        answering = view["phase"] == "answer"
+        sunk = view["boards"][view["turn"]]["sunk"]
+        for row in self.ids.answers.children:
+            shown = answering and row.ship not in sunk
+            row.height, row.opacity, row.disabled = (48 if shown else 0), int(shown), not shown
+
+    def _build_answer_pad(self, advanced: bool) -> None:
         pad = self.ids.answers
         pad.clear_widgets()
-        if view["phase"] != "answer":
-            return
-        advanced = view["options"]["advanced"]
-        sunk = view["boards"][view["turn"]]["sunk"]
-        first_row = [{"result": "miss"}] + ([{"result": "hit"}] if advanced else [])
-        pad.add_widget(self._answer_row(None, first_row))
-        for ship in (s for s in NAMES if s not in sunk):
-            answers = ([] if advanced else [{"result": "hit", "ship": ship}]) + [
-                {"result": "sunk", "ship": ship}]
-            pad.add_widget(self._answer_row(ship, answers))
+        self._pad_advanced = advanced
+        pad.add_widget(self._answer_row("", [{"result": "miss"}]
+                                        + ([{"result": "hit"}] if advanced else [])))
+        for ship in NAMES:
+            pad.add_widget(self._answer_row(ship, ([] if advanced else [{"result": "hit", "ship": ship}])
+                                            + [{"result": "sunk", "ship": ship}]))
 
-    def _answer_row(self, ship: str | None, answers: list[dict]) -> BoxLayout:
-        row = BoxLayout(spacing=4, size_hint_y=None, height=48)
-        if ship is not None:
+    def _answer_row(self, ship: str, answers: list[dict]) -> BoxLayout:
+        row = BsAnswerRow(ship=ship)
+        if ship:
             row.add_widget(Label(text=self.tr(f"battleship.{ship}"), font_size="18sp",
                                  size_hint_x=None, width=96, halign="left", valign="middle",
-                                 text_size=(96, 48), shorten=True))
+                                 text_size=(96, None), shorten=True))
         for given in answers:
             key = {"miss": "battleship.miss", "hit": "battleship.hit",
                    "sunk": "battleship_ui.sunk"}[given["result"]]

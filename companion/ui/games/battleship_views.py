@@ -12,6 +12,9 @@ from companion.ai.battleship import choose_fleet
 from companion.rules.battleship_fleet import LENGTH, NAMES, index, label, placements, run
 
 
+NO_BREAK = "\u00a0"
+
+
 def shot_text(shot: dict, tr) -> str:
     """"B5 はずれ", "C3 巡洋艦に命中", "C4 巡洋艦撃沈" (the ship only where the view names it)."""
     ship = tr(f"battleship.{shot['ship']}") if "ship" in shot else None
@@ -21,7 +24,7 @@ def shot_text(shot: dict, tr) -> str:
         said = tr("battleship.sunk_ship", ship=ship)
     else:
         said = tr("battleship.hit_ship", ship=ship) if ship else tr("battleship.hit")
-    return f"{shot['cell']} {said}"
+    return f"{shot['cell']} {said}".replace(" ", NO_BREAK)  # one shot never splits across lines
 
 
 def volleys(view: dict) -> list[tuple[int, int, list[dict]]]:
@@ -39,7 +42,7 @@ def announcement(view: dict, names: list[str], tr, count: int = 1) -> str:
     """The last `count` volleys, one paragraph each: who fired, what each shot met."""
     lines = []
     for _, shooter, shots in volleys(view)[-count:]:
-        lines.append(f"{names[shooter]}: " + " / ".join(shot_text(s, tr) for s in shots))
+        lines.append(f"{names[shooter]}:  " + "  ".join(shot_text(s, tr) for s in shots))
     return "\n".join(lines)
 
 
@@ -63,6 +66,23 @@ def ship_run(ship: str, cell: int, direction: str) -> list[int]:
     while length and run(cell, length, direction) is None:
         length -= 1  # show the part that fits: the rules will refuse the rest
     return list(run(cell, length, direction) or ())
+
+
+def computer_turn(ai, view: dict, rng: random.Random) -> list:
+    """The computer's whole turn from its seat's view: its fleet, one shot, or a salvo then fire.
+
+    A salvo's shots are asked one by one, each time with the view as it will
+    read once the earlier shots are entered.
+    """
+    if view["phase"] == "place":
+        return fill_fleet(view, rng)
+    actions, pending = [], list(view["pending"])
+    while True:
+        action = ai.act({**view, "pending": pending})
+        actions.append(action)
+        if action["type"] != "shot" or view["options"]["variant"] != "salvo":
+            return actions
+        pending.append(action["cell"])
 
 
 def fill_fleet(view: dict, rng: random.Random) -> list[dict]:
