@@ -49,6 +49,7 @@ def tap_choice(gui, screen, tile) -> None:
     if not bottom < y < bottom + scroll.height:
         scroll.scroll_to(tile, padding=4, animate=False)
         gui.pump(0.03)
+    gui.wait_until(lambda: not screen.locked, what="the input lock to lift")
     gui.tap(tile)
 
 
@@ -98,6 +99,7 @@ def test_setup_and_a_short_round_with_touches(gui, nw):
         acts = state.legal_actions()
         if kind == "die" and "rolled" not in done:
             done.add("rolled")
+            gui.wait_until(lambda: not nw.locked, what="the input lock to lift")
             gui.tap(nw.ids.extra)
             assert "コンパニオンの出目" in nw.last_text
             continue
@@ -234,3 +236,17 @@ def test_the_game_ends_at_the_target_and_a_new_game_starts_from_the_form(gui, nw
     gui.screenshot("navalwar-game-over")
     gui.tap(popup.ids.scores_button)
     assert nw.setting_up and nw._popup is None
+
+
+def test_a_double_tap_enters_one_action(gui, nw):
+    from kivy.tests.common import UnitTestTouch
+
+    gui.tap(nw.ids.start)
+    gui.tap(tiles(nw)["seat:0"])
+    gui.pump(0.3)
+    first = nw.ids.choices.children[-1]
+    for _ in range(2):  # two quick taps on the same spot, no frame between them
+        touch = UnitTestTouch(*first.to_window(*first.center))
+        touch.touch_down()
+        touch.touch_up()
+    assert len(nw.session.actions) == 2

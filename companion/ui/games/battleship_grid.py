@@ -183,6 +183,8 @@ class BattleshipGrid(Widget):
 
     def _crosshair(self, cell: int) -> None:
         x, y, size = self.cell_rect(cell)
+        Color(*theme.GOLD[:3], 0.35)
+        Rectangle(pos=(x, y), size=(size, size))
         Color(*theme.GOLD)
         Line(rectangle=(x + 1, y + 1, size - 2, size - 2), width=3)
         mid_x, mid_y = x + size / 2, y + size / 2

@@ -357,7 +357,8 @@ class GunkanScreen(GameScreen):
             self._draw_idle(view)
         else:
             self.stage = "battle"
-            self.big_text, self.detail_text = "", ""
+            self.big_text = self.tr("gunkan_ui.mine_boom") if view["phase"] == "mine" else ""
+            self.detail_text = ""
             self._draw_battle(view)
 
     def _set_prompt(self, text: str, colour) -> None:
@@ -430,9 +431,9 @@ class GunkanScreen(GameScreen):
                 (f"weighed:{r}", self.tr(f"gunkan_ui.{r}"), lambda r=r: self.weighed(r), theme.PANEL)
                 for r in ("attacker_heavier", "defender_heavier", "balanced")] + [cancel])
         elif identify and self.seesaw is not None and not self.seesaw.counterweight_sensed:
-            mark = "☑ " if self._counterweight_tap else "☐ "
+            label = "gunkan_ui.counterweight_tap_on" if self._counterweight_tap else "gunkan_ui.counterweight_tap_off"
             self._set_buttons(("identify", attacker, self._counterweight_tap), [
-                ("counterweight:tap", mark + self.tr("gunkan_ui.counterweight_tap"), self.toggle_counterweight,
+                ("counterweight:tap", self.tr(label), self.toggle_counterweight,
                  theme.ACCENT if self._counterweight_tap else SEAT_COLOURS[attacker]), cancel])
         else:
             self._set_buttons(("weigh", attacker), [cancel])
@@ -450,7 +451,7 @@ class GunkanScreen(GameScreen):
         elif phase == "counterweight":
             text = self.tr("gunkan_ui.counterweight", seat=attacker)
         elif phase == "mine":
-            text = self.tr("gunkan_ui.mine_boom") + "  " + self.tr("gunkan.prompt.mine_hit")
+            text = self.tr("gunkan.prompt.mine_hit")
         elif self.seesaw is None:
             text = self.tr("gunkan_ui.no_sensor")
         elif self._notice:

@@ -72,10 +72,11 @@ class SeesawView(Widget):
 
     def redraw(self, *_):
         self.canvas.clear()
-        cx, base = self.center_x, self.y + 10
-        beam_y = self.y + self.height * 0.45
+        cx, base = self.center_x, self.y + 6
+        beam_y = base + min(70, self.height * 0.4)
         pan_w = min(100, self.width * 0.2)
         half = min(self.width / 2 - pan_w / 2 - 6, 230)
+        self._box = max(8, min(pan_w * 0.55, self.top - beam_y - 4))  # the pieces stay inside
         with self.canvas:
             Color(*theme.MUTED)
             Triangle(points=[cx - 40, base, cx + 40, base, cx, beam_y])
@@ -90,7 +91,7 @@ class SeesawView(Widget):
     def _pan(self, x: float, y: float, w: float, kind: str) -> None:
         Color(*theme.TEXT)
         Line(points=[x - w / 2, y - 8, x + w / 2, y - 8], width=3)
-        size = w * 0.55
+        size = self._box
         box = (x - size / 2, y - 6)
         if kind == "loaded":
             Color(*theme.GOLD)

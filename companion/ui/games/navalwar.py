@@ -14,26 +14,26 @@ from pathlib import Path
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
 from kivy.uix.button import Button
-from kivy.uix.modalview import ModalView
 from kivy.uix.togglebutton import ToggleButton
 
 from companion.rules.navalwar_data import CALIBRES
 from companion.session import Session
 from companion.ui import theme
 from companion.ui.games import GameTile
-from companion.ui.games.navalwar_chart import SEAT_COLOURS, TotalsChart  # noqa: F401  (kv)
+from companion.ui.games.navalwar_chart import SEAT_COLOURS
 from companion.ui.games.navalwar_choices import ChoiceTree, Labeller, card_label
 from companion.ui.games.navalwar_fleets import FleetStrip
+from companion.ui.games.navalwar_popups import InfoView, ScoresView
 from companion.ui.widgets import GameScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 SCOREBOARD = "navalwar"
+INPUT_LOCK_S = 0.2  # after an entry, taps are ignored this long (no double entries)
 GOLD_HEX = "".join(f"{int(c * 255):02x}" for c in theme.GOLD[:3])
 COMPACT_FROM = 4  # more players than this: one-row fleet strips
 SHIP_FILTERS = ("all", *CALIBRES, "carrier")
@@ -50,22 +50,6 @@ class CalibreFilter(ToggleButton):
     """A filter of the ship catalogue: a calibre, "carrier" or "all"."""
 
     value = StringProperty("")
-
-
-class ScoresView(ModalView):
-    """Totals across rounds (chart and table); closes, or moves on to a new game."""
-
-    title = StringProperty("")
-    history = ListProperty([])
-    players = NumericProperty(3)
-    target = NumericProperty(100)
-    button_text = StringProperty("")
-    action = ObjectProperty(None, allownone=True)
-
-
-class InfoView(ModalView):
-    title = StringProperty("")
-    body = StringProperty("")
 
 
 class NavalWarScreen(GameScreen):
@@ -87,6 +71,7 @@ class NavalWarScreen(GameScreen):
     ship_filter = StringProperty("all")
     choice_cols = NumericProperty(2)
     deck = ObjectProperty(None, allownone=True)  # a `deck` option (the players' own copy)
+    locked = BooleanProperty(False)  # just after an entry: the panel ignores taps
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -98,6 +83,7 @@ class NavalWarScreen(GameScreen):
         self._popup = None
         self._tiles: list[ChoiceTile] = []
         self._shown_seat = None
+        self._unlock_event = None
         self.catalogue: dict[str, dict] = {}
         for value in SHIP_FILTERS:
             button = CalibreFilter(value=value, state="down" if value == "all" else "normal")
@@ -156,7 +142,7 @@ class NavalWarScreen(GameScreen):
 
     def choose(self, step: str) -> None:
         """A choice button was tapped: go one step deeper, or play its action."""
-        if self._tree is None:
+        if self._tree is None or self.locked:
             return
         prefix = self._tree.descend(self._prefix)
         choice = next((c for c in self._tree.choices(prefix) if c.id == step), None)
@@ -174,6 +160,8 @@ class NavalWarScreen(GameScreen):
 
     def extra(self) -> None:
         """The companion rolls the die (or picks the first player) at random."""
+        if self.locked:
+            return
         actions = self.session.state.legal_actions()
         action = self.rng.choice(actions)
         text = (self.tr("navalwar_ui.rolled", n=action["die"]) if "die" in action
@@ -183,8 +171,15 @@ class NavalWarScreen(GameScreen):
     def _play(self, action, label: str) -> None:
         self.session.play(action)
         self._prefix = []
+        if self.ids.search.text:
+            self.ids.search.text = ""  # a name searched for has been found
+        self.locked = True
+        self._unlock_event = Clock.schedule_once(self._unlock, INPUT_LOCK_S)
         self.last_text = self.tr("navalwar_ui.last", text=label.replace("\n", " "))
         self.refresh()
+
+    def _unlock(self, *_) -> None:
+        self.locked = False
 
     def undo(self) -> None:
         if self.session is None or not self.session.actions:
@@ -195,6 +190,8 @@ class NavalWarScreen(GameScreen):
 
     def set_filter(self, value: str) -> None:
         self.ship_filter = value
+        if value == "all":
+            self.ids.search.text = ""  # "all" really shows all
         self.refresh()
 
     # popups ------------------------------------------------------------------
@@ -203,9 +200,8 @@ class NavalWarScreen(GameScreen):
         view = self.session.state.view(None)
         names = self.names
         points = view["round_points"] if finished_round is None else view["last_round"]["points"]
-        rows = [("", self.tr("navalwar_ui.this_round"), self.tr("navalwar.totals"))] + [
-            (f"● {names[s]}", f"{points[s]:+d}", str(view["totals"][s]))
-            for s in range(view["players"])]
+        rows = [(names[s], f"{points[s]:+d}", str(view["totals"][s]))
+                for s in range(view["players"])]
         if view["phase"] == "over":
             title = self.tr("navalwar_ui.game_over", name=names[view["winner"]])
             button, action = self.tr("navalwar_ui.new_game"), self.new_game
@@ -217,17 +213,12 @@ class NavalWarScreen(GameScreen):
             button, action = self.tr("navalwar_ui.close"), self._close_popup
         popup = ScoresView(title=title, history=view["history"], players=view["players"],
                            target=view["target"], button_text=button, action=action)
-        for i, row in enumerate(rows):
-            colour = SEAT_COLOURS[i - 1] if i else theme.MUTED
-            for j, text in enumerate(row):
-                cell = Factory.ScoreCell(text=text, color=colour if j == 0 else theme.TEXT)
-                cell.size_hint_x = 1.4 if j == 0 else 1
-                popup.ids.rows.add_widget(cell)
+        popup.fill((self.tr("navalwar_ui.this_round"), self.tr("navalwar.totals")), rows)
         self._open(popup)
 
     def show_discards(self) -> None:
         view = self.session.state.view(None)
-        lines = [f"{card_label(lambda k, **v: self.tr(k, **v), key)} ×{n}"
+        lines = [f"{card_label(self.tr, key)} ×{n}"
                  for key, n in view["discard"].items() if key != "unseen" and n]
         if view["discard"]["unseen"]:
             lines.append(f"{self.tr('navalwar.unseen_discards')} ×{view['discard']['unseen']}")
@@ -251,6 +242,8 @@ class NavalWarScreen(GameScreen):
 
     def close(self) -> None:
         self._close_popup()
+        if self._unlock_event is not None:
+            self._unlock_event.cancel()
 
     # drawing -----------------------------------------------------------------
 
