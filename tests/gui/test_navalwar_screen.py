@@ -223,12 +223,13 @@ def test_mid_game_table_shows_squadrons_minefields_smoke_and_discards(gui, nw):
     gui.screenshot("navalwar-mid-game-en")
 
 
-def test_the_game_ends_at_the_target_and_a_new_game_starts_from_the_form(gui, nw):
+def test_a_house_game_ends_at_the_target_and_a_new_game_starts_from_the_form(gui, nw):
     import random
 
     nw.deck, nw.target = short_deck(), 1
-    gui.tap(nw.ids.count_3)
+    gui.tap(nw.ids.count_2)  # the two-player house game, marked as such
     gui.tap(nw.ids.start)
+    assert "ハウスルール" in nw.title_text
     play_randomly(nw.session, random.Random(2), lambda view: view["phase"] == "over")
     nw.refresh()
     popup = nw._popup
