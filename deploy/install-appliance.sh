@@ -36,7 +36,10 @@ esac
 need_root
 command -v apt-get >/dev/null || die "this needs Raspberry Pi OS (or Debian): apt-get not found"
 command -v systemctl >/dev/null || die "this needs systemd: systemctl not found"
-python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
+# The distribution's Python (never a pyenv or conda one): its python3-lgpio is the one apt installs.
+python=/usr/bin/python3
+[ -x "$python" ] || die "no $python: install python3 with apt"
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
     die "the companion needs Python 3.11 or later: use Raspberry Pi OS Bookworm or newer"
 if [ ! -f "$repo/pyproject.toml" ] || [ ! -d "$repo/companion" ]; then
     die "run this script from a checkout of the companion repository ($repo has no companion/)"
@@ -82,8 +85,12 @@ say "== 3. the app in $APP_DIR"
 # A fresh copy of the repository (no .git, no caches), keeping the virtual environment
 # of an earlier install; the venv sees apt's python3-lgpio (--system-site-packages).
 archive=$(mktemp --dry-run /tmp/companion-app.XXXXXX.tar)
+# Keep the earlier venv only if it runs on this Python (an OS upgrade brings a new one).
 had_venv=0
-[ -x "$APP_DIR/.venv/bin/python" ] && had_venv=1
+if [ -x "$APP_DIR/.venv/bin/python" ] &&
+    [ "$(readlink -f "$APP_DIR/.venv/bin/python")" = "$(readlink -f "$python")" ]; then
+    had_venv=1
+fi
 run tar -C "$repo" --exclude=./.git --exclude=./.venv --exclude=./artifacts \
     --exclude=__pycache__ --exclude=./.pytest_cache --exclude=./.hypothesis \
     --exclude='*.egg-info' -cf "$archive" .
@@ -94,7 +101,7 @@ run rm -f "$archive"
 [ "$had_venv" = 0 ] || run mv "$APP_DIR/.venv" "$APP_DIR.new/.venv"
 run rm -rf "$APP_DIR"
 run mv "$APP_DIR.new" "$APP_DIR"
-[ "$had_venv" = 1 ] || run python3 -m venv --system-site-packages "$APP_DIR/.venv"
+[ "$had_venv" = 1 ] || run "$python" -m venv --clear --system-site-packages "$APP_DIR/.venv"
 run "$APP_DIR/.venv/bin/pip" install -q -e "$APP_DIR"
 
 say "== 4. configuration in $CONF_DIR"

@@ -90,7 +90,7 @@ def test_install_dry_run_shows_every_step_and_changes_nothing(tmp_path):
     if subprocess.run(["id", "companion"], capture_output=True).returncode != 0:
         assert "+ useradd --system --user-group --home-dir /var/lib/companion" in out
     assert re.search(r"\+ usermod -aG \S+ companion", out) or "no group" in result.stderr
-    assert "+ python3 -m venv --system-site-packages /opt/companion/.venv" in out
+    assert "+ /usr/bin/python3 -m venv --clear --system-site-packages /opt/companion/.venv" in out
     assert "fullscreen: true" in out and "source: serial" in out
     assert any(line.startswith("+ sed -i") and "consoleblank=0" in line and line.endswith(str(cmdline))
                for line in out.splitlines())
