@@ -111,3 +111,18 @@ def test_resuming_mid_placement_covers_the_sea_again(gui):
     screen = gui.screen
     assert screen.stage == "cover" and screen.session.state.view(1)["placed"][1] == 1
     assert_no_leak(gui, screen)
+
+
+def test_english_panels_fit(gui):
+    gui.app.lang = "en"
+    screen = open_and_start(gui, "opp_tracker", "advanced_on")
+    gui.screenshot("1-tracker-en")
+    tap_cell(gui, screen, "E5")
+    gui.tap(screen.ids.bottom)
+    assert "Player 2: enter the answer for E5" in screen.status_text
+    assert [row.ship for row in screen.ids.answers.children if row.height][::-1] == [
+        "", "carrier", "battleship", "cruiser", "submarine", "destroyer"]
+    gui.screenshot("2-answer-pad-en")
+    gui.tap(screen.ids.new_game)
+    gui.tap(screen.ids.opp_cpu)
+    gui.screenshot("3-setup-en")
