@@ -91,9 +91,9 @@ if [ -x "$APP_DIR/.venv/bin/python" ] &&
     [ "$(readlink -f "$APP_DIR/.venv/bin/python")" = "$(readlink -f "$python")" ]; then
     had_venv=1
 fi
-run tar -C "$repo" --exclude=./.git --exclude=./.venv --exclude=./artifacts \
-    --exclude=__pycache__ --exclude=./.pytest_cache --exclude=./.hypothesis \
-    --exclude='*.egg-info' -cf "$archive" .
+run tar -C "$repo" --exclude=./.git --exclude=./.venv --exclude=./artifacts --exclude=./build \
+    --exclude=./screenshots --exclude=__pycache__ --exclude=./.pytest_cache --exclude=./.hypothesis \
+    --exclude='*.egg-info' --exclude='*.db' --exclude='*.db-wal' --exclude='*.db-shm' -cf "$archive" .
 run rm -rf "$APP_DIR.new"
 run mkdir -p "$APP_DIR.new"
 run tar -C "$APP_DIR.new" -xf "$archive"
@@ -125,7 +125,7 @@ run install -m 644 "$here/kivy-config.ini" "$DATA_DIR/kivy/config.ini"
 run chown -R "$APP_USER:$APP_USER" "$DATA_DIR"
 run chmod 750 "$DATA_DIR"
 # The config must load: the app would otherwise fail at every boot.
-run runuser -u "$APP_USER" -- env HOME="$DATA_DIR" \
+run runuser -u "$APP_USER" -- env -C "$DATA_DIR" HOME="$DATA_DIR" \
     "$APP_DIR/.venv/bin/python" -c "from companion import config; config.load('$CONF_DIR/config.yaml')"
 
 say "== 5. boot into the app"
