@@ -20,7 +20,7 @@ from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, Obj
 from kivy.uix.button import Button
 from kivy.uix.togglebutton import ToggleButton
 
-from companion.rules.navalwar_data import CALIBRES
+from companion.rules.navalwar_data import CALIBRES, card_value
 from companion.session import Session
 from companion.ui import theme
 from companion.ui.games import GameTile
@@ -286,7 +286,7 @@ class NavalWarScreen(GameScreen):
         self.discard_text = self.tr("navalwar_ui.discard_button", n=view["piles"]["discard"])
         self.squadrons_text = "\n".join(
             self.tr("navalwar_ui.squadron_row", n=q["n"], name=names[q["owner"]],
-                    hits=sum(int(k.rsplit("-", 1)[1]) for k in q["hits"]))
+                    on=names[q["strikes_on_turn_of"]], hits=sum(card_value(k) for k in q["hits"]))
             for q in view["squadrons"])
         strips = self.ids.fleets
         while len(strips.children) < view["players"]:
@@ -298,12 +298,15 @@ class NavalWarScreen(GameScreen):
             strip.compact = view["players"] > COMPACT_FROM
             strip.show(fleet, names[fleet["seat"]], view["round_points"][fleet["seat"]],
                        self.tr, fleet["seat"] == view["seat"] and view["phase"] in ("stage", "turn"))
+        self._follow(view["seat"])
 
-        seat = view["seat"]
-        if seat is not None and seat != self._shown_seat:  # bring the player to move into view
-            self._shown_seat = seat
-            strip = list(reversed(strips.children))[seat]
-            Clock.schedule_once(lambda dt: self._scroll_to(strip))
+    def _follow(self, seat: int | None) -> None:
+        """Bring the fleet of a new player to move into view (once, so people may scroll)."""
+        if seat is None or seat == self._shown_seat:
+            return
+        self._shown_seat = seat
+        strip = list(reversed(self.ids.fleets.children))[seat]
+        Clock.schedule_once(lambda dt: self._scroll_to(strip))
 
     def _scroll_to(self, strip) -> None:
         scroll = self.ids.fleet_scroll

@@ -79,15 +79,15 @@ class Labeller:
         return self.tr("navalwar_ui.squadron", n=n, name=self.names[owner])
 
     def paths(self, actions: list) -> list[list[Step]]:
-        keys_of_type: dict[str, set] = {}
+        """The path of each action; a card type gets its own step when it offers several cards."""
+        plays: dict[str, set] = {}  # card type -> keys offered (to play, or drawn)
+        discards: dict[str, set] = {}
         for a in actions:
-            if isinstance(a, dict) and ("play" in a or "discard" in a or "drew" in a):
-                key = a.get("play") or a.get("discard") or a.get("drew")
-                group = "discard" if "discard" in a else "play"
-                keys_of_type.setdefault(f"{group}:{card_type(key)}", set()).add(key)
-        plays = {k.split(":", 1)[1]: v for k, v in keys_of_type.items() if k.startswith("play:")}
-        discards = {k.split(":", 1)[1]: v for k, v in keys_of_type.items()
-                    if k.startswith("discard:")}
+            if not isinstance(a, dict):
+                continue
+            for field, group in (("play", plays), ("drew", plays), ("discard", discards)):
+                if field in a and a[field] != "hidden":
+                    group.setdefault(card_type(a[field]), set()).add(a[field])
         return [self.path(a, plays, discards) for a in actions]
 
     def path(self, action, plays: dict, discards: dict) -> list[Step]:
