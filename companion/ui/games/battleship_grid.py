@@ -44,7 +44,7 @@ def _text(text: str, size: int, bold: bool = False):
 
 class BattleshipGrid(Widget):
     marks = ListProperty(["."] * CELLS)  # per cell: "." "o" "x" "#" "?"
-    ships = ListProperty([])  # cells of the fleet shown (private placement step only)
+    ships = ListProperty([])  # the fleet shown, a list of cells per ship (private placement only)
     rings = ListProperty([])  # cells ringed in gold: the last volley
     ghost = ListProperty([])  # cells of a ship being placed
     ghost_ok = BooleanProperty(True)
@@ -119,7 +119,8 @@ class BattleshipGrid(Widget):
 
     def redraw(self, *_):
         self.canvas.clear()
-        ships, rings, ghost = set(self.ships), set(self.rings), set(self.ghost)
+        ships = {cell for cells in self.ships for cell in cells}
+        rings, ghost = set(self.rings), set(self.ghost)
         drawn = []
         with self.canvas:
             self._draw_labels()
@@ -127,6 +128,11 @@ class BattleshipGrid(Widget):
                 mark = "S" if cell in ships and self.marks[cell] == "." else self.marks[cell]
                 drawn.append(mark)
                 self._draw_cell(cell, mark)
+            for cells in self.ships:
+                self._draw_ship(cells)
+            for col in range(SIZE):
+                self._draw_number(col, drawn[col])
+            for cell in range(CELLS):
                 if cell in ghost:
                     self._fill(cell, GHOST_OK if self.ghost_ok else GHOST_BAD, inset=0.04)
                 if cell in rings:
@@ -150,7 +156,7 @@ class BattleshipGrid(Widget):
         x, y, size = self.cell_rect(cell)
         Color(*SEA_LINE)
         Rectangle(pos=(x, y), size=(size, size))
-        self._fill(cell, SUNK_FILL if mark == "#" else SHIP if mark == "S" else SEA, inset=0.03)
+        self._fill(cell, SUNK_FILL if mark == "#" else SEA, inset=0.03)
         if mark == "o":
             self._peg(cell, PEG_WHITE, 0.30)
         elif mark in "x#":
@@ -158,11 +164,22 @@ class BattleshipGrid(Widget):
         elif mark == "?":
             self._outline(cell, theme.GOLD, 3)
             self._peg(cell, theme.GOLD, 0.22)
-        if cell < SIZE:  # column numbers along the top, over any peg
-            texture = _text(str(cell + 1), 13)
-            Color(*(SEA_LINE if mark == "S" else theme.TEXT if mark in "x#" else theme.MUTED))
-            Rectangle(texture=texture, size=texture.size,
-                      pos=(x + (size - texture.width) / 2, y + size - texture.height - 1))
+
+    def _draw_number(self, col: int, mark: str) -> None:
+        """A column number at the top of row A, over any peg or ship."""
+        x, y, size = self.cell_rect(col)
+        texture = _text(str(col + 1), 13)
+        Color(*((0, 0, 0, 1) if mark == "S" else theme.TEXT if mark in "x#" else theme.MUTED))
+        Rectangle(texture=texture, size=texture.size,
+                  pos=(x + (size - texture.width) / 2, y + size - texture.height - 1))
+
+    def _draw_ship(self, cells: list[int]) -> None:
+        """One bar over a ship's cells, so ships side by side stay apart."""
+        x0, y0, size = self.cell_rect(min(cells))
+        x1, y1, _ = self.cell_rect(max(cells))
+        pad = size * 0.10
+        Color(*SHIP)
+        Rectangle(pos=(x0 + pad, y1 + pad), size=(x1 - x0 + size - 2 * pad, y0 - y1 + size - 2 * pad))
 
     def _fill(self, cell: int, colour, inset: float) -> None:
         x, y, size = self.cell_rect(cell)

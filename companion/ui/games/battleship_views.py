@@ -55,9 +55,9 @@ def reason(error: Exception, lang: str) -> str:
     return parts[0] if lang == "ja" else parts[1]
 
 
-def fleet_cells(view: dict) -> list[int]:
-    """The cells of the fleet in a seat's own view ("0:C3" spelled) as indices."""
-    return [index(cell.split(":", 1)[1]) for ship in view.get("fleet", []) for cell in ship["cells"]]
+def fleet_cells(view: dict) -> list[list[int]]:
+    """The cells of each ship in a seat's own view ("0:C3" spelled) as indices."""
+    return [[index(cell.split(":", 1)[1]) for cell in ship["cells"]] for ship in view.get("fleet", [])]
 
 
 def ship_run(ship: str, cell: int, direction: str) -> list[int]:
@@ -93,7 +93,7 @@ def fill_fleet(view: dict, rng: random.Random) -> list[dict]:
     """
     if not view.get("fleet"):
         return choose_fleet(rng)
-    taken = set(fleet_cells(view))
+    taken = {cell for ship in fleet_cells(view) for cell in ship}
     actions = []
     for ship in [s for s in NAMES if s in view["to_place"]]:
         fits = [(start, d, cells) for start, d, _ in placements(LENGTH[ship])
