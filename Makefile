@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 CONFIG ?= config.yaml
+# On a Raspberry Pi, let the venv see apt's python3-lgpio (GPIO on every Pi, the Pi 5 too).
+VENV_FLAGS := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo --system-site-packages)
 
 .PHONY: run test bench system-deps-run system-deps-test clean
 
@@ -22,7 +24,7 @@ system-deps-test:
 	@sh scripts/system-deps.sh test
 
 $(VENV)/bin/python:
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
 $(VENV)/.run-installed: pyproject.toml | $(VENV)/bin/python

@@ -5,7 +5,10 @@
 set -eu
 
 packages="libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-cjk"
-[ "${1:-run}" = test ] && packages="$packages xvfb xauth"
+[ "${1:-run}" = test ] && packages="$packages xvfb xauth shellcheck"
+# On a Raspberry Pi the GPIO path needs lgpio (the only pin library that works on a Pi 5);
+# the Makefile's venv sees it through --system-site-packages.
+grep -qs "Raspberry Pi" /proc/device-tree/model && packages="$packages python3-lgpio"
 python3 -c 'import venv, ensurepip' 2>/dev/null || packages="$packages python3-venv"
 
 command -v dpkg-query >/dev/null 2>&1 || {
