@@ -40,6 +40,7 @@ EMPTY, SETTLING, LOADED, REFUSED = "empty", "settling", "loaded", "refused"
 STACKED = SUBMARINE + COMBINE + COUNTERWEIGHT  # "submarine+counterweight"
 COMPARISON = {LEFT: "attacker_heavier", RIGHT: "defender_heavier", BALANCED: "balanced"}
 _HISTORY_S = 0.5  # per pan, for `settled`
+CHANGE_G = 3.0  # a pan's weight moving this far from its mark: a piece was put on or taken off
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,8 @@ class Seesaw:
         self.pipeline = Pipeline(source.channels, self.rate_hz)
         self._history = [deque(maxlen=max(8, round(_HISTORY_S * self.rate_hz))) for _ in range(2)]
         self.calibration: dict | None = None
+        self._marks: list[float | None] = [None, None]
+        self.changed = False  # a pan's load changed since `mark()`
         self.apply_calibration(calibration)
 
     # -- calibration -------------------------------------------------------------
@@ -123,11 +126,21 @@ class Seesaw:
             self.judge.feed(reading)
             if reading.channel < 2:
                 self._history[reading.channel].append(reading)
+                mark = self._marks[reading.channel]
+                if mark is not None and abs(reading.grams - mark) > CHANGE_G:
+                    self.changed = True
         return len(readings)
 
     def reset(self) -> None:
         """A new weighing: verdicts rest only on readings from now on."""
         self.judge.reset()
+
+    def mark(self) -> None:
+        """Remember the loads now; `changed` turns True once a piece is put on or taken
+        off either pan (seen in every reading, however seldom the screen looks)."""
+        latest = [self.pipeline.latest(c) for c in (0, 1)]
+        self._marks = [None if r is None else r.grams for r in latest]
+        self.changed = False
 
     def pan(self, channel: int) -> PanStatus:
         """EMPTY, SETTLING, LOADED or REFUSED (with the judge's reason)."""

@@ -33,14 +33,16 @@ def place(gui, screen, pan, piece):
     """Open the tray, choose the pan, put a piece on it; the tray closes."""
     gui.tap(screen.ids.tray)
     tray = screen.dialog
-    gui.tap(tray.buttons[f"pan:{pan}"])
+    if tray.pan != pan:  # the tray opens on the left pan while it is empty, else the right
+        gui.tap(tray.buttons[f"pan:{pan}"])
     gui.tap(tray.buttons[piece])
     assert tray.parent is None  # closed: the shared screen names no piece
 
 
 def take_one_off(gui, screen, pan):
     gui.tap(screen.ids.tray)
-    gui.tap(screen.dialog.buttons[f"pan:{pan}"])
+    if screen.dialog.pan != pan:
+        gui.tap(screen.dialog.buttons[f"pan:{pan}"])
     gui.tap(screen.dialog.buttons["remove"])
 
 
@@ -83,7 +85,13 @@ def battle(gui, screen, attacker, left, right, shot, declare=None, counterweight
 
 
 def verdict(gui, screen, fought, shot):
-    gui.wait_until(lambda: len(screen.session.state.battles) > fought, timeout=10, what="the verdict")
+    try:
+        gui.wait_until(lambda: len(screen.session.state.battles) > fought, timeout=10, what="the verdict")
+    except AssertionError:
+        sim = gui.app.source
+        raise AssertionError(f"no verdict: {screen.prompt_text!r} {screen.session.actions[-4:]} "
+                             f"{sim.loads(0)} {sim.loads(1)} {screen.seesaw.pan(0)} {screen.seesaw.pan(1)} "
+                             f"{screen.seesaw.battle()} await={screen._await_change}") from None
     gui.screenshot(shot)
     assert_no_secrets(gui, screen)
     return screen.session.state.battles[-1].verdict

@@ -122,3 +122,17 @@ def test_without_a_calibration_the_pans_are_refused():
     assert not rig.seesaw.calibrated
     assert rig.seesaw.pan(0).kind == REFUSED
     assert not rig.seesaw.battle().final
+
+
+def test_a_quick_swap_of_pieces_is_noticed_between_two_looks(rig):
+    rig.sim.place(0, "cruiser")
+    rig.run(1.0)
+    rig.seesaw.mark()
+    rig.run(0.5)
+    assert not rig.seesaw.changed
+    rig.sim.remove(0)
+    rig.clock.advance(0.3)
+    rig.sim.place(0, "destroyer")
+    rig.run(1.0)  # loaded at both looks, yet the swap was seen
+    assert rig.seesaw.changed and rig.seesaw.pan(0).kind == LOADED
+    rig.clear()

@@ -30,7 +30,7 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from companion.errors import CompanionError
 from companion.rules.base import IllegalAction
 from companion.rules.gunkan_table import declaration_of
-from companion.sensing.seesaw import COMPARISON, EMPTY, LOADED, REFUSED, Seesaw, identities, virtual_calibration
+from companion.sensing.seesaw import COMPARISON, EMPTY, REFUSED, Seesaw, identities, virtual_calibration
 from companion.session import Session
 from companion.ui import theme
 from companion.ui.games import GameTile
@@ -216,6 +216,8 @@ class GunkanScreen(GameScreen):
         """Ask the players to re-place: no verdict until a pan has been touched."""
         self._notice = notice
         self._await_change = True
+        if self.seesaw is not None:
+            self.seesaw.mark()
         self._sound("reweigh")
         self.refresh()
 
@@ -296,7 +298,7 @@ class GunkanScreen(GameScreen):
             self.weighing = False
             return
         if self._await_change:
-            if any(p.kind != LOADED for p in pans):
+            if self.seesaw.changed:
                 self._await_change, self._notice = False, ""
                 self.seesaw.reset()
             return
