@@ -14,6 +14,7 @@ def settle(screen, timeout: float = 20.0) -> None:
     while screen.thinking:
         assert time.monotonic() < end, "the computer never answered"
         Clock.tick()
+    Clock.tick_draw()  # the layout follows the new stage before the next touch
 
 
 def test_computer_game_with_salvo_and_unnamed_hits(gui):
@@ -129,3 +130,18 @@ def test_tracker_salvo_answers_refusals_undo_and_shot_counts(gui):
     assert "プレイヤー1の勝ち" in screen.status_text
     assert_no_leak(gui, screen)
     gui.screenshot("4-tracked-to-the-end")
+
+
+def test_computer_starts_places_hidden_then_fires_first(gui):
+    screen = open_and_start(gui, "opp_cpu", "first_1", "level_hard")
+    settle(screen)
+    assert screen.stage == "place" and screen.private_seat == 0  # its fleet is in, unseen
+    assert screen.session.state.view(None)["placed"] == [0, 5]
+    assert_no_leak(gui, screen)
+    gui.tap(screen.ids.random_fleet)
+    gui.tap(screen.ids.done)
+    settle(screen)
+    view = screen.session.state.view(None)
+    assert view["to_move"] == 0 and view["boards"][1]["count"] == 1
+    assert screen.news_text.startswith("CPU: ") and screen.grid.interactive
+    assert_no_leak(gui, screen)
