@@ -12,8 +12,9 @@ listings are always right (the companion is the referee).
   opponent's past choices under a model "players avoid attacking their own
   ships" (a softmax over attack sizes, its sharpness itself inferred) - and
   picks the attack with the best expected result, self-destruct included only
-  when it wins or ends the game favourably.  It places its ships where few
-  cells share their product (hard to bomb).
+  when it wins or ends the game favourably, less what the opponent's likely
+  reply on the board it leaves would sink of its own fleet.  It places its
+  ships where few cells share their product (hard to bomb).
 """
 
 from __future__ import annotations
@@ -146,15 +147,16 @@ class KukuAI:
 
     def _best(self, known: Knowledge, options: Options) -> int:
         gen = np.random.default_rng(self.rng.getrandbits(64))
-        fleets, weights = opponent_posterior(known, self.particles, gen)
+        fleets, weights, sharpness = opponent_posterior(known, self.particles, gen)
         scores = score_options(known, options, fleets, weights, gen)
+        scores -= EXPOSURE_WEIGHT * exposure(known, options, sharpness)
         return int(self.rng.choice(list(np.flatnonzero(scores >= scores.max() - 1e-9))))
 
 
 # ------------------------------------------------------------------ inference
 def opponent_posterior(known: Knowledge, count: int, gen: np.random.Generator):
-    """Particles for the opponent's afloat ships (particles × ships, cell indices)
-    and their normalised weights.
+    """Particles for the opponent's afloat ships (particles × ships, cell indices),
+    their normalised weights, and the posterior over BETAS.
 
     Prior: the afloat ships lie uniformly on distinct unattacked cells.  Each
     of the opponent's past attacks weighs a fleet by P(choice | fleet) under a
@@ -172,8 +174,9 @@ def opponent_posterior(known: Knowledge, count: int, gen: np.random.Generator):
         spared = ~(masks.T[fleets].any(axis=1) | known_block)  # particles × options
         z = spared @ np.exp(np.outer(sizes - sizes.max(), BETAS))
         loglik += BETAS * (chosen_size - sizes.max()) - np.log(z)
-    weights = np.exp(loglik - loglik.max()).sum(axis=1)
-    return fleets, weights / weights.sum()
+    joint = np.exp(loglik - loglik.max())
+    weights, sharpness = joint.sum(axis=1), joint.sum(axis=0)
+    return fleets, weights / weights.sum(), sharpness / sharpness.sum()
 
 
 def _opponent_choices(known: Knowledge):
@@ -192,7 +195,8 @@ def _opponent_choices(known: Knowledge):
 
 
 # ------------------------------------------------------------------ evaluation
-EXPLORE_WEIGHT = 0.004
+EXPLORE_WEIGHT = 0.004  # per cell attacked: what it reveals
+EXPOSURE_WEIGHT = 0.3  # per own ship the opponent's expected reply sinks (tuned with bench/kuku_ai.py)
 
 
 def score_options(known: Knowledge, options: Options, fleets, weights, gen) -> np.ndarray:
@@ -212,6 +216,24 @@ def score_options(known: Knowledge, options: Options, fleets, weights, gen) -> n
         value = np.where(both_gone, _leader_duel(known, masks, fleets, gen), value)
     explore = masks.sum(axis=1) * EXPLORE_WEIGHT
     return weights @ value + explore
+
+
+def exposure(known: Knowledge, options: Options, sharpness: np.ndarray) -> np.ndarray:
+    """How many of my ships the opponent's reply is expected to sink after each option,
+    under the same model (softmax over attack sizes; its own ships ignored)."""
+    left = known.unattacked & ~options.masks  # options × cells
+    mine = left & known.own_afloat
+    sizes = left.astype(np.int32) @ PRODUCT_MASKS.T.astype(np.int32)  # options × products
+    hits = mine.astype(np.int32) @ PRODUCT_MASKS.T.astype(np.int32)
+    singles, single_hits = left.sum(axis=1), mine.sum(axis=1)
+    expected = np.zeros(len(options))
+    for beta, share in zip(BETAS, sharpness):
+        top = max(int(sizes.max()), 1)
+        w = np.where(sizes > 0, np.exp(beta * (sizes - top)), 0.0)
+        one = np.exp(beta * (1 - top))
+        z = singles * one + w.sum(axis=1)
+        expected += share * (single_hits * one + (w * hits).sum(axis=1)) / np.maximum(z, 1e-300)
+    return expected
 
 
 def _leader_duel(known: Knowledge, masks, fleets, gen) -> np.ndarray:

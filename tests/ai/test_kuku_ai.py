@@ -104,7 +104,7 @@ def test_posterior_suspects_a_product_the_opponent_keeps_avoiding():
     products = [r["product"] for r in state.history if r["by"] == 1]
     assert 24 not in products and {6, 8, 12, 18} <= set(products)
     known = Knowledge.from_view(state.view(0))
-    fleets, weights = opponent_posterior(known, 4000, np.random.default_rng(0))
+    fleets, weights, _ = opponent_posterior(known, 4000, np.random.default_rng(0))
     on_24 = np.isin(fleets, [CELLS.index(c) for c in cells_of(24)]).sum(axis=1)
     prior = 3 * 4 / known.unattacked.sum()
     assert weights @ on_24 > 2.5 * prior
