@@ -25,17 +25,17 @@ from pathlib import Path
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
-from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty,
-                             StringProperty)
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 
 from companion.ai.battleship import BattleshipAI
 from companion.rules.base import IllegalAction
-from companion.rules.battleship_fleet import LENGTH, NAMES, index, label
+from companion.rules.battleship_fleet import CELLS, LENGTH, NAMES, index, label
 from companion.session import Session, tally
 from companion.ui.games import GameTile
+from companion.ui.games.battleship_answers import BsAnswerPad  # noqa: F401  (used in kv)
 from companion.ui.games.battleship_grid import BattleshipGrid  # noqa: F401  (used in kv)
 from companion.ui.games.battleship_views import (announcement, computer_turn, fill_fleet,
                                                  fleet_cells, reason, ship_run)
@@ -62,16 +62,6 @@ class BsStagePanel(BoxLayout):
 class BsShipButton(Button):
     ship = StringProperty("")
     chosen = BooleanProperty(False)
-
-
-class BsAnswerButton(Button):
-    answer = DictProperty({})
-
-
-class BsAnswerRow(BoxLayout):
-    """A row of the answer pad: the answers about one ship ("" for miss and plain hit)."""
-
-    ship = StringProperty("")
 
 
 class BsStatusLabel(Label):
@@ -120,7 +110,6 @@ class BattleshipScreen(GameScreen):
         self.result_seat: int | None = None  # whose volley the result stage shows
         self._ai: BattleshipAI | None = None
         self._cpu_token = None
-        self._pad_advanced: bool | None = None
         for ship in NAMES:
             button = BsShipButton(ship=ship)
             button.bind(on_release=lambda b: self.select_ship(b.ship))
@@ -395,7 +384,8 @@ class BattleshipScreen(GameScreen):
 
     def refresh(self) -> None:
         self.stage = self._stage()
-        self.grid.ships, self.grid.ghost = [], []
+        grid = self.grid
+        grid.marks, grid.rings, grid.ships, grid.ghost = ["."] * CELLS, [], [], []
         getattr(self, f"_draw_{self.stage}")()
         self.can_undo = bool(self._undo_count())
 
@@ -415,8 +405,6 @@ class BattleshipScreen(GameScreen):
         return "play"
 
     def _draw_setup(self) -> None:
-        self.grid.marks = ["."] * 100
-        self.grid.rings = []
         board = scoreboard(self.opponent, self.level)
         table = tally(self.store, board)
         people = ["you", "cpu"] if self.opponent == "cpu" else ["p1", "p2"]
@@ -425,8 +413,6 @@ class BattleshipScreen(GameScreen):
                     n=table.get(who, {}).get("win", 0)) for who in people)
 
     def _draw_cover(self) -> None:
-        self.grid.marks = ["."] * 100
-        self.grid.rings = []
         name = self.names()[self.session.state.to_move()]
         self.cover_text = self.tr("battleship_ui.hand_to", player=name)
         self.cover_button_text = self.tr("battleship_ui.i_am", player=name)
@@ -437,7 +423,7 @@ class BattleshipScreen(GameScreen):
         to_place = view["to_place"] if view["placed"][seat] < len(NAMES) else []
         if self.selected not in to_place:
             self.selected = to_place[0] if to_place else ""
-        self.grid.marks, self.grid.rings, self.grid.aim = ["."] * 100, [], -1
+        self.grid.aim = -1
         self.grid.ships = fleet_cells(view)
         self.grid.interactive = bool(to_place)
         self.can_done = not to_place
@@ -484,7 +470,7 @@ class BattleshipScreen(GameScreen):
         mover = view["winner"] if phase == "over" else view["to_move"]
         self.status_colour = PERSON_COLOURS[players[mover]]
         self._draw_bottom(view)
-        self._draw_answers(view)
+        self.ids.answers.show(view)
 
     def _status(self, view: dict, names: list[str]) -> str:
         phase, shooter = view["phase"], view["turn"]
@@ -516,45 +502,5 @@ class BattleshipScreen(GameScreen):
             self.can_bottom = True
         else:
             self.bottom_text, self.can_bottom = self.tr("battleship_ui.pick_cell"), False
-
-    def _draw_answers(self, view: dict) -> None:
-        """The defender's answer pad (tracker): miss, hit (by type), sunk (by type).
-
-        Built once per game kind; rows of ships already sunk, and the whole pad
-        outside the answer phase, fold to no height (so they take no touches).
-        """
-        advanced = view["options"]["advanced"]
-        if self._pad_advanced != advanced:
-            self._build_answer_pad(advanced)
-        answering = view["phase"] == "answer"
-        sunk = view["boards"][view["turn"]]["sunk"]
-        for row in self.ids.answers.children:
-            shown = answering and row.ship not in sunk
-            row.height, row.opacity, row.disabled = (48 if shown else 0), int(shown), not shown
-
-    def _build_answer_pad(self, advanced: bool) -> None:
-        pad = self.ids.answers
-        pad.clear_widgets()
-        self._pad_advanced = advanced
-        pad.add_widget(self._answer_row("", [{"result": "miss"}]
-                                        + ([{"result": "hit"}] if advanced else [])))
-        for ship in NAMES:
-            pad.add_widget(self._answer_row(ship, ([] if advanced else [{"result": "hit", "ship": ship}])
-                                            + [{"result": "sunk", "ship": ship}]))
-
-    def _answer_row(self, ship: str, answers: list[dict]) -> BoxLayout:
-        row = BsAnswerRow(ship=ship)
-        if ship:
-            row.add_widget(Label(text=self.tr(f"battleship.{ship}"), font_size="18sp",
-                                 size_hint_x=None, width=96, halign="left", valign="middle",
-                                 text_size=(96, None), shorten=True))
-        for given in answers:
-            key = {"miss": "battleship.miss", "hit": "battleship.hit",
-                   "sunk": "battleship_ui.sunk"}[given["result"]]
-            button = BsAnswerButton(answer=given, text=self.tr(key))
-            button.bind(on_release=lambda b: self.answer(dict(b.answer)))
-            row.add_widget(button)
-        return row
-
 
 TILE = GameTile(kind=KIND, glyph="戦", make_screen=lambda app: BattleshipScreen(), order=40)
