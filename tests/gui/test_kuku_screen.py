@@ -1,0 +1,116 @@
+"""九九戦艦 refereed by the screen: fleets behind a cover, attacks and bombs by touch (RULES.md §1)."""
+
+from test_kuku_screen_helpers import assert_no_leak, open_and_start, tap_cell, type_keys
+
+
+def say_bomb(gui, screen, product: str, pairs: list[str]) -> None:
+    type_keys(gui, screen, product)
+    gui.tap(screen.ids.primary)
+    assert screen.stage == "list" and not screen.grid.show_values
+    for pair in pairs:
+        type_keys(gui, screen, pair)
+        gui.tap(screen.ids.primary)
+        assert_no_leak(gui, screen)
+    gui.tap(screen.ids.secondary)
+
+
+def place(gui, screen, normals, leader) -> None:
+    gui.tap(screen.ids.cover_button)
+    assert screen.stage == "place"
+    gui.tap(screen.ids.kind_leader)
+    tap_cell(gui, screen, leader)
+    for cell in normals:
+        tap_cell(gui, screen, cell)
+    assert screen.can_confirm
+    assert_no_leak(gui, screen)
+
+
+def test_refereed_game_by_touch_with_bombs_and_no_fleet_on_the_shared_screen(gui):
+    screen = open_and_start(gui, names=("Aki", "Ben"))
+    assert screen.stage == "cover" and "Akiに画面を渡して" in screen.cover_text
+    assert_no_leak(gui, screen)
+    gui.screenshot("01-cover")
+    place(gui, screen, ["1×1", "5×5"], "9×9")
+    assert screen.grid.drawn["9×9"] == "L" and screen.grid.drawn["1×1"] == "N"
+    gui.screenshot("02-placed")
+    gui.tap(screen.ids.done)
+    assert screen.stage == "cover" and "Ben" in screen.cover_text
+    assert_no_leak(gui, screen)
+    place(gui, screen, ["3×8", "7×7"], "2×1")
+    assert not screen.ids.place_undo.disabled
+    gui.tap(screen.ids.done)
+    assert screen.stage == "play" and "Akiの番" in screen.status_text
+    assert_no_leak(gui, screen)
+    gui.screenshot("03-play")
+
+    # a normal attack: tap to aim, tap again to attack; the result says who marks what
+    tap_cell(gui, screen, "3×8")
+    assert screen.grid.aim == "3×8" and "3×8 を攻撃" in screen.primary_text
+    assert_no_leak(gui, screen)
+    tap_cell(gui, screen, "3×8")
+    assert screen.stage == "result"
+    assert "3×8" in screen.news_text and "赤（命中）" in screen.news_text
+    assert "Ben「命中！」" in screen.news_text and "残り Aki 3隻・Ben 2隻" in screen.news_text
+    assert screen.grid.rings == ["3×8"] and screen.grid.drawn["3×8"] == "r"
+    assert_no_leak(gui, screen)
+    gui.screenshot("04-result-hit")
+    gui.tap(screen.ids.continue_button)
+
+    # a correct bomb: the product and every pair on the keypad
+    assert "Benの番" in screen.status_text
+    type_keys(gui, screen, "16")
+    assert "九九ボム 16" in screen.primary_text
+    gui.tap(screen.ids.primary)
+    type_keys(gui, screen, "2×8")
+    gui.tap(screen.ids.primary)
+    type_keys(gui, screen, "4×4")
+    assert "言った: 2×8" in screen.said_text
+    gui.screenshot("05-listing")
+    gui.tap(screen.ids.primary)
+    type_keys(gui, screen, "8×2")
+    gui.tap(screen.ids.primary)
+    gui.tap(screen.ids.secondary)
+    assert screen.stage == "result" and "正解" in screen.news_text
+    assert screen.news_text.count("青（ハズレ）") == 3
+    assert_no_leak(gui, screen)
+    gui.screenshot("06-result-bomb")
+    gui.tap(screen.ids.continue_button)
+
+    # a failed bomb: judged only when done, then the right listing is shown
+    say_bomb(gui, screen, "24", ["3×8", "8×3", "4×6"])
+    assert screen.stage == "result" and "言い漏れ" in screen.news_text
+    assert "正しくは: 3×8、4×6、6×4、8×3" in screen.news_text
+    assert sorted(screen.grid.hints) == ["3×8", "4×6", "6×4", "8×3"]
+    assert screen.session.state.attacked().keys() == {"3×8", "2×8", "4×4", "8×2"}
+    assert_no_leak(gui, screen)
+    gui.screenshot("07-result-failed-bomb")
+    gui.tap(screen.ids.continue_button)
+
+    # a refused attack keeps the turn
+    tap_cell(gui, screen, "4×4")
+    gui.tap(screen.ids.primary)
+    assert "攻撃済み" in screen.notice_text and screen.stage == "play"
+    gui.screenshot("08-refused")
+    gui.tap(screen.ids.notice)
+
+    # the rest programmatically: Ben sinks Aki's ships, Aki attacks empty water
+    targets = iter(["1×1", "5×5", "9×9"])
+    water = iter(c for c in ("1×2", "1×3", "1×4", "1×5", "1×6"))
+    while not screen.session.state.is_over():
+        seat = screen.session.state.to_move()
+        assert screen.play({"type": "attack", "cell": next(targets if seat == 1 else water)})
+        assert_no_leak(gui, screen)
+        screen.continue_play()
+        assert_no_leak(gui, screen)
+    assert screen.stage == "over" and "Benの勝ち" in screen.status_text
+    assert screen.grid.drawn["9×9"] == "Lr"  # after the game both fleets are shown
+    gui.screenshot("09-over")
+    for _ in range(5):  # back to Aki's failed bomb, the third attack
+        gui.tap(screen.ids.review_prev)
+    assert "3 / 8" in screen.review_title
+    assert "24" in screen.review_text and "正しくは" in screen.review_text
+    gui.screenshot("10-review-failed-bomb")
+    gui.tap(screen.ids.over_report)
+    assert screen.stage == "report" and "24: 1回中 1回まちがい" in screen.report_text
+    assert "抜け: 6×4" in screen.report_text
+    gui.screenshot("11-report")
