@@ -1,4 +1,4 @@
-"""A keypad for products ("24") and pairs ("3×8"): digits, ×, and delete.
+"""A keypad for products ("24") and pairs ("3×8"): digits, ×, and ← (delete).
 
 `entry` is what has been typed.  At most one ×, never first; each number at
 most two digits (a pair said by mistake may be off the board, "2×12").
@@ -12,8 +12,8 @@ from kivy.uix.gridlayout import GridLayout
 
 from companion.ui import theme
 
-KEYS = ("7", "8", "9", "⌫", "4", "5", "6", "×", "1", "2", "3", "0")
-DELETE, TIMES = "⌫", "×"
+KEYS = ("7", "8", "9", "←", "4", "5", "6", "×", "1", "2", "3", "0")
+DELETE, TIMES = "←", "×"
 
 
 class KukuKeypad(GridLayout):
