@@ -6,6 +6,8 @@ import json
 import re
 
 import pytest
+from kivy.core.window import Window
+from kivy.uix.modalview import ModalView
 
 from companion.rules.gunkan_table import SHIPS
 
@@ -65,6 +67,7 @@ def assert_no_secrets(gui, screen):
     for seat in (0, 1):
         for secret in screen.session.state.secrets(seat):
             assert secret not in shown and secret not in view
+    assert not any(isinstance(w, ModalView) for w in Window.children)  # the tray is closed
 
 
 def battle(gui, screen, attacker, left, right, shot, declare=None, counterweight=None):
@@ -79,19 +82,25 @@ def battle(gui, screen, attacker, left, right, shot, declare=None, counterweight
         tap_action(gui, screen, f"counterweight:{'on' if counterweight else 'off'}")
     if right:
         place(gui, screen, "R", right)
-        gui.wait_until(lambda: screen.weighing or len(screen.session.state.battles) > fought, what="weighing")
+        try:
+            gui.wait_until(lambda: screen.weighing or len(screen.session.state.battles) > fought, what="weighing")
+        except AssertionError:
+            raise AssertionError(describe(gui, screen)) from None
         assert_no_secrets(gui, screen)
     return fought
+
+
+def describe(gui, screen):
+    sim = gui.app.source
+    return (f"{screen.prompt_text!r} {screen.session.actions[-4:]} {sim.loads(0)} {sim.loads(1)} "
+            f"{screen.seesaw.pan(0)} {screen.seesaw.pan(1)} {screen.seesaw.battle()} await={screen._await_change}")
 
 
 def verdict(gui, screen, fought, shot):
     try:
         gui.wait_until(lambda: len(screen.session.state.battles) > fought, timeout=10, what="the verdict")
     except AssertionError:
-        sim = gui.app.source
-        raise AssertionError(f"no verdict: {screen.prompt_text!r} {screen.session.actions[-4:]} "
-                             f"{sim.loads(0)} {sim.loads(1)} {screen.seesaw.pan(0)} {screen.seesaw.pan(1)} "
-                             f"{screen.seesaw.battle()} await={screen._await_change}") from None
+        raise AssertionError("no verdict: " + describe(gui, screen)) from None
     gui.screenshot(shot)
     assert_no_secrets(gui, screen)
     return screen.session.state.battles[-1].verdict
@@ -141,6 +150,7 @@ def test_seesaw_mode_whole_game(gui, gunkan):
     fought = battle(gui, gunkan, 0, ["odd"], "cruiser", "", declare="ship", counterweight=False)
     gui.wait_until(lambda: "量り直し" in gunkan.prompt_text, what="re-weigh")
     gui.screenshot("12-reweigh")
+    assert_no_secrets(gui, gunkan)
     assert gunkan.session.state.current.reweighs == 1
     take_one_off(gui, gunkan, "L")
     place(gui, gunkan, "L", "landing_ship")
@@ -180,6 +190,7 @@ def test_identify_mode_whole_game_and_report(gui, gunkan):
     tap_action(gui, gunkan, "attack:1")
     tap_action(gui, gunkan, "counterweight:tap")
     gui.screenshot("i03-counterweight-tap")
+    assert_no_secrets(gui, gunkan)
     fought = len(gunkan.session.state.battles)
     for piece in ("submarine", "counterweight"):
         place(gui, gunkan, "L", piece)
@@ -195,8 +206,9 @@ def test_identify_mode_whole_game_and_report(gui, gunkan):
     place(gui, gunkan, "L", "battleship")
     place(gui, gunkan, "L", "counterweight")
     place(gui, gunkan, "R", "minesweeper")
-    gui.wait_until(lambda: "潜水艦にしか" in gunkan.prompt_text, what="the refusal")
+    gui.wait_until(lambda: "錘はこの駒には" in gunkan.prompt_text, what="the refusal")
     gui.screenshot("i05-counterweight-refused")
+    assert_no_secrets(gui, gunkan)
     take_one_off(gui, gunkan, "L")
     tap_action(gui, gunkan, "counterweight:tap")  # untapped
     assert verdict(gui, gunkan, fought, "i06-after-refusal") == "attacker_wins"
@@ -211,6 +223,7 @@ def test_identify_mode_whole_game_and_report(gui, gunkan):
     fought = battle(gui, gunkan, 0, ["odd"], "port", "")
     gui.wait_until(lambda: "量り直し" in gunkan.prompt_text, what="re-weigh")
     gui.screenshot("i08-reweigh")
+    assert_no_secrets(gui, gunkan)
     take_one_off(gui, gunkan, "L")
     place(gui, gunkan, "L", "landing_ship")
     gui.wait_until(lambda: gunkan.stage == "over", timeout=10, what="the port captured")
@@ -249,3 +262,26 @@ def test_calibration_wizard(gui, gunkan):
             gui.tap(wizard.ids.hand)
         assert len(wizard.noises) == done + 1
     gui.screenshot("w04-report")
+    assert wizard.report is not None and "σ" in wizard.status_text
+    assert "潜水艦＋錘は空母と同じ重さ" in wizard.status_text  # so the attacker's tap decides
+
+    gui.tap(wizard.ids.main)  # save and use
+    names = gui.app.store.calibration_names()
+    assert len(names) == 1 and gui.app.store.calibration()["classes"]
+    assert gunkan.seesaw.calibration["classes"] == gui.app.store.calibration()["classes"]
+
+    gui.tap(wizard.ids.hand)  # the check: put a destroyer on the left pan
+    gui.tap(wizard.tray.buttons["destroyer"])
+    gui.tap(wizard.ids.verify)
+    gui.wait_until(lambda: "駆逐艦" in wizard.verify_text, what="the piece named")
+    gui.screenshot("w05-verify")
+
+    gui.app.store.save_calibration("older", {**gui.app.store.calibration(), "classes": None})
+    gui.tap(wizard.ids.stored)
+    gui.screenshot("w06-stored")
+    assert wizard.dialog.buttons["older"].text.startswith("✓")  # the newest is the one in use
+    gui.tap(wizard.dialog.buttons[names[0]])
+    assert gui.app.store.calibration_names()[-1] == names[0]
+    assert names[0] in wizard.in_use_text
+    gui.tap(wizard.ids.back)
+    assert gui.screen is gunkan

@@ -75,6 +75,7 @@ class GunkanScreen(GameScreen):
     pan_texts = ListProperty(["", ""])
     weighing = BooleanProperty(False)
     virtual = BooleanProperty(False)
+    has_sensor = BooleanProperty(False)
     can_undo = BooleanProperty(False)
 
     def __init__(self, **kwargs):
@@ -109,6 +110,7 @@ class GunkanScreen(GameScreen):
             self.seesaw = open_seesaw(app)
             self._sounds = Sounds(app.cfg.data_path / "sounds")
         self.virtual = is_simulator(app.source)
+        self.has_sensor = self.seesaw is not None
         if session is None:
             unfinished = app.store.games("active", kind="gunkan")
             session = Session.resume(app.store, unfinished[0].id) if unfinished else None
@@ -118,6 +120,9 @@ class GunkanScreen(GameScreen):
         self._start_ticking()
 
     def on_enter(self, *_):
+        self._buttons_key = None  # back from the wizard: the counterweight may now be sensed
+        if self.session is not None:
+            self.refresh()
         self._start_ticking()
 
     def on_leave(self, *_):
@@ -322,7 +327,7 @@ class GunkanScreen(GameScreen):
             return
         found = identities(verdict, self._counterweight_tap if not self.seesaw.counterweight_sensed else None)
         if found.redo:
-            key = {"counterweight_not_allowed": "gunkan.redo.counterweight_not_allowed",
+            key = {"counterweight_not_allowed": "gunkan_ui.counterweight_refused",
                    "not_a_ship": "gunkan_ui.not_a_ship"}.get(found.redo, "gunkan_ui.reweigh")
             self._redo(self.tr(key))
             return

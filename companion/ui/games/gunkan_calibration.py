@@ -18,7 +18,6 @@ from pathlib import Path
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 
@@ -28,7 +27,7 @@ from companion.sensing.judge import AMBIGUOUS, build_groups
 from companion.sensing.pieces import COUNTERWEIGHT, PieceClass, pan_classes
 from companion.sensing.seesaw import EMPTY, STACKED
 from companion.ui.games.gunkan_plot import ClassPlot  # noqa: F401  (kv)
-from companion.ui.games.gunkan_widgets import piece_name
+from companion.ui.games.gunkan_widgets import ChoiceDialog, VirtualTray, piece_name
 from companion.ui.widgets import GameScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -71,6 +70,7 @@ class CalibrationScreen(GameScreen):
         self.noises: list[float] = []
         self.calibrator: Calibrator | None = None
         self._previous = None
+        self.tray = self.dialog = None
 
     @property
     def app(self):
@@ -188,7 +188,7 @@ class CalibrationScreen(GameScreen):
         self.app.store.save_calibration(name, data)
         self.seesaw.apply_calibration(data)
         self._previous = data
-        self.status_text = self.tr("gunkan_ui.wizard_saved", name=name)
+        self.status_text = self.tr("gunkan_ui.wizard_saved", name=name) + "\n" + self._warnings()
         self.list_stored()
 
     def use(self, name: str) -> None:
@@ -228,13 +228,14 @@ class CalibrationScreen(GameScreen):
                     sim.remove(pan)
             if step.kind == "mass":
                 sim.place(step.channel, grams=KNOWN_G)
-        elif self.step == "pieces" and len(self.noises) < len(self.plan):
+        elif self.step == "pieces":
             if self.lifting or sim.loads(0):
                 sim.clear()
             else:
                 sim.place(0, self.plan[len(self.noises)][0])
-        elif sim.loads(0):
-            sim.clear()
+        else:  # the check: any piece, chosen like a hand picks one
+            self.tray = VirtualTray(sim, self.tr, "L")
+            self.tray.open()
 
     # drawing ---------------------------------------------------------------------------------------
 
@@ -276,16 +277,15 @@ class CalibrationScreen(GameScreen):
         return "\n".join(lines)
 
     def list_stored(self) -> None:
-        box = self.ids.stored
-        box.clear_widgets()
         names = self.app.store.calibration_names()
-        current = names[-1] if names else None
-        self.in_use_text = self.tr("gunkan_ui.wizard_in_use", name=current or self.tr("gunkan_ui.wizard_none"))
-        for name in reversed(names):
-            button = Factory.ChoiceButton(text=name, group="gunkan_calibrations", font_size="17sp",
-                                          size_hint_y=None, height=52, state="down" if name == current else "normal")
-            button.bind(on_release=lambda _, n=name: self.use(n))
-            box.add_widget(button)
+        self.in_use_text = self.tr("gunkan_ui.wizard_in_use", name=names[-1] if names else self.tr("gunkan_ui.wizard_none"))
+
+    def choose_stored(self) -> None:
+        """The stored calibrations, newest (in use) first: tap one to use it."""
+        names = list(reversed(self.app.store.calibration_names()))[:8]
+        answers = [(name, ("✓ " if i == 0 else "") + name, lambda n=name: self.use(n)) for i, name in enumerate(names)]
+        self.dialog = ChoiceDialog(self.tr("gunkan_ui.wizard_stored"), answers + [("close", self.tr("gunkan_ui.close"), None)])
+        self.dialog.open()
 
     def plot_classes(self) -> list[PieceClass]:
         """The classes drawn: the measured ones and the submarine carrying the counterweight."""

@@ -60,6 +60,7 @@ class ClassPlot(Widget):
                 Color(*theme.MUTED)
                 Line(points=[gx(g), y0 - 4, gx(g), y0], width=1)
                 tex = _text(f"{g}", 11, theme.MUTED)
+                Color(1, 1, 1, 1)  # a texture is tinted by the current colour
                 Rectangle(texture=tex, pos=(gx(g) - tex.width / 2, self.y + 2), size=tex.size)
             for group in self.groups:
                 for c in group.members:
@@ -79,6 +80,7 @@ class ClassPlot(Widget):
                 for g in self.weighings.get(c.name, []):
                     Ellipse(pos=(gx(g) - 3, y + row_h / 2 - 3), size=(6, 6))
                 tex = _text(self.labels.get(c.name, c.name), 13, theme.TEXT)
+                Color(1, 1, 1, 1)
                 Rectangle(texture=tex, pos=(self.x + 2, y + (row_h - tex.height) / 2), size=tex.size)
             for lighter, heavier, sigma in self.margins:
                 if lighter not in rows or heavier not in rows:
@@ -90,4 +92,5 @@ class ClassPlot(Widget):
                 tex = _text(text, 12, theme.GOOD if ok else theme.RED)
                 x = (gx(low_c.high) + gx(high_c.low)) / 2 - tex.width / 2
                 y = (rows[lighter] + rows[heavier] + row_h) / 2 - tex.height / 2
+                Color(1, 1, 1, 1)
                 Rectangle(texture=tex, pos=(x, y), size=tex.size)
