@@ -285,3 +285,24 @@ def test_calibration_wizard(gui, gunkan):
     assert names[0] in wizard.in_use_text
     gui.tap(wizard.ids.back)
     assert gui.screen is gunkan
+
+
+def test_resumes_after_a_power_cut_and_reads_in_english(gui, gunkan):
+    tap_action(gui, gunkan, "mode:seesaw")
+    tap_action(gui, gunkan, "attack:1")
+    tap_action(gui, gunkan, "declare:mine")
+    tap_action(gui, gunkan, "mine:yes")
+    gui.restart()
+    gui.tap(gui.tile("gunkan"))
+    screen = gui.screen
+    assert [b.verdict for b in screen.session.state.battles] == ["mine_cleared"]
+    gui.app.lang = "en"
+    screen.refresh()
+    screen._buttons_key = None
+    tap_action(gui, screen, "attack:0")
+    place(gui, screen, "L", "cruiser")
+    gui.screenshot("e01-declare-english")
+    assert "declare ship, mine or port" in screen.prompt_text
+    tap_action(gui, screen, "declare:ship")
+    gui.screenshot("e02-counterweight-english")
+    assert_no_secrets(gui, screen)
