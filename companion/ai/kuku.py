@@ -31,6 +31,7 @@ N_CELLS = len(CELLS)
 PRODUCT_MASKS = np.array([[value(cell) == n for cell in CELLS] for n in PRODUCTS], dtype=bool)
 ONE_CELL = np.eye(N_CELLS, dtype=bool)
 PRODUCT_SIZE = {n: len(cells_of(n)) for n in PRODUCTS}
+PLACEMENT_POWER = 2  # a cell's placing weight is 1 / (cells sharing its product) ** power
 BETAS = np.array([0.0, 1.0, 3.0, 8.0])  # sharpness of the opponent model "prefers bigger attacks"
 
 
@@ -124,8 +125,9 @@ class KukuAI:
         free = [cell for cell in CELLS if cell not in {cell for _, cell in placed}]
         if self.level < 3:
             return {"type": "place", "kind": kind, "cell": self.rng.choice(free)}
-        # hard to bomb: few cells share the product; the leader hides best of all
-        power = 3 if kind == "leader" else 2
+        # hard to bomb, and blocking none of its own big bombs: few cells share the
+        # product; the leader hides best of all
+        power = PLACEMENT_POWER + (kind == "leader")
         weights = [PRODUCT_SIZE[value(cell)] ** -power for cell in free]
         return {"type": "place", "kind": kind, "cell": self.rng.choices(free, weights)[0]}
 
