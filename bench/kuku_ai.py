@@ -1,13 +1,14 @@
 """Benchmark of the 九九戦艦 computer opponent.
 
-The strongest level (3) plays the greedy baseline (level 2: always bombs the
-product with the most unattacked cells not covering its own ships) and the
-random baseline (any available attack, uniformly, even one that sinks its own
-ships; listings right), through the real
-rules engine in referee mode.  First player alternates every game, and the
-basic / extra rule alternates every two games.  A draw counts as half a win.
+The strongest level (3) plays, through the real rules engine in referee mode,
+the greedy baseline (level 2: always bombs the product with the most
+unattacked cells not covering its own ships) and the random baseline (a
+uniformly random legal action at every step, as in the rules' random
+playouts).  `--random-attacker` adds a tougher random player whose every turn
+is a real attack.  First player alternates every game, and the basic / extra
+rule alternates every two games.  A draw counts as half a win.
 
-    python bench/kuku_ai.py --json          # 2,000 games per opponent
+    python bench/kuku_ai.py --json          # 2,000 games per baseline
     python bench/kuku_ai.py --quick --json  # smoke run
 """
 
@@ -51,6 +52,7 @@ class RandomAttacker(KukuAI):
 
 
 OPPONENTS = {"greedy": lambda rng: KukuAI(2, rng), "random": RandomLegal, "random_attacker": RandomAttacker}
+DEFAULT_OPPONENTS = ("greedy", "random")
 
 
 def play(job: tuple[str, int]) -> dict:
@@ -85,7 +87,7 @@ def play(job: tuple[str, int]) -> dict:
     }
 
 
-def summarise(results: list[dict], games: int, seconds: float, workers: int) -> dict:
+def summarise(results: list[dict], games: int, seconds: float, workers: int, opponents) -> dict:
     summary = {
         "games_per_opponent": games,
         "draws_count_as": 0.5,
@@ -97,7 +99,7 @@ def summarise(results: list[dict], games: int, seconds: float, workers: int) -> 
         "cpu_seconds_in_games": round(sum(r["cpu"] for r in results), 1),
         "idle_2_core_wall_seconds_estimate": round(sum(r["cpu"] for r in results) / 2, 1),
     }
-    for name in OPPONENTS:
+    for name in opponents:
         mine = [r for r in results if r["opponent"] == name]
         summary[f"win_rate_vs_{name}"] = round(sum(r["score"] for r in mine) / len(mine), 4)
         for rule in ("basic", "extra"):
@@ -119,16 +121,20 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a 100-game smoke run")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--random-attacker", action="store_true", help="also play a random player whose every attack is real"
+    )
     args = parser.parse_args()
     games = 100 if args.quick else args.games
-    jobs = [(name, i) for name in OPPONENTS for i in range(games)]
+    opponents = DEFAULT_OPPONENTS + (("random_attacker",) if args.random_attacker else ())
+    jobs = [(name, i) for name in opponents for i in range(games)]
     started = time.perf_counter()
     if args.workers > 1:
         with Pool(args.workers) as pool:
             results = pool.map(play, jobs, chunksize=16)
     else:
         results = [play(job) for job in jobs]
-    summary = summarise(results, games, time.perf_counter() - started, args.workers)
+    summary = summarise(results, games, time.perf_counter() - started, args.workers, opponents)
     if args.json:
         print(json.dumps(summary))
     else:
