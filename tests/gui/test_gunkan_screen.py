@@ -28,6 +28,7 @@ def gunkan(gui):
 
 
 def tap_action(gui, screen, name):
+    gui.wait_until(lambda: not screen.locked, what="the input lock")  # as a person's next tap
     gui.tap(screen.action_buttons[name])
 
 
@@ -287,6 +288,15 @@ def test_calibration_wizard(gui, gunkan):
     assert names[0] in wizard.in_use_text
     gui.tap(wizard.ids.back)
     assert gui.screen is gunkan
+
+
+def test_a_second_press_at_once_does_not_hit_the_new_buttons(gui, gunkan):
+    tap_action(gui, gunkan, "mode:seesaw")
+    gui.wait_until(lambda: not gunkan.locked, what="the input lock")
+    gunkan.action_buttons["attack:0"].dispatch("on_release")
+    declare = gunkan.action_buttons["declare:ship"]  # drawn where "Red attacks" was
+    declare.dispatch("on_release")  # the finger bounced
+    assert gunkan.session.state.phase() == "declare"
 
 
 def test_resumes_after_a_power_cut_and_reads_in_english(gui, gunkan):

@@ -19,6 +19,7 @@ stands in for hands; it is a popup that closes once a piece is placed.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from kivy.app import App
@@ -41,6 +42,7 @@ from companion.ui.widgets import GameScreen
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 TICK_S = 0.05
+INPUT_LOCK_S = 0.3
 SEAT_COLOURS = (theme.RED, theme.BLUE)
 VERDICT_SOUNDS = {"both_destroyed_by_mine": "explosion", "mine_cleared": "explosion", "port_captured": "fanfare"}
 
@@ -90,6 +92,7 @@ class GunkanScreen(GameScreen):
         self._sounds = None
         self._buttons_key = None
         self._tray = self._tray_lang = None  # made once: it is slow to build
+        self._unlock_at = 0.0
 
     @property
     def app(self):
@@ -173,6 +176,20 @@ class GunkanScreen(GameScreen):
         if len(self.state.battles) > fought:
             self._battle_finished()
         self.refresh()
+
+    @property
+    def locked(self) -> bool:
+        """Just after a press the buttons change under the finger: a second tap is ignored."""
+        return time.monotonic() < self._unlock_at
+
+    def _press(self, action) -> None:
+        if self.locked:
+            return
+        self._unlock_at = time.monotonic() + INPUT_LOCK_S
+        try:
+            action()
+        except IllegalAction:  # the game moved on (e.g. an undo) since the button was drawn
+            self.refresh()
 
     def _new_battle_state(self) -> None:
         self._counterweight_tap = False
@@ -382,7 +399,7 @@ class GunkanScreen(GameScreen):
         for name, text, action, colour in specs:
             button = Factory.BigButton(text=text, font_size="20sp")
             button.background_color = colour
-            button.bind(on_release=lambda _, action=action: action())
+            button.bind(on_release=lambda _, action=action: self._press(action))
             row.add_widget(button)
             self.action_buttons[name] = button
 
