@@ -297,6 +297,11 @@ def test_a_second_press_at_once_does_not_hit_the_new_buttons(gui, gunkan):
     declare = gunkan.action_buttons["declare:ship"]  # drawn where "Red attacks" was
     declare.dispatch("on_release")  # the finger bounced
     assert gunkan.session.state.phase() == "declare"
+    tap_action(gui, gunkan, "cancel")
+    gui.tap(gunkan.ids.end)
+    gui.screenshot("end-menu")
+    gui.tap(gunkan.dialog.buttons["resign:1"])
+    assert gunkan.session.state.outcome().winner == 0 and gunkan.stage == "over"
 
 
 def test_resumes_after_a_power_cut_and_reads_in_english(gui, gunkan):

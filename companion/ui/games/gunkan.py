@@ -13,8 +13,20 @@ classes are played as the "identified" action (the declaration is then the
 piece the pans hold, so a mine or the port put on a pan switches to that
 flow).  Without a sensor, the players tap what their wooden seesaw showed.
 
-On a simulated seesaw a "virtual pieces" tray (gunkan_widgets.VirtualTray)
-stands in for hands; it is a popup that closes once a piece is placed.
+Choices the brief left open:
+- judging "identify", the counterweight tap is offered in every battle while the
+  counterweight cannot be sensed (a submarine carrying it weighs like the
+  carrier): asking only when the weight is ambiguous would tell the defender the
+  attacker is a carrier or a submarine.  Re-weighs are then not logged (the
+  rules log one only after a declaration, which the pans make here).
+- after "re-weigh" or "take the counterweight off" no verdict comes until a
+  piece was put on or taken off (`Seesaw.changed`, seen in every reading).
+- "Undo last battle" takes back every action since the last battle began.
+- On a simulated seesaw a "virtual pieces" tray (gunkan_widgets.VirtualTray)
+  stands in for hands; it is a popup outside this screen that closes once a
+  piece is placed, so no piece name is on the shared screen during a battle.
+- A simulator without a stored calibration gets its virtual factory
+  calibration (seesaw.virtual_calibration); real sensors need the wizard.
 """
 
 from __future__ import annotations
@@ -271,16 +283,14 @@ class GunkanScreen(GameScreen):
             self.refresh()
 
     def ask_end(self) -> None:
-        answers = []
-        for seat in (0, 1):
-            name = self.seat_name(seat)
-            answers.append((f"resign:{seat}", self.tr("gunkan_ui.resign", seat=name),
-                            lambda s=seat: self.end_game({"type": "resign", "seat": s})))
-            answers.append((f"no_moves:{seat}", self.tr("gunkan_ui.no_moves", seat=name),
-                            lambda s=seat: self.end_game({"type": "no_moves", "seat": s})))
-            if self.state.judging == "seesaw":
-                answers.append((f"all_gone:{seat}", self.tr("gunkan_ui.all_gone", seat=name),
-                                lambda s=seat: self.end_game({"type": "all_ships_gone", "seats": [s]})))
+        """Resign, cannot move or (judging "seesaw") all ships gone: red on the left, blue on the right."""
+        kinds = [("resign", lambda s: {"type": "resign", "seat": s}),
+                 ("no_moves", lambda s: {"type": "no_moves", "seat": s})]
+        if self.state.judging == "seesaw":
+            kinds.append(("all_gone", lambda s: {"type": "all_ships_gone", "seats": [s]}))
+        answers = [(f"{kind}:{seat}", self.tr(f"gunkan_ui.{kind}", seat=self.seat_name(seat)),
+                    lambda make=make, seat=seat: self.end_game(make(seat)))
+                   for kind, make in kinds for seat in (0, 1)]
         answers.append(("close", self.tr("gunkan_ui.close"), None))
         self._open_dialog(self.tr("gunkan_ui.end_game"), answers)
 
