@@ -15,6 +15,16 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("run", help="start the touchscreen app (the default)")
     commands.add_parser("doctor", help="check this machine: display, font, config, sensor")
+    monitor = commands.add_parser("monitor", help="live readings of the seesaw's pans")
+    calibrate = commands.add_parser("calibrate", help="tare and calibrate each pan")
+    for sub in (monitor, calibrate):
+        sub.add_argument("--source", choices=("simulator", "gpio", "serial"),
+                         help="override sensor.source")
+        sub.add_argument("--port", help="serial port or pyserial URL (with --source serial)")
+    monitor.add_argument("--seconds", type=float, help="stop after this long (default: Ctrl-C)")
+    calibrate.add_argument("--mass", type=float, default=100.0,
+                           help="the known mass you will put on each pan, in grams (default 100)")
+    calibrate.add_argument("--name", default="default", help="name to save the calibration under")
     args = parser.parse_args(argv)
 
     if args.command == "doctor":
@@ -23,6 +33,14 @@ def main(argv: list[str] | None = None) -> int:
         return run_doctor(args.config)
     try:
         cfg = config_module.load(args.config)
+        if args.command == "monitor":
+            from companion import terminal
+
+            return terminal.monitor(cfg, args.source, args.port, args.seconds)
+        if args.command == "calibrate":
+            from companion import terminal
+
+            return terminal.calibrate(cfg, args.source, args.port, args.name, args.mass)
         return run_app(cfg)
     except CompanionError as exc:
         print(f"companion: {exc}", file=sys.stderr)

@@ -64,6 +64,7 @@ class SerialSettings:
 class Sensor:
     source: str = _opt("simulator", choices=("simulator", "gpio", "serial"))
     rate_hz: int = _opt(80, choices=(10, 80))
+    calibration: str = ""  # the stored calibration to use; empty: the newest
     simulator: SimulatorSettings = SimulatorSettings()
     gpio: GpioSettings = GpioSettings()
     serial: SerialSettings = SerialSettings()
