@@ -12,7 +12,8 @@ from kivy.uix.modalview import ModalView
 from companion.rules.gunkan_table import SHIPS
 
 GENTLE_HANDS = dict(overshoot_max=0.05, release_s=(0.03, 0.06), ring_max=0.01, creep_max=0.0005)
-"""Careful hands settle sooner: the wizard's many weighings then fit the time budget."""
+"""Careful hands settle sooner, so whole games fit the GUI time budget (the hardest hands
+are the judge benchmark's business)."""
 
 SHIP_NAMES_JA = ("航空母艦", "戦艦", "巡洋艦", "駆逐艦", "掃海艇", "潜水艦", "揚陸艦")
 RANKS = "①②③④⑤⑥⑦"
@@ -59,19 +60,19 @@ def assert_no_secrets(gui, screen):
     """Nothing on the referee screen or in the public view tells a piece, a rank or a weight."""
     shown = gui.texts()
     view = json.dumps(screen.session.state.view(None), ensure_ascii=False)
-    for name in SHIP_NAMES_JA + SHIPS:
-        assert name not in shown, name
+    for name in SHIP_NAMES_JA + tuple(s.replace("_", " ") for s in SHIPS):
+        assert name not in shown.lower(), name
     for ship in SHIPS:
         assert ship not in view, ship
     assert not any(rank in shown or rank in view for rank in RANKS)
-    assert not WEIGHT.search(shown), WEIGHT.search(shown)
+    assert not WEIGHT.search(shown) and not WEIGHT.search(view), WEIGHT.search(shown + view)
     for seat in (0, 1):
         for secret in screen.session.state.secrets(seat):
             assert secret not in shown and secret not in view
     assert not any(isinstance(w, ModalView) for w in Window.children)  # the tray is closed
 
 
-def battle(gui, screen, attacker, left, right, shot, declare=None, counterweight=None):
+def battle(gui, screen, attacker, left, right, declare=None, counterweight=None):
     """Tap the attacker, place the pieces, declare; wait for the verdict; check for leaks."""
     fought = len(screen.session.state.battles)
     tap_action(gui, screen, f"attack:{attacker}")
@@ -127,19 +128,19 @@ def test_seesaw_mode_whole_game(gui, gunkan):
     empty_pans(gui, gunkan)
     gui.screenshot("07-pans-empty")
 
-    fought = battle(gui, gunkan, 1, ["destroyer"], "destroyer", "", declare="ship", counterweight=False)
+    fought = battle(gui, gunkan, 1, ["destroyer"], "destroyer", declare="ship", counterweight=False)
     assert verdict(gui, gunkan, fought, "08-balance") == "both_removed"
     empty_pans(gui, gunkan)
 
     # the submarine carrying the counterweight balances the carrier: 6 attacked 1
-    fought = battle(gui, gunkan, 0, ["submarine", "counterweight"], "carrier", "", declare="ship",
+    fought = battle(gui, gunkan, 0, ["submarine", "counterweight"], "carrier", declare="ship",
                     counterweight=True)
     assert verdict(gui, gunkan, fought, "09-counterweight-balance") == "attacker_wins"
     assert "錘" in gui.texts()  # the counterweight is public: it is placed in plain sight
     empty_pans(gui, gunkan)
 
     # counterweight on and no balance: take it off, the bare submarine is weighed
-    fought = battle(gui, gunkan, 1, ["submarine", "counterweight"], "battleship", "", declare="ship",
+    fought = battle(gui, gunkan, 1, ["submarine", "counterweight"], "battleship", declare="ship",
                     counterweight=True)
     gui.wait_until(lambda: "錘を外して" in gunkan.prompt_text, what="take the counterweight off")
     gui.screenshot("10-remove-counterweight")
@@ -148,7 +149,7 @@ def test_seesaw_mode_whole_game(gui, gunkan):
     empty_pans(gui, gunkan)
 
     # a piece fitting no class: re-weigh
-    fought = battle(gui, gunkan, 0, ["odd"], "cruiser", "", declare="ship", counterweight=False)
+    fought = battle(gui, gunkan, 0, ["odd"], "cruiser", declare="ship", counterweight=False)
     gui.wait_until(lambda: "量り直し" in gunkan.prompt_text, what="re-weigh")
     gui.screenshot("12-reweigh")
     assert_no_secrets(gui, gunkan)
@@ -182,7 +183,7 @@ def test_seesaw_mode_whole_game(gui, gunkan):
 
 def test_identify_mode_whole_game_and_report(gui, gunkan):
     tap_action(gui, gunkan, "mode:identify")
-    fought = battle(gui, gunkan, 0, ["cruiser"], "destroyer", "")
+    fought = battle(gui, gunkan, 0, ["cruiser"], "destroyer")
     gui.screenshot("i01-weighing")
     assert verdict(gui, gunkan, fought, "i02-verdict") == "attacker_wins"
     empty_pans(gui, gunkan)
@@ -216,12 +217,12 @@ def test_identify_mode_whole_game_and_report(gui, gunkan):
     empty_pans(gui, gunkan)
 
     # a mine put on the pan switches to the mine flow by itself
-    fought = battle(gui, gunkan, 1, ["minesweeper"], "mine", "")
+    fought = battle(gui, gunkan, 1, ["minesweeper"], "mine")
     assert verdict(gui, gunkan, fought, "i07-mine-cleared") == "mine_cleared"
     empty_pans(gui, gunkan)
 
     # re-weigh, then the port
-    fought = battle(gui, gunkan, 0, ["odd"], "port", "")
+    fought = battle(gui, gunkan, 0, ["odd"], "port")
     gui.wait_until(lambda: "量り直し" in gunkan.prompt_text, what="re-weigh")
     gui.screenshot("i08-reweigh")
     assert_no_secrets(gui, gunkan)
