@@ -324,3 +324,17 @@ def test_resumes_after_a_power_cut_and_reads_in_english(gui, gunkan):
     tap_action(gui, screen, "declare:ship")
     gui.screenshot("e02-counterweight-english")
     assert_no_secrets(gui, screen)
+
+
+def test_without_a_sensor_the_players_tap_what_the_wooden_seesaw_showed(gui, gunkan):
+    gunkan.seesaw, gunkan.has_sensor = None, False  # as when the sensor cannot be opened
+    gunkan.new_game()
+    assert set(gunkan.action_buttons) == {"mode:seesaw"}  # identify needs the pans
+    tap_action(gui, gunkan, "mode:seesaw")
+    tap_action(gui, gunkan, "attack:1")
+    tap_action(gui, gunkan, "declare:ship")
+    tap_action(gui, gunkan, "counterweight:off")
+    gui.screenshot("manual-weigh")
+    tap_action(gui, gunkan, "weighed:balanced")
+    assert gunkan.session.state.battles[-1].verdict == "both_removed"
+    assert gunkan.stage == "idle"  # no pans to wait for

@@ -376,10 +376,10 @@ class GunkanScreen(GameScreen):
             self.stage = "start"
             self.big_text, self.detail_text, self.log_text = "", "", ""
             self.can_undo = False
-            self._set_buttons("start", [
-                ("mode:seesaw", self.tr("gunkan_ui.mode_seesaw"), lambda: self.start_game("seesaw"), theme.ACCENT),
-                ("mode:identify", self.tr("gunkan_ui.mode_identify"), lambda: self.start_game("identify"),
-                 theme.ACCENT)])
+            modes = ("seesaw", "identify") if self.seesaw is not None else ("seesaw",)  # identify needs the pans
+            self._set_buttons(("start", modes), [
+                (f"mode:{m}", self.tr(f"gunkan_ui.mode_{m}"), lambda m=m: self.start_game(m), theme.ACCENT)
+                for m in modes])
             self._set_prompt(self.tr("gunkan_ui.new_game"), theme.PANEL)
             return
         view = self.state.view(None)
