@@ -31,7 +31,7 @@ N_CELLS = len(CELLS)
 PRODUCT_MASKS = np.array([[value(cell) == n for cell in CELLS] for n in PRODUCTS], dtype=bool)
 ONE_CELL = np.eye(N_CELLS, dtype=bool)
 PRODUCT_SIZE = {n: len(cells_of(n)) for n in PRODUCTS}
-PLACEMENT_POWER = 2  # a cell's placing weight is 1 / (cells sharing its product) ** power
+PLACEMENT_POWER = 3  # a cell's placing weight is 1 / (cells sharing its product) ** power
 BETAS = np.array([0.0, 1.0, 3.0, 8.0])  # sharpness of the opponent model "prefers bigger attacks"
 
 
