@@ -100,12 +100,12 @@ def test_listing_refuses_repeats_and_stops_at_the_cap():
     refused(state, {"type": "say", "pair": "4×4"})
 
 
-def test_self_destruct_counts_and_red_marker():
-    state = attack(placed(*FLEETS), "3×8")  # seat 0 hits its own ship? no: seat 1's
-    assert state.view(None)["remaining"] == [3, 2]
-    state = attack(state, "3×8" if False else "5×5")  # seat 1 sinks seat 0's 5×5
-    state = attack(state, "2×1")  # seat 0 sinks seat 1's ship ...
-    state = attack(state, "7×7")  # ... and seat 1 its own: self-destruct, seat 1 has none left
+def test_self_destruct_sinks_the_attackers_ship_and_can_lose_the_game():
+    state = attack(placed(*FLEETS), "3×8", "5×5")  # each sinks one of the other's ships
+    assert state.view(None)["remaining"] == [2, 2]
+    state = attack(state, "2×1")  # seat 0 sinks seat 1's second ship ...
+    state = attack(state, "7×7")  # ... and seat 1 its own last one: self-destruct
+    assert state.view(None)["last"]["hits"] == [[], ["7×7"]]
     assert state.outcome().winner == 0 and state.outcome().reason == "self_destruct"
     assert state.view(None)["markers"]["7×7"] == "red"
 
