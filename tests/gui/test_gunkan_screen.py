@@ -280,13 +280,14 @@ def test_calibration_wizard(gui, gunkan):
     gui.wait_until(lambda: "駆逐艦" in wizard.verify_text, what="the piece named")
     gui.screenshot("w05-verify")
 
+    assert gui.app.cfg.sensor.calibration == names[0]  # saved, and chosen in the settings
     gui.app.store.save_calibration("older", {**gui.app.store.calibration(), "classes": None})
     gui.tap(wizard.ids.stored)
     gui.screenshot("w06-stored")
-    assert wizard.dialog.buttons["older"].text.startswith("✓")  # the newest is the one in use
-    gui.tap(wizard.dialog.buttons[names[0]])
-    assert gui.app.store.calibration_names()[-1] == names[0]
-    assert names[0] in wizard.in_use_text
+    assert wizard.dialog.buttons[names[0]].text.startswith("✓")  # the one in use
+    gui.tap(wizard.dialog.buttons["older"])
+    assert gui.app.cfg.sensor.calibration == "older" and "older" in wizard.in_use_text
+    assert gunkan.seesaw.calibration["classes"] is None  # default classes with these scales
     gui.tap(wizard.ids.back)
     assert gui.screen is gunkan
 

@@ -26,7 +26,8 @@ Choices the brief left open:
   stands in for hands; it is a popup outside this screen that closes once a
   piece is placed, so no piece name is on the shared screen during a battle.
 - A simulator without a stored calibration gets its virtual factory
-  calibration (seesaw.virtual_calibration); real sensors need the wizard.
+  calibration (seesaw.virtual_calibration); real sensors need the wizard (or
+  `companion calibrate`, whose scales come with the default piece classes).
 """
 
 from __future__ import annotations
@@ -66,11 +67,11 @@ def is_simulator(source) -> bool:
 
 
 def open_seesaw(app) -> Seesaw | None:
-    """The Seesaw over the app's source with the newest stored calibration
-    (a simulator without one gets its virtual factory calibration)."""
+    """The Seesaw over the app's source with the configured stored calibration (`sensor.calibration`,
+    else the newest; a simulator without one gets its virtual factory calibration)."""
     if app.source is None:
         return None
-    calibration = app.store.calibration()
+    calibration = app.store.calibration(app.cfg.sensor.calibration or None) or app.store.calibration()
     if calibration is None and is_simulator(app.source):
         calibration = virtual_calibration(app.source)
     try:

@@ -5,7 +5,8 @@ type of both fleets weighed `repeats` times on the left pan (captured on its
 own once the pan is still, with progress) → the classes, drawn with their
 decision boundaries and the margin between neighbours in noise σ, and clear
 warnings → save (named by date and time) and use.  Stored calibrations can be
-chosen again; the one in use is the store's newest ("use" saves it anew).
+chosen again; the one in use is the setting `sensor.calibration` (as
+`companion calibrate` sets it), the newest when that is empty.
 Only this screen weighs in grams and names pieces: "check" tells what lies
 on the left pan.  With a simulated seesaw a "virtual" button does the asked
 placing or lifting, like a hand.
@@ -187,6 +188,7 @@ class CalibrationScreen(GameScreen):
                 "classes": [c.to_json() for c in self.report.classes], "report": self.report.to_json()}
         self.app.store.save_calibration(name, data)
         self.seesaw.apply_calibration(data)
+        self.app.change_setting(sensor={"calibration": name})
         self._previous = data
         self.status_text = self.tr("gunkan_ui.wizard_saved", name=name) + "\n" + self._warnings()
         self.list_stored()
@@ -198,7 +200,7 @@ class CalibrationScreen(GameScreen):
         except CompanionError as exc:
             self.status_text = str(exc)
             return
-        self.app.store.save_calibration(name, data)  # the newest is the one in use
+        self.app.change_setting(sensor={"calibration": name})
         self._previous = data
         self.list_stored()
 
@@ -276,14 +278,18 @@ class CalibrationScreen(GameScreen):
         lines.append(self.tr("gunkan_ui.wizard_cw_sensed" if self.counterweight_sensed() else "gunkan_ui.wizard_cw_tap"))
         return "\n".join(lines)
 
-    def list_stored(self) -> None:
+    def in_use(self) -> str | None:
         names = self.app.store.calibration_names()
-        self.in_use_text = self.tr("gunkan_ui.wizard_in_use", name=names[-1] if names else self.tr("gunkan_ui.wizard_none"))
+        chosen = self.app.cfg.sensor.calibration
+        return chosen if chosen in names else (names[-1] if names else None)
+
+    def list_stored(self) -> None:
+        self.in_use_text = self.tr("gunkan_ui.wizard_in_use", name=self.in_use() or self.tr("gunkan_ui.wizard_none"))
 
     def choose_stored(self) -> None:
-        """The stored calibrations, newest (in use) first: tap one to use it."""
-        names = list(reversed(self.app.store.calibration_names()))[:8]
-        answers = [(name, ("✓ " if i == 0 else "") + name, lambda n=name: self.use(n)) for i, name in enumerate(names)]
+        """The stored calibrations, newest first, the one in use ticked: tap one to use it."""
+        names, current = list(reversed(self.app.store.calibration_names()))[:8], self.in_use()
+        answers = [(name, ("✓ " if name == current else "") + name, lambda n=name: self.use(n)) for name in names]
         self.dialog = ChoiceDialog(self.tr("gunkan_ui.wizard_stored"), answers + [("close", self.tr("gunkan_ui.close"), None)])
         self.dialog.open()
 
