@@ -22,6 +22,8 @@ from companion import config as config_module  # noqa: E402
 from companion import fonts, i18n, rules  # noqa: E402
 from companion.errors import CompanionError  # noqa: E402
 from companion.sensing.factory import open_source  # noqa: E402
+from companion.sensing.seesaw import SETTLING, Seesaw, virtual_calibration  # noqa: E402
+from companion.sensing.simulator import SimulatedSeesaw  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402
 
@@ -47,6 +49,7 @@ class CompanionApp(App):
                 self.source = open_source(cfg.sensor)
             except CompanionError as exc:
                 problems.append(str(exc))
+        self.seesaw = self._open_seesaw()  # the source's only reader
         if not self.has_cjk:
             problems.append(i18n.translate("app.no_cjk_font", "en"))
         if self.store.problem:
@@ -127,15 +130,33 @@ class CompanionApp(App):
 
     # sensor --------------------------------------------------------------------
 
+    def _open_seesaw(self) -> Seesaw | None:
+        """The seesaw over the source with the configured stored calibration (`sensor.calibration`,
+        else the newest; a simulator without one gets its virtual factory calibration)."""
+        if self.source is None:
+            return None
+        store, sensor = self.store, self.cfg.sensor
+        calibration = store.calibration(sensor.calibration or None) or store.calibration()
+        if calibration is None and isinstance(self.source, SimulatedSeesaw):
+            calibration = virtual_calibration(self.source)
+        try:
+            return Seesaw(self.source, calibration, rate_hz=sensor.rate_hz)
+        except CompanionError:  # a stored calibration that does not fit this sensor
+            return Seesaw(self.source, None, rate_hz=sensor.rate_hz)
+
     def _update_sensor_status(self, *_):
         name = self.tr(f"app.source_{self.cfg.sensor.source}", self.lang)
         if self.source is None:
             self.sensor_text, self.sensor_ok = name, False
             return
+        self.seesaw.poll()
         status = self.source.status()
         state = "app.sensor_connected" if status.connected else "app.sensor_disconnected"
-        rate = f" {status.rate_hz:.0f}Hz" if status.connected and status.rate_hz else ""
-        self.sensor_text = f"{name}: {self.tr(state, self.lang)}{rate}"
+        text = f"{name}: {self.tr(state, self.lang)}"
+        if status.connected:
+            still = all(self.seesaw.pan(c).kind != SETTLING for c in range(self.source.channels))
+            text += f" · {self.tr('app.sensor_stable' if still else 'app.sensor_moving', self.lang)}"
+        self.sensor_text = text
         self.sensor_ok = status.connected
 
     def on_stop(self):

@@ -44,7 +44,7 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from companion.errors import CompanionError
 from companion.rules.base import IllegalAction
 from companion.rules.gunkan_table import declaration_of
-from companion.sensing.seesaw import COMPARISON, EMPTY, REFUSED, Seesaw, identities, virtual_calibration
+from companion.sensing.seesaw import COMPARISON, EMPTY, REFUSED, Seesaw, identities
 from companion.session import Session
 from companion.ui import theme
 from companion.ui.games import GameTile
@@ -64,20 +64,6 @@ def is_simulator(source) -> bool:
     from companion.sensing.simulator import SimulatedSeesaw
 
     return isinstance(source, SimulatedSeesaw)
-
-
-def open_seesaw(app) -> Seesaw | None:
-    """The Seesaw over the app's source with the configured stored calibration (`sensor.calibration`,
-    else the newest; a simulator without one gets its virtual factory calibration)."""
-    if app.source is None:
-        return None
-    calibration = app.store.calibration(app.cfg.sensor.calibration or None) or app.store.calibration()
-    if calibration is None and is_simulator(app.source):
-        calibration = virtual_calibration(app.source)
-    try:
-        return Seesaw(app.source, calibration, rate_hz=app.cfg.sensor.rate_hz)
-    except CompanionError:  # a stored calibration that does not fit this sensor
-        return Seesaw(app.source, None, rate_hz=app.cfg.sensor.rate_hz)
 
 
 class GunkanScreen(GameScreen):
@@ -122,9 +108,9 @@ class GunkanScreen(GameScreen):
     def show(self, session) -> None:
         """Open `session`, else the newest unfinished game, else the mode choice."""
         app = self.app
-        if self.seesaw is None:
-            self.seesaw = open_seesaw(app)
+        if self._sounds is None:
             self._sounds = Sounds(app.cfg.data_path / "sounds")
+        self.seesaw = app.seesaw
         self.virtual = is_simulator(app.source)
         self.has_sensor = self.seesaw is not None
         if session is None:
