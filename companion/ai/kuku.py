@@ -101,7 +101,7 @@ class Knowledge:
 class KukuAI:
     """A computer player: `act(view)` returns the next action for `view["seat"]`."""
 
-    def __init__(self, level: int = 3, rng: random.Random | None = None, particles: int = 256):
+    def __init__(self, level: int = 3, rng: random.Random | None = None, particles: int = 512):
         if level not in LEVELS:
             raise ValueError(f"level must be one of {LEVELS}")
         self.level = level
@@ -152,6 +152,7 @@ class KukuAI:
         fleets, weights, sharpness = opponent_posterior(known, self.particles, gen)
         scores = score_options(known, options, fleets, weights, gen)
         scores -= EXPOSURE_WEIGHT * exposure(known, options, sharpness)
+        scores -= SELF_SINK_PENALTY * (options.masks & known.own_afloat).sum(axis=1)
         return int(self.rng.choice(list(np.flatnonzero(scores >= scores.max() - 1e-9))))
 
 
@@ -199,6 +200,7 @@ def _opponent_choices(known: Knowledge):
 # ------------------------------------------------------------------ evaluation
 EXPLORE_WEIGHT = 0.004  # per cell attacked: what it reveals
 EXPOSURE_WEIGHT = 0.3  # per own ship the opponent's expected reply sinks (tuned with bench/kuku_ai.py)
+SELF_SINK_PENALTY = 0.25  # per own ship an attack sinks: self-destruct only for a clear gain
 
 
 def score_options(known: Knowledge, options: Options, fleets, weights, gen) -> np.ndarray:
