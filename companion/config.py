@@ -71,12 +71,18 @@ class Sensor:
 
 
 @dataclass(frozen=True)
+class NavalWar:
+    deck: str = ""  # a YAML file overriding the card composition (old copies are often incomplete)
+
+
+@dataclass(frozen=True)
 class Config:
     display: Display = Display()
     language: str = _opt("auto", choices=("auto", "ja", "en"))
     sound: Sound = Sound()
     data_dir: str = ""
     sensor: Sensor = Sensor()
+    navalwar: NavalWar = NavalWar()
     path: str = ""  # the file this came from (not a key in the file)
 
     @property
