@@ -20,12 +20,15 @@ from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, Obj
 from kivy.uix.button import Button
 from kivy.uix.togglebutton import ToggleButton
 
-from companion.rules.navalwar_data import CALIBRES, card_value
+from companion.errors import CompanionError
+from companion.rules.navalwar import composition_of
+from companion.rules.navalwar_data import CALIBRES, card_value, load_composition
 from companion.session import Session
 from companion.ui import theme
 from companion.ui.games import GameTile
 from companion.ui.games.navalwar_chart import SEAT_COLOURS
 from companion.ui.games.navalwar_choices import ChoiceTree, Labeller, card_label
+from companion.ui.games.navalwar_count import CountView
 from companion.ui.games.navalwar_fleets import FleetStrip
 from companion.ui.games.navalwar_popups import InfoView, ScoresView
 from companion.ui.widgets import GameScreen
@@ -70,7 +73,9 @@ class NavalWarScreen(GameScreen):
     cataloguing = BooleanProperty(False)
     ship_filter = StringProperty("all")
     choice_cols = NumericProperty(2)
-    deck = ObjectProperty(None, allownone=True)  # a `deck` option (the players' own copy)
+    deck = ObjectProperty(None, allownone=True)  # a `deck` option set by hand (tests)
+    deck_text = StringProperty("")  # the set-up panel's line on the cards in play
+    deck_broken = BooleanProperty(False)  # the user's card file has a mistake: no new game
     locked = BooleanProperty(False)  # just after an entry: the panel ignores taps
 
     def __init__(self, **kwargs):
@@ -121,19 +126,61 @@ class NavalWarScreen(GameScreen):
 
     def set_players(self, n: int) -> None:
         self.player_count = n
+        self._check_deck()
         self._draw_setup()
 
     def start(self) -> None:
         """Start the game the form describes."""
         n = int(self.player_count)
         names = [(field.text.strip() or field.hint_text) for field in self._name_fields()[:n]]
-        options = {"players": n, "target": int(self.target), "deck": self.deck}
-        self.session = Session.start(self.app.store, "navalwar", options, players=names,
-                                     scoreboard=SCOREBOARD)
+        try:
+            options = {"players": n, "target": int(self.target), "deck": self._deck_option()}
+            self.session = Session.start(self.app.store, "navalwar", options, players=names,
+                                         scoreboard=SCOREBOARD)
+        except CompanionError as err:  # the file changed since, or too few cards for n players
+            self._show_deck_error(err)
+            return
         self._summary_seen_round = 1
         self._prefix, self.last_text = [], ""
         self.setting_up = False
         self.refresh()
+
+    def _deck_option(self):
+        """A new game's `deck` option: the one set by hand, else the file in the
+        setting `navalwar.deck` (in full, so a saved game never depends on the
+        file again), else None (the packaged composition)."""
+        if self.deck is not None:
+            return self.deck
+        path = self.app.cfg.navalwar.deck
+        return load_composition(path).to_json() if path else None
+
+    def _check_deck(self) -> None:
+        """Say on the set-up panel which cards a new game uses, or what is wrong."""
+        try:
+            deck = self._deck_option()
+            comp = composition_of({"deck": deck})
+        except CompanionError as err:
+            self._show_deck_error(err)
+            return
+        self.deck_broken = False
+        path = self.app.cfg.navalwar.deck if self.deck is None else ""
+        self.deck_text = (self.tr("navalwar_ui.deck_user", path=Path(path).name,
+                                  actions=comp.total_actions,
+                                  ships=len(comp.ships))
+                          if path else self.tr("navalwar_ui.deck_packaged"))
+
+    def _show_deck_error(self, err: CompanionError) -> None:
+        self.deck_broken = True
+        self.deck_text = self.tr("navalwar_ui.deck_error", error=str(err))
+
+    def count_deck(self) -> None:
+        """Open the "count your deck" walk-through for the cards a new game would use."""
+        try:
+            comp = composition_of({"deck": self._deck_option()})
+        except CompanionError as err:
+            self._show_deck_error(err)
+            return
+        self._open(CountView(comp, self.tr))
 
     def _name_fields(self):
         return list(reversed(self.ids.names.children))
@@ -260,6 +307,7 @@ class NavalWarScreen(GameScreen):
         self.can_undo = bool(self.session and self.session.actions)
         if self.setting_up:
             self.title_text = self.tr("navalwar.title")
+            self._check_deck()
             self._draw_setup()
             return
         view = self.session.state.view(None)

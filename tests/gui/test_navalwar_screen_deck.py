@@ -1,0 +1,93 @@
+"""Naval War: the user's own card file (setting `navalwar.deck`) and "count your deck",
+through the real screen with touch events."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import config
+from companion.rules.navalwar_data import default_composition
+
+BROKEN = "actions:\n  - {type: salvo, calibre: 13, value: 2, count: 4}\n"
+
+
+def with_deck(tmp_path, text: str) -> config.Config:
+    deck = tmp_path / "my_deck.yaml"
+    deck.write_text(text, encoding="utf-8")
+    path = tmp_path / "config.yaml"
+    path.write_text(f"data_dir: {tmp_path / 'data'}\nlanguage: ja\nnavalwar:\n  deck: {deck}\n")
+    return config.load(path)
+
+
+@pytest.fixture
+def gui_config(request, tmp_path):
+    return with_deck(tmp_path, request.param)
+
+
+def open_navalwar(gui):
+    gui.tap(gui.tile("navalwar"))
+    assert gui.screen.name == "navalwar"
+    return gui.screen
+
+
+@pytest.mark.parametrize("gui_config", ["counts:\n  smoke: 0\n  salvo-14-2: 0\n"], indirect=True,
+                         ids=["no_smoke"])
+def test_a_user_deck_without_a_card_type_is_the_new_games_deck(gui, gui_config):
+    nw = open_navalwar(gui)
+    full = default_composition()
+    missing = full.counts["smoke"] + full.counts["salvo-14-2"]
+    assert "my_deck.yaml" in nw.ids.deck_info.text and str(full.total_actions - missing) in nw.deck_text
+    gui.screenshot("setup_user_deck")
+    gui.tap(nw.ids.count_3)
+    gui.tap(nw.ids.start)
+    comp = nw.session.state.composition
+    assert "smoke" not in comp.counts and comp.total_actions == full.total_actions - missing
+    view = nw.session.state.view(None)
+    assert view["piles"]["draw"] == full.total_actions - missing  # nothing dealt from it yet
+    assert f"山札 {view['piles']['draw']}" in nw.piles_text
+    gui.screenshot("game_user_deck")
+
+
+@pytest.mark.parametrize("gui_config", [BROKEN], indirect=True, ids=["broken"])
+def test_a_broken_deck_file_shows_its_error_and_starts_nothing(gui, gui_config):
+    nw = open_navalwar(gui)
+    shown = nw.ids.deck_error.text
+    assert "my_deck.yaml" in shown and "actions[0]" in shown and "calibre" in shown
+    assert nw.deck_broken and nw.ids.start.disabled
+    gui.screenshot("setup_broken_deck")
+    gui.tap(nw.ids.count_9)  # the most names: the message still has its room
+    assert nw.ids.deck_error.height >= nw.ids.deck_error.texture_size[1]
+    gui.screenshot("setup_broken_deck_9")
+    gui.tap(nw.ids.start)
+    assert nw.session is None and nw.setting_up
+
+
+@pytest.mark.parametrize("gui_config", ["counts:\n  smoke: 2\n"], indirect=True, ids=["two_smoke"])
+def test_counting_the_deck_finds_a_difference(gui, gui_config):
+    nw = open_navalwar(gui)
+    gui.tap(nw.ids.count_deck)
+    view = nw._popup
+    gui.screenshot("count_intro")
+    gui.tap(view.ids.count_with_ships)
+    assert view.page == "step" and view.counted == view.expected
+    gui.screenshot("count_first_step")
+    while view.steps[view.index].key != "smoke":
+        gui.tap(view.ids.count_next)
+    assert view.expected == 2
+    gui.tap(view.ids.count_minus)
+    assert view.ids.count_value.text == "1"
+    gui.screenshot("count_smoke_one_short")
+    while view.steps[view.index].key != "ships:carrier":
+        gui.tap(view.ids.count_next)
+    gui.tap(view.ids.count_plus)
+    gui.screenshot("count_carriers_one_extra")
+    gui.tap(view.ids.count_next)
+    assert view.page == "result"
+    assert view.diffs == [{"card": "smoke", "expected": 2, "counted": 1},
+                          {"card": "ships:carrier", "expected": view.expected, "counted": view.expected + 1}]
+    text = view.ids.count_result.text
+    assert "煙幕" in text and "1枚足りない" in text and "空母" in text and "1枚多い" in text
+    assert "navalwar.deck" in text and "smoke: 1" in text
+    gui.screenshot("count_result")
+    gui.tap(view.ids.count_close)
+    assert nw._popup is None
