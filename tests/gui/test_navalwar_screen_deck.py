@@ -91,3 +91,25 @@ def test_counting_the_deck_finds_a_difference(gui, gui_config):
     gui.screenshot("count_result")
     gui.tap(view.ids.count_close)
     assert nw._popup is None
+
+
+@pytest.mark.parametrize("gui_config", ["counts:\n  repair: 3\n"], indirect=True, ids=["en"])
+def test_counting_in_english(gui, gui_config):
+    gui.app.lang = "en"
+    nw = open_navalwar(gui)
+    gui.screenshot("setup_en")
+    gui.tap(nw.ids.count_deck)
+    view = nw._popup
+    assert "my_deck.yaml" in view.source
+    gui.screenshot("count_intro_en")
+    gui.tap(view.ids.count_actions)
+    assert all(not s.key.startswith("ships:") for s in view.steps)
+    gui.tap(view.ids.count_plus)
+    gui.screenshot("count_step_en")
+    while not view.last:
+        gui.tap(view.ids.count_next)
+    gui.tap(view.ids.count_next)
+    first = view.steps[0]
+    assert view.diffs == [{"card": first.key, "expected": first.expected, "counted": first.expected + 1}]
+    assert f"expected {first.expected}, counted {first.expected + 1} (1 extra)" in view.result
+    gui.screenshot("count_result_en")

@@ -180,7 +180,7 @@ class NavalWarScreen(GameScreen):
         except CompanionError as err:
             self._show_deck_error(err)
             return
-        self._open(CountView(comp, self.tr))
+        self._open(CountView(comp, self.tr, source=self.deck_text))
 
     def _name_fields(self):
         return list(reversed(self.ids.names.children))

@@ -87,6 +87,7 @@ class CountView(ModalView):
     counted = NumericProperty(0)
     last = BooleanProperty(False)
     result = StringProperty("")
+    source = StringProperty("")  # which composition is compared (the set-up panel's line)
 
     def __init__(self, comp: Composition, tr: Callable, **kwargs):
         super().__init__(**kwargs)
