@@ -32,7 +32,7 @@ def open_navalwar(gui):
 
 @pytest.mark.parametrize("gui_config", ["counts:\n  smoke: 0\n  salvo-14-2: 0\n"], indirect=True,
                          ids=["no_smoke"])
-def test_a_user_deck_without_a_card_type_is_the_new_games_deck(gui, gui_config):
+def test_a_user_deck_without_a_card_type_is_the_new_games_deck(gui, gui_config, tmp_path):
     nw = open_navalwar(gui)
     full = default_composition()
     missing = full.counts["smoke"] + full.counts["salvo-14-2"]
@@ -46,6 +46,10 @@ def test_a_user_deck_without_a_card_type_is_the_new_games_deck(gui, gui_config):
     assert view["piles"]["draw"] == full.total_actions - missing  # nothing dealt from it yet
     assert f"山札 {view['piles']['draw']}" in nw.piles_text
     gui.screenshot("game_user_deck")
+    (tmp_path / "my_deck.yaml").unlink()  # a saved game keeps its cards without the file
+    gui.restart()
+    nw = open_navalwar(gui)
+    assert not nw.setting_up and "smoke" not in nw.session.state.composition.counts
 
 
 @pytest.mark.parametrize("gui_config", [BROKEN], indirect=True, ids=["broken"])
@@ -71,14 +75,16 @@ def test_counting_the_deck_finds_a_difference(gui, gui_config):
     gui.tap(view.ids.count_with_ships)
     assert view.page == "step" and view.counted == view.expected
     gui.screenshot("count_first_step")
-    while view.steps[view.index].key != "smoke":
-        gui.tap(view.ids.count_next)
+    gui.tap(view.ids.count_next)
+    assert view.index == 1
+    while view.steps[view.index].key != "smoke":  # tapping 25 more "next" proves nothing more
+        view.next()
     assert view.expected == 2
     gui.tap(view.ids.count_minus)
     assert view.ids.count_value.text == "1"
     gui.screenshot("count_smoke_one_short")
     while view.steps[view.index].key != "ships:carrier":
-        gui.tap(view.ids.count_next)
+        view.next()
     gui.tap(view.ids.count_plus)
     gui.screenshot("count_carriers_one_extra")
     gui.tap(view.ids.count_next)
@@ -89,6 +95,10 @@ def test_counting_the_deck_finds_a_difference(gui, gui_config):
     assert "煙幕" in text and "1枚足りない" in text and "空母" in text and "1枚多い" in text
     assert "navalwar.deck" in text and "smoke: 1" in text
     gui.screenshot("count_result")
+    gui.tap(view.ids.count_recount)  # back to the last step, the count kept
+    assert view.page == "step" and view.counted == view.expected + 1
+    gui.tap(view.ids.count_next)
+    assert view.page == "result" and len(view.diffs) == 2
     gui.tap(view.ids.count_close)
     assert nw._popup is None
 
@@ -106,8 +116,8 @@ def test_counting_in_english(gui, gui_config):
     assert all(not s.key.startswith("ships:") for s in view.steps)
     gui.tap(view.ids.count_plus)
     gui.screenshot("count_step_en")
-    while not view.last:
-        gui.tap(view.ids.count_next)
+    while not view.last:  # the steps between are tapped through in the Japanese test
+        view.next()
     gui.tap(view.ids.count_next)
     first = view.steps[0]
     assert view.diffs == [{"card": first.key, "expected": first.expected, "counted": first.expected + 1}]
