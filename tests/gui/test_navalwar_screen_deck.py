@@ -6,9 +6,12 @@ from __future__ import annotations
 import pytest
 
 from companion import config
-from companion.rules.navalwar_data import default_composition
+import yaml
+
+from companion.rules.navalwar_data import default_composition, reduced_counts
 
 BROKEN = "actions:\n  - {type: salvo, calibre: 13, value: 2, count: 4}\n"
+SHORT = yaml.safe_dump({"counts": reduced_counts(default_composition(), 8)})  # 3 players' worth
 
 
 def with_deck(tmp_path, text: str) -> config.Config:
@@ -64,6 +67,19 @@ def test_a_broken_deck_file_shows_its_error_and_starts_nothing(gui, gui_config):
     gui.screenshot("setup_broken_deck_9")
     gui.tap(nw.ids.start)
     assert nw.session is None and nw.setting_up
+
+
+@pytest.mark.parametrize("gui_config", [SHORT], indirect=True, ids=["short"])
+def test_too_few_cards_for_the_players_says_so_until_fewer_are_chosen(gui, gui_config):
+    nw = open_navalwar(gui)
+    gui.tap(nw.ids.count_9)
+    gui.tap(nw.ids.start)
+    assert nw.session is None and "9 players need" in nw.ids.deck_error.text
+    gui.screenshot("too_few_cards_for_9")
+    gui.tap(nw.ids.count_3)
+    assert not nw.deck_broken
+    gui.tap(nw.ids.start)
+    assert nw.session is not None and nw.session.state.composition.total_actions < 40
 
 
 @pytest.mark.parametrize("gui_config", ["counts:\n  smoke: 2\n"], indirect=True, ids=["two_smoke"])

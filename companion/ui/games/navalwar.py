@@ -138,7 +138,7 @@ class NavalWarScreen(GameScreen):
             self.session = Session.start(self.app.store, "navalwar", options, players=names,
                                          scoreboard=SCOREBOARD)
         except CompanionError as err:  # the file changed since, or too few cards for n players
-            self._show_deck_error(err)
+            self._show_deck_error(err, "navalwar_ui.cannot_start")
             return
         self._summary_seen_round = 1
         self._prefix, self.last_text = [], ""
@@ -169,9 +169,10 @@ class NavalWarScreen(GameScreen):
                                   ships=len(comp.ships))
                           if path else self.tr("navalwar_ui.deck_packaged"))
 
-    def _show_deck_error(self, err: CompanionError) -> None:
+    def _show_deck_error(self, err: CompanionError, key: str = "navalwar_ui.deck_error") -> None:
+        """Put the message where the start button was (cleared by a new check)."""
         self.deck_broken = True
-        self.deck_text = self.tr("navalwar_ui.deck_error", error=str(err))
+        self.deck_text = self.tr(key, error=str(err))
 
     def count_deck(self) -> None:
         """Open the "count your deck" walk-through for the cards a new game would use."""
