@@ -58,7 +58,6 @@ def random_playout(e: Engine, rng: random.Random) -> int:
 def smart_playout(e: Engine, rng: random.Random) -> int:
     rand = rng.random
     play = e.play
-    cells = e.cells
     won = e.won
     while e.result == ONGOING:
         p = e.player

@@ -18,7 +18,7 @@ import serial
 
 from companion.sensing.serial_protocol import (
     GAINS, PROTOCOL_VERSION, RATES, RAW_MAX, RAW_MIN, SEQ_MODULO, Fault, Hello,
-    LineError, LineSplitter, Pong, Reply, SampleLine, encode_command, parse_line, seq_gap)
+    LineError, LineSplitter, Reply, SampleLine, encode_command, parse_line, seq_gap)
 from companion.sensing.source import Clock, Sample, SensorError, SourceStatus, WeightSource, monotonic
 
 log = logging.getLogger(__name__)

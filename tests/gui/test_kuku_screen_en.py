@@ -1,6 +1,6 @@
 """九九戦艦 panels in English fit, and a game resumed mid-placement is covered again."""
 
-from test_kuku_screen_helpers import assert_no_leak, open_and_start, tap_cell, type_keys
+from test_kuku_screen_helpers import assert_no_leak, tap_cell, type_keys
 
 
 def test_english_panels_and_resume_behind_the_cover(gui):

@@ -1,6 +1,5 @@
 """hardware/seesaw.scad renders with OpenSCAD: the assembly, every printed part, refusals of bad sizes."""
 
-import csv
 import re
 import shutil
 import subprocess

@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from test_navalwar_support import GAME, apply_all, black, dealt, fleet, in_normal_turns, pass_turn, red, table
+from test_navalwar_support import GAME, apply_all, dealt, fleet, in_normal_turns, pass_turn, red, table
 
 from companion.rules.base import CHANCE, IllegalAction
 from companion.rules.navalwar import card_conservation, next_draw_odds

@@ -19,11 +19,9 @@ panel holds Home and every control.
 from __future__ import annotations
 
 import random
-import threading
 from pathlib import Path
 
 from kivy.app import App
-from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -34,6 +32,7 @@ from companion.ai.battleship import BattleshipAI
 from companion.rules.base import IllegalAction
 from companion.rules.battleship_fleet import CELLS, LENGTH, NAMES, index, label
 from companion.session import Session, tally
+from companion.ui.computer import ComputerTurn
 from companion.ui.games import GameTile
 from companion.ui.games.battleship_answers import BsAnswerPad  # noqa: F401  (used in kv)
 from companion.ui.games.battleship_grid import BattleshipGrid  # noqa: F401  (used in kv)
@@ -109,7 +108,7 @@ class BattleshipScreen(GameScreen):
         self.private_seat: int | None = None  # whose fleet the place stage shows
         self.result_seat: int | None = None  # whose volley the result stage shows
         self._ai: BattleshipAI | None = None
-        self._cpu_token = None
+        self.cpu = ComputerTurn("battleship-cpu")
         for ship in NAMES:
             button = BsShipButton(ship=ship)
             button.bind(on_release=lambda b: self.select_ship(b.ship))
@@ -343,28 +342,20 @@ class BattleshipScreen(GameScreen):
         seat = session.state.to_move()
         if seat is None or self._human(seat):
             return
-        token = (session.id, len(session.actions))
-        self._cpu_token, self.thinking = token, True
+        self.thinking = True
         view, ai, rng = session.state.view(seat), self._ai, random.Random(self.rng.random())
-
-        def think():
-            actions = computer_turn(ai, view, rng)
-            Clock.schedule_once(lambda dt: self._cpu_done(token, actions))
-
-        threading.Thread(target=think, daemon=True, name="battleship-cpu").start()
+        self.cpu.start(lambda: computer_turn(ai, view, rng), self._cpu_done)
         self.refresh()
 
-    def _cpu_done(self, token, actions: list) -> None:
-        if token != self._cpu_token:
-            return  # the game moved on while the computer thought
-        self._cancel_cpu()
+    def _cpu_done(self, actions: list) -> None:
+        self.thinking = False
         for action in actions:
             self.session.play(action)
         self.refresh()
         self._maybe_cpu()
 
     def _cancel_cpu(self) -> None:
-        self._cpu_token = None
+        self.cpu.cancel()
         self.thinking = False
 
     def close(self) -> None:

@@ -41,7 +41,6 @@ from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
-from companion.errors import CompanionError
 from companion.rules.base import IllegalAction
 from companion.rules.gunkan_table import declaration_of
 from companion.sensing.seesaw import COMPARISON, EMPTY, REFUSED, Seesaw, identities

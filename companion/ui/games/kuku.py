@@ -20,11 +20,9 @@ height; the side panel holds Home and every control.
 from __future__ import annotations
 
 import random
-import threading
 from pathlib import Path
 
 from kivy.app import App
-from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -36,6 +34,7 @@ from companion.kuku_report import COMPUTER, store_report, weakest_first
 from companion.rules.base import IllegalAction
 from companion.rules.kuku_board import is_cell, parse_pair
 from companion.session import Session, tally
+from companion.ui.computer import ComputerTurn
 from companion.ui.games import GameTile
 from companion.ui.games.battleship_views import reason
 from companion.ui.games.kuku_grid import KukuGrid  # noqa: F401  (used in kv)
@@ -109,7 +108,7 @@ class KukuScreen(GameScreen):
         self.private_seat: int | None = None  # whose fleet the place stage shows
         self.seen = 0  # attacks whose result step was passed
         self._ai: KukuAI | None = None
-        self._cpu_token = None
+        self.cpu = ComputerTurn("kuku-cpu")
         self.ids.keypad.bind(entry=lambda *_: self._entry_changed())
 
     @property
@@ -156,7 +155,7 @@ class KukuScreen(GameScreen):
         self.choosing = session is None
         self.reporting = False
         if session is not None:
-            options, players = session.record.options, session.players
+            options = session.record.options
             self.opponent = ("cpu" if (session.record.scoreboard or "").startswith(f"{KIND}:cpu")
                              else "tracker" if options["mode"] == "tracker" else "2p")
             self.rule, self.first = options["rule"], options["first"]
@@ -314,28 +313,20 @@ class KukuScreen(GameScreen):
         seat = session.state.to_move()
         if not self._is_cpu(seat):
             return
-        token = (session.id, len(session.actions))
-        self._cpu_token, self.thinking = token, True
+        self.thinking = True
         state, ai = session.state, self._ai
-
-        def think():
-            actions = computer_turn(ai, state, seat)
-            Clock.schedule_once(lambda dt: self._cpu_done(token, actions))
-
-        threading.Thread(target=think, daemon=True, name="kuku-cpu").start()
+        self.cpu.start(lambda: computer_turn(ai, state, seat), self._cpu_done)
         self.refresh()
 
-    def _cpu_done(self, token, actions: list) -> None:
-        if token != self._cpu_token:
-            return  # the game moved on while the computer thought
-        self._cancel_cpu()
+    def _cpu_done(self, actions: list) -> None:
+        self.thinking = False
         for action in actions:
             self.session.play(action)
         self.refresh()
         self._maybe_cpu()
 
     def _cancel_cpu(self) -> None:
-        self._cpu_token = None
+        self.cpu.cancel()
         self.thinking = False
 
     def close(self) -> None:

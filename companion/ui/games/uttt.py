@@ -9,7 +9,6 @@ from finished games in the store, so a result counts exactly once.
 from __future__ import annotations
 
 import random
-import threading
 from pathlib import Path
 
 from kivy.app import App
@@ -20,6 +19,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 from companion.ai.uttt import choose_move
 from companion.session import Session, tally
 from companion.ui import theme
+from companion.ui.computer import ComputerTurn
 from companion.ui.games import GameTile
 from companion.ui.games.uttt_board import UtttBoard  # noqa: F401  (used in kv)
 from companion.ui.widgets import GameScreen
@@ -55,7 +55,7 @@ class UtttScreen(GameScreen):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._history = []
-        self._cpu_token = None
+        self.cpu = ComputerTurn("uttt-cpu")
         self._unlock_event = None
         self.rng = random.Random()
 
@@ -149,27 +149,17 @@ class UtttScreen(GameScreen):
     def _maybe_cpu(self) -> None:
         if self.person_to_move() != "cpu" or self.thinking:
             return
-        token = (self.session.id, len(self.session.actions))
-        self._cpu_token = token
         self.thinking = True
         state, level, seed = self.session.state, self.mode, self.rng.random()
         self.refresh()
+        self.cpu.start(lambda: choose_move(state, level, random.Random(seed)), self._cpu_done)
 
-        def think():
-            move = choose_move(state, level, random.Random(seed))
-            Clock.schedule_once(lambda dt: self._cpu_done(token, move))
-
-        threading.Thread(target=think, daemon=True, name="uttt-cpu").start()
-
-    def _cpu_done(self, token, move: int) -> None:
-        if token != self._cpu_token:
-            return  # the game moved on (undo, new game) while the CPU thought
-        self._cpu_token = None
+    def _cpu_done(self, move: int) -> None:
         self.thinking = False
         self._commit(move)
 
     def _cancel_cpu(self) -> None:
-        self._cpu_token = None
+        self.cpu.cancel()
         self.thinking = False
 
     def close(self) -> None:
