@@ -114,12 +114,9 @@ def _fall_rest(fall_g_s: float, drop_g: float, release_max_s: float) -> float:
     the distance still to go (r) and the speed (s) obey r * d = (R s / pi)^2
     whatever the excess, so r <= (R_max s)^2 / (pi^2 d).  Near the peak (d
     small) the bound is large, so a slow start of a fall is never mistaken for
-    its end; past the fall's middle, where it slows down, r <= d.  The window's
-    mean speed bounds the speed at its end only once the fall slows down, so
-    the judge uses the bound only then (see `_easing`).  (The bound also
-    covers what a slow drift may hide: at `slope_max_g_s`, `press_drop_g`
-    down, (0.4 * 3)^2 / (pi^2 * 0.3) = 0.5 g, less than the 0.8 g between a
-    band and another class's pieces.)"""
+    its end.  (It also bounds what a slow drift may hide: at `slope_max_g_s`,
+    `press_drop_g` down, (0.4 * 3)^2 / (pi^2 * 0.3) = 0.5 g, less than the
+    0.8 g between a band and another class's pieces.)"""
     return (release_max_s * fall_g_s) ** 2 / (math.pi ** 2 * drop_g)
 
 
@@ -188,11 +185,9 @@ def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int
     fall = -slope + cfg.slope_z * se_slope  # the fall's speed, on the safe side
     if (drop is not None and slope < 0 and fall <= cfg.fall_max_g_s and drop > cfg.noise_margin_g
             and _easing(x, resid, sigma) > cfg.easing_z):
-        came = drop - cfg.noise_margin_g
-        rest = _fall_rest(fall, came, cfg.release_max_s)
-        if rest <= came:  # past the fall's middle, as a slowing fall must be
-            reach = cfg.confidence_z * se_level
-            return Estimate(level, level - rest - reach, level + reach, True, "falling")
+        rest = _fall_rest(fall, drop - cfg.noise_margin_g, cfg.release_max_s)
+        reach = cfg.confidence_z * se_level
+        return Estimate(level, level - rest - reach, level + reach, True, "falling")
     if abs(slope) + cfg.slope_z * se_slope > cfg.slope_max_g_s:
         return Estimate(level, low, high, False, "drifting")
     reach = cfg.confidence_z * (se_level + se_slope * cfg.horizon_s)
