@@ -57,8 +57,7 @@ class JudgeConfig:
     oscillation_sigmas: float = 3.0  # a swing back by more than this is ringing, not drift
     horizon_s: float = 0.1  # a steady trend must stay inside the band this long
     release_max_s: float = 0.4  # a hand eases off its press within this long...
-    fall_max_g_s: float = 20.0  # ...and a fall faster than this is still the hand moving;
-    easing_z: float = 1.0  # a fall is judged by where it may end once it slows down this surely
+    fall_max_g_s: float = 20.0  # ...and a fall faster than this is still the hand moving
     confidence_z: float = 3.0  # standard errors around the trend's level
     history_s: float = 0.6  # look-back for the press that put the load down...
     press_drop_g: float = 0.3  # ...the signal must have come down this far from its peak...
@@ -120,20 +119,6 @@ def _fall_rest(fall_g_s: float, drop_g: float, release_max_s: float) -> float:
     return (release_max_s * fall_g_s) ** 2 / (math.pi ** 2 * drop_g)
 
 
-def _easing(x: Sequence[float], resid: Sequence[float], sigma: float) -> float:
-    """How surely a window bends upwards (a fall slowing down), in standard errors
-    of the curvature left in a line fit's residuals."""
-    m = len(x)
-    xx = [xi * xi for xi in x]
-    mean_xx = sum(xx) / m
-    tilt = sum(xi * v for xi, v in zip(x, xx)) / sum(xx)
-    q = [v - mean_xx - tilt * xi for xi, v in zip(x, xx)]
-    qq = sum(v * v for v in q)
-    if qq <= 0:
-        return 0.0
-    return sum(v * r for v, r in zip(q, resid)) / math.sqrt(qq) / sigma
-
-
 def _line(t: Sequence[float], g: Sequence[float]) -> tuple[float, float, float, list[float], list[float]]:
     """Least-squares line: mean, slope, sum of squared x, x (centred times), residuals."""
     m = len(t)
@@ -183,8 +168,7 @@ def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int
     se_slope = sigma / math.sqrt(sxx)
     se_level = sigma * math.sqrt(1.0 / m + x[-1] * x[-1] / sxx)
     fall = -slope + cfg.slope_z * se_slope  # the fall's speed, on the safe side
-    if (drop is not None and slope < 0 and fall <= cfg.fall_max_g_s and drop > cfg.noise_margin_g
-            and _easing(x, resid, sigma) > cfg.easing_z):
+    if drop is not None and slope < 0 and fall <= cfg.fall_max_g_s and drop > cfg.noise_margin_g:
         rest = _fall_rest(fall, drop - cfg.noise_margin_g, cfg.release_max_s)
         reach = cfg.confidence_z * se_level
         return Estimate(level, level - rest - reach, level + reach, True, "falling")
