@@ -4,15 +4,12 @@ The judge watches the pipeline's readings.  For each pan it looks at a short
 trailing window (spikes left out by a robust line fit) and asks two questions:
 
 * still?  The hand's press is over (the signal has come down from the peak
-  that followed the load's landing), and the window either falls (the hand
-  letting go), drifts slowly (its slope, on the safe side of its standard
-  error, within `slope_max_g_s`) or swings both ways (ringing, which decays
-  about the final weight).
-* where?  For a fall: the level now down to where the fall may still take it
-  (see `_fall_rest`); for a slow drift: the level now and where the trend
-  takes it within `horizon_s`; both widened by `confidence_z` standard
-  errors; for ringing: the window's swing.  That range must lie inside one
-  class's band (a fall that does not fit yet is waited for, not reweighed).
+  that followed the load's landing), and the window either drifts slowly (its
+  slope, on the safe side of its standard error, within `slope_max_g_s`) or
+  swings both ways (ringing, which decays about the final weight).
+* where?  For a slow drift: the level now and where the trend takes it within
+  `horizon_s`, widened by `confidence_z` standard errors; for ringing: the
+  window's swing.  That range must lie inside one class's band.
 
 A class's band is its spread (mass ± spread) widened on each side by
 `accept_fraction` of the free gap to its neighbour, so a weight between two
@@ -47,17 +44,15 @@ AMBIGUOUS = "|"  # joins the names of classes that weigh the same
 class JudgeConfig:
     """Statistical settings; the defaults never misjudge the benchmark's hardest hands."""
 
-    windows_s: tuple[float, ...] = (0.075, 0.1, 0.16, 0.3)  # trailing windows, tried shortest first
+    windows_s: tuple[float, ...] = (0.1, 0.16, 0.3)  # trailing windows, tried shortest first
     min_samples: int = 4  # and never fewer samples in a window (10 samples/s: 0.4 s)
     noise_floor_g: float = 0.03  # never assume a quieter signal than this per sample
     outlier_sigmas: float = 6.0  # residuals beyond this are spikes, left out
     noise_margin_g: float = 0.05  # added around the window's extremes
-    slope_max_g_s: float = 3.0  # a steady drift faster than this is still moving...
+    slope_max_g_s: float = 1.5  # a steady drift faster than this is still moving...
     slope_z: float = 1.0  # ...judged this many standard errors on the safe side
     oscillation_sigmas: float = 3.0  # a swing back by more than this is ringing, not drift
     horizon_s: float = 0.1  # a steady trend must stay inside the band this long
-    release_max_s: float = 0.4  # a hand eases off its press within this long...
-    fall_max_g_s: float = 20.0  # ...and a fall faster than this is still the hand moving
     confidence_z: float = 3.0  # standard errors around the trend's level
     history_s: float = 0.6  # look-back for the press that put the load down...
     press_drop_g: float = 0.3  # ...the signal must have come down this far from its peak...
@@ -78,45 +73,24 @@ class Estimate:
     reason: str = ""
 
 
-def _past_press(t: Sequence[float], g: Sequence[float], n: int, level: float,
-                cfg: JudgeConfig) -> tuple[bool, float | None]:
-    """Whether the hand's press that put the load down is over, and how far the
-    signal has come down from its peak (None when the peak is not known).
+def _past_press(t: Sequence[float], g: Sequence[float], n: int, level: float, cfg: JudgeConfig) -> bool:
+    """Whether the hand's press that put the load down is over.
 
     The press is the peak after the last time the signal was under half its
     level.  It is over once the peak lies before the window and the signal has
     come down from it by `press_drop_g`, or after `press_guard_s`."""
     if level <= 0:
-        return True, None
+        return True
     half = 0.5 * level
     j = next((i for i in range(len(g) - 1, -1, -1) if g[i] < half), None)
     if j is None:
-        return True, None
+        return True
     if t[-1] - t[j] >= cfg.press_guard_s or j == len(g) - 1:
-        return t[-1] - t[j] >= cfg.press_guard_s, None
+        return t[-1] - t[j] >= cfg.press_guard_s
     after = g[j + 1:]
     peak = max(after)
     k = j + 1 + after.index(peak)
-    drop = peak - max(g[-n:])
-    if k < len(g) - n and drop >= cfg.press_drop_g:
-        return True, drop
-    return t[-1] - t[j] >= cfg.press_guard_s, None
-
-
-def _fall_rest(fall_g_s: float, drop_g: float, release_max_s: float) -> float:
-    """How far a signal falling at `fall_g_s` may still fall, having come down
-    `drop_g` from the press peak.
-
-    A hand lets go of the excess force over at most `release_max_s` (R), the
-    excess easing off like a half cosine (as the simulator models it, and like
-    a hand's smooth release).  Along such a fall the distance come down (d),
-    the distance still to go (r) and the speed (s) obey r * d = (R s / pi)^2
-    whatever the excess, so r <= (R_max s)^2 / (pi^2 d).  Near the peak (d
-    small) the bound is large, so a slow start of a fall is never mistaken for
-    its end.  (It also bounds what a slow drift may hide: at `slope_max_g_s`,
-    `press_drop_g` down, (0.4 * 3)^2 / (pi^2 * 0.3) = 0.5 g, less than the
-    0.8 g between a band and another class's pieces.)"""
-    return (release_max_s * fall_g_s) ** 2 / (math.pi ** 2 * drop_g)
+    return k < len(g) - n and peak - max(g[-n:]) >= cfg.press_drop_g
 
 
 def _line(t: Sequence[float], g: Sequence[float]) -> tuple[float, float, float, list[float], list[float]]:
@@ -132,12 +106,10 @@ def _line(t: Sequence[float], g: Sequence[float]) -> tuple[float, float, float, 
 def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int | None = None) -> Estimate:
     """Judge the last `n` samples of a pan's history (t, g).
 
-    Still when the press is over and the window either swings both ways
-    (ringing, which decays about the final weight): `low..high` then covers
-    the swing; or falls after the press peak (no faster than `fall_max_g_s`):
-    `low..high` then covers the level now down to where the fall may still
-    take it; or drifts slowly (slope within `slope_max_g_s`): `low..high` then
-    covers the level now and where the trend takes it in `horizon_s`."""
+    Still when the press is over and the window either drifts slowly (slope
+    within `slope_max_g_s`): `low..high` then covers the level now and where
+    the trend takes it in `horizon_s`; or swings both ways (ringing, which
+    decays about the final weight): `low..high` then covers the swing."""
     cfg = config
     t, g = list(t), list(g)
     n = len(t) if n is None else n
@@ -155,8 +127,7 @@ def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int
         mean, slope, sxx, x, resid = _line(tw, gw)
     sigma = max(cfg.noise_floor_g, math.sqrt(sum(r * r for r in resid) / max(m - 2, 1)))
     level = mean + slope * x[-1]
-    over, drop = _past_press(t, g, n, level, cfg)
-    if not over:
+    if not _past_press(t, g, n, level, cfg):
         return Estimate(level, -math.inf, math.inf, False, "pressed")
     low, high = min(gw) - cfg.noise_margin_g, max(gw) + cfg.noise_margin_g
     swing = cfg.oscillation_sigmas * cfg.noise_floor_g
@@ -166,14 +137,9 @@ def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int
             # a crest and a trough: ringing about the final weight, which lies between them
             return Estimate(level, low, high, True, "ringing")
     se_slope = sigma / math.sqrt(sxx)
-    se_level = sigma * math.sqrt(1.0 / m + x[-1] * x[-1] / sxx)
-    fall = -slope + cfg.slope_z * se_slope  # the fall's speed, on the safe side
-    if drop is not None and slope < 0 and fall <= cfg.fall_max_g_s and drop > cfg.noise_margin_g:
-        rest = _fall_rest(fall, drop - cfg.noise_margin_g, cfg.release_max_s)
-        reach = cfg.confidence_z * se_level
-        return Estimate(level, level - rest - reach, level + reach, True, "falling")
     if abs(slope) + cfg.slope_z * se_slope > cfg.slope_max_g_s:
         return Estimate(level, low, high, False, "drifting")
+    se_level = sigma * math.sqrt(1.0 / m + x[-1] * x[-1] / sxx)
     reach = cfg.confidence_z * (se_level + se_slope * cfg.horizon_s)
     ahead = level + slope * cfg.horizon_s
     return Estimate(level, min(level, ahead) - reach, max(level, ahead) + reach, True)
@@ -373,8 +339,6 @@ class Judge:
             if group.fits(est.low, est.high):
                 self._unfit_since[channel] = None
                 return PanState("class", group)
-        if est.reason == "falling":  # may yet come down into a band
-            return PanState(UNSTABLE, reason=est.reason)
         return self._unfit(channel)
 
     # -- verdicts --------------------------------------------------------------
@@ -413,7 +377,5 @@ class Judge:
             if fits:
                 self._unfit_since[0] = None
                 return Verdict(kind, self._time())
-        if est.reason == "falling":
-            return Verdict(UNSTABLE, self._time(), reason=est.reason)
         state = self._unfit(0)
         return Verdict(state.kind, self._time(), reason=state.reason)
