@@ -20,6 +20,11 @@ group wins.  The verdict comes on the first reading where both pans pass, and
 "reweigh" only after a still weight has fitted no class for `reweigh_after_s`.
 Overload, underload and missing calibration are refused.
 
+The judge assumes nothing about how a hand lets go.  Bounding the rest of a
+falling signal by the simulator's release curve was tried (verdicts 0.06 s
+sooner) and taken out: a real hand need not follow that curve, and a wrong
+verdict costs more than a sixteenth of a second.
+
 For a single-cell beam (one signed difference on channel 0), `beam()` compares
 the difference against a balance tolerance derived from the same classes.
 """
