@@ -22,8 +22,6 @@ from companion import config as config_module  # noqa: E402
 from companion import fonts, i18n, rules  # noqa: E402
 from companion.errors import CompanionError  # noqa: E402
 from companion.sensing.factory import open_source  # noqa: E402
-from companion.sensing.seesaw import SETTLING, Seesaw, virtual_calibration  # noqa: E402
-from companion.sensing.simulator import SimulatedSeesaw  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402
 
@@ -43,13 +41,8 @@ class CompanionApp(App):
         self.has_cjk = self._install_font()
         self.lang = self._language()
         problems = []
-        self.source = source  # the seesaw's WeightSource, or None when it cannot be opened
-        if source is None:
-            try:
-                self.source = open_source(cfg.sensor)
-            except CompanionError as exc:
-                problems.append(str(exc))
-        self.seesaw = self._open_seesaw()  # the source's only reader
+        self._source, self._source_opened = source, source is not None
+        self._seesaw = None
         if not self.has_cjk:
             problems.append(i18n.translate("app.no_cjk_font", "en"))
         if self.store.problem:
@@ -93,8 +86,8 @@ class CompanionApp(App):
         self.manager = ScreenManager(transition=NoTransition())
         self.manager.add_widget(HomeScreen())
         self.manager.add_widget(SettingsScreen())
+        self.sensor_text = self.tr(f"app.source_{self.cfg.sensor.source}", self.lang)
         self._sensor_clock = Clock.schedule_interval(self._update_sensor_status, 0.25)
-        self._update_sensor_status()
         return self.manager
 
     def show_screen(self, name: str) -> None:
@@ -108,7 +101,7 @@ class CompanionApp(App):
         from companion.ui.games import tile
 
         if not self.manager.has_screen(kind):
-            self.manager.add_widget(tile(kind).make_screen(self))
+            self.manager.add_widget(tile(kind).make_screen())
         return self.manager.get_screen(kind)
 
     def open_game(self, kind: str, session: Session | None = None) -> None:
@@ -129,12 +122,33 @@ class CompanionApp(App):
         self.lang = self._language()
 
     # sensor --------------------------------------------------------------------
+    # Opened on first use (the first status tick, after the home screen is drawn),
+    # so that start-up does not wait for numpy and the sensor.
 
-    def _open_seesaw(self) -> Seesaw | None:
+    @property
+    def source(self):
+        """The seesaw's WeightSource, or None when it cannot be opened (the notice says why)."""
+        if not self._source_opened:
+            self._source_opened = True
+            try:
+                self._source = open_source(self.cfg.sensor)
+            except CompanionError as exc:
+                self.notice = f"{self.notice}  {exc}".strip()
+        return self._source
+
+    @property
+    def seesaw(self):
+        """The source's only reader (`companion.sensing.seesaw.Seesaw`), or None."""
+        if self._seesaw is None and self.source is not None:
+            self._seesaw = self._open_seesaw()
+        return self._seesaw
+
+    def _open_seesaw(self):
         """The seesaw over the source with the configured stored calibration (`sensor.calibration`,
         else the newest; a simulator without one gets its virtual factory calibration)."""
-        if self.source is None:
-            return None
+        from companion.sensing.seesaw import Seesaw, virtual_calibration
+        from companion.sensing.simulator import SimulatedSeesaw
+
         store, sensor = self.store, self.cfg.sensor
         calibration = store.calibration(sensor.calibration or None) or store.calibration()
         if calibration is None and isinstance(self.source, SimulatedSeesaw):
@@ -154,6 +168,8 @@ class CompanionApp(App):
         state = "app.sensor_connected" if status.connected else "app.sensor_disconnected"
         text = f"{name}: {self.tr(state, self.lang)}"
         if status.connected:
+            from companion.sensing.seesaw import SETTLING
+
             still = all(self.seesaw.pan(c).kind != SETTLING for c in range(self.source.channels))
             text += f" · {self.tr('app.sensor_stable' if still else 'app.sensor_moving', self.lang)}"
         self.sensor_text = text
@@ -166,6 +182,6 @@ class CompanionApp(App):
         for screen in self.manager.screens:
             if isinstance(screen, GameScreen):
                 screen.close()
-        if self.source is not None:
-            self.source.close()
+        if self._source is not None:
+            self._source.close()
         self.store.close()

@@ -10,6 +10,14 @@ def test_home_shows_japanese_title_and_a_tile_per_game(gui):
     gui.screenshot("home-ja-800x480")
 
 
+def test_every_tile_opens_its_own_game_screen(gui):
+    for tile in tiles():
+        gui.app.show_home()
+        gui.pump(0.05)
+        gui.tap(gui.tile(tile.kind))
+        assert gui.screen.name == tile.kind
+
+
 def test_every_touch_target_is_big_enough(gui):
     from kivy.uix.button import ButtonBehavior
 

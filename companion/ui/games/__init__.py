@@ -1,36 +1,41 @@
-"""The games the home screen offers.
+"""The games the home screen offers, in its order.
 
-A module here that defines `TILE` (a `GameTile`) is a game with a screen;
-the home screen shows a tile for each, so no tile leads nowhere.
+A tile names its screen class as "module:Class"; the module is imported only
+when the game is first opened, so the home screen appears quickly.  Every tile
+leads to a screen, which `tests/gui/test_shell.py` checks.
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from dataclasses import dataclass
-from functools import cache
-from typing import Callable
 
 
 @dataclass(frozen=True)
 class GameTile:
     kind: str  # the rules registry name (its title is the tile's), also the screen name
     glyph: str  # a large character drawn on the tile
-    make_screen: Callable  # make_screen(app) -> a kivy Screen named `kind`
-    order: int = 50  # position on the home screen
+    screen: str  # "companion.ui.games.<module>:<ScreenClass>"
+
+    def make_screen(self):
+        module, _, name = self.screen.partition(":")
+        return getattr(importlib.import_module(module), name)()
 
 
-@cache
-def tiles() -> list[GameTile]:
-    found = []
-    for info in pkgutil.iter_modules(__path__):
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        tile = getattr(module, "TILE", None)
-        if isinstance(tile, GameTile):
-            found.append(tile)
-    return sorted(found, key=lambda t: (t.order, t.kind))
+_GAMES = "companion.ui.games"
+
+TILES = (
+    GameTile("gunkan", "軍", f"{_GAMES}.gunkan:GunkanScreen"),
+    GameTile("kuku", "九九", f"{_GAMES}.kuku:KukuScreen"),
+    GameTile("navalwar", "艦", f"{_GAMES}.navalwar:NavalWarScreen"),
+    GameTile("battleship", "戦", f"{_GAMES}.battleship:BattleshipScreen"),
+    GameTile("uttt", "#", f"{_GAMES}.uttt:UtttScreen"),
+)
+
+
+def tiles() -> tuple[GameTile, ...]:
+    return TILES
 
 
 def tile(kind: str) -> GameTile | None:
-    return next((t for t in tiles() if t.kind == kind), None)
+    return next((t for t in TILES if t.kind == kind), None)

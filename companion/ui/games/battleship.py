@@ -33,7 +33,6 @@ from companion.rules.base import IllegalAction
 from companion.rules.battleship_fleet import CELLS, LENGTH, NAMES, index, label
 from companion.session import Session, tally
 from companion.ui.computer import ComputerTurn
-from companion.ui.games import GameTile
 from companion.ui.games.battleship_answers import BsAnswerPad  # noqa: F401  (used in kv)
 from companion.ui.games.battleship_grid import BattleshipGrid  # noqa: F401  (used in kv)
 from companion.ui.games.battleship_views import (announcement, computer_turn, fill_fleet,
@@ -493,5 +492,3 @@ class BattleshipScreen(GameScreen):
             self.can_bottom = True
         else:
             self.bottom_text, self.can_bottom = self.tr("battleship_ui.pick_cell"), False
-
-TILE = GameTile(kind=KIND, glyph="戦", make_screen=lambda app: BattleshipScreen(), order=40)

@@ -46,7 +46,6 @@ from companion.rules.gunkan_table import declaration_of
 from companion.sensing.seesaw import COMPARISON, EMPTY, REFUSED, Seesaw, identities
 from companion.session import Session
 from companion.ui import theme
-from companion.ui.games import GameTile
 from companion.ui.games.gunkan_sounds import Sounds
 from companion.ui.games.gunkan_widgets import ChoiceDialog, SeesawView, VirtualTray, piece_name  # noqa: F401
 from companion.ui.widgets import GameScreen
@@ -526,5 +525,3 @@ class GunkanScreen(GameScreen):
             lines.append(text)
         return "\n".join(lines)
 
-
-TILE = GameTile(kind="gunkan", glyph="軍", make_screen=lambda app: GunkanScreen(), order=10)

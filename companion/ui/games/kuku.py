@@ -35,7 +35,6 @@ from companion.rules.base import IllegalAction
 from companion.rules.kuku_board import is_cell, parse_pair
 from companion.session import Session, tally
 from companion.ui.computer import ComputerTurn
-from companion.ui.games import GameTile
 from companion.ui.games.battleship_views import reason
 from companion.ui.games.kuku_grid import KukuGrid  # noqa: F401  (used in kv)
 from companion.ui.games.kuku_keypad import TIMES, KukuKeypad  # noqa: F401  (used in kv)
@@ -566,5 +565,3 @@ class AnswerToggle(ToggleButton):
 
     cell = StringProperty("")
 
-
-TILE = GameTile(kind=KIND, glyph="九九", make_screen=lambda app: KukuScreen(), order=20)

@@ -25,7 +25,6 @@ from companion.rules.navalwar import composition_of
 from companion.rules.navalwar_data import CALIBRES, card_value, load_composition
 from companion.session import Session
 from companion.ui import theme
-from companion.ui.games import GameTile
 from companion.ui.games.navalwar_chart import SEAT_COLOURS
 from companion.ui.games.navalwar_choices import ChoiceTree, Labeller, card_label
 from companion.ui.games.navalwar_count import CountView
@@ -465,5 +464,3 @@ def _pct(p: float) -> str:
 def _dim(colour) -> list:
     return [c * 0.55 for c in colour[:3]] + [1]
 
-
-TILE = GameTile(kind="navalwar", glyph="艦", make_screen=lambda app: NavalWarScreen(), order=30)

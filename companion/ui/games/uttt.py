@@ -20,7 +20,6 @@ from companion.ai.uttt import choose_move
 from companion.session import Session, tally
 from companion.ui import theme
 from companion.ui.computer import ComputerTurn
-from companion.ui.games import GameTile
 from companion.ui.games.uttt_board import UtttBoard  # noqa: F401  (used in kv)
 from companion.ui.widgets import GameScreen
 
@@ -233,5 +232,3 @@ class UtttScreen(GameScreen):
         self.score_text = tr("uttt_ui.score", a=tr(f"uttt_ui.{a}"), wa=row(a)["win"],
                              b=tr(f"uttt_ui.{b}"), wb=row(b)["win"], d=row(a)["draw"])
 
-
-TILE = GameTile(kind="uttt", glyph="#", make_screen=lambda app: UtttScreen(), order=50)
