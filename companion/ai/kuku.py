@@ -14,12 +14,7 @@ listings are always right (the companion is the referee).
   picks the attack with the best expected result, self-destruct included only
   when it wins or ends the game favourably, less what the opponent's likely
   reply on the board it leaves would sink of its own fleet.  It places its
-  ships almost always on the one-cell products 1, 25, 49, 64, 81: such a ship
-  blocks none of its own bombs (a ship on a 2-cell product costs it an extra
-  normal attack to sweep that product), and bombing opponents reach those
-  cells last.  Measured against the random baseline this shortens games and
-  lifts the win rate by about a point; the price is predictability - a
-  player who knows it may bomb those five products first.
+  ships where few cells share their product (hard to bomb).
 """
 
 from __future__ import annotations
@@ -36,7 +31,7 @@ N_CELLS = len(CELLS)
 PRODUCT_MASKS = np.array([[value(cell) == n for cell in CELLS] for n in PRODUCTS], dtype=bool)
 ONE_CELL = np.eye(N_CELLS, dtype=bool)
 PRODUCT_SIZE = {n: len(cells_of(n)) for n in PRODUCTS}
-PLACEMENT_POWER = 8  # a cell's placing weight is 1 / (cells sharing its product) ** power
+PLACEMENT_POWER = 3  # a cell's placing weight is 1 / (cells sharing its product) ** power
 BETAS = np.array([0.0, 1.0, 3.0, 8.0])  # sharpness of the opponent model "prefers bigger attacks"
 
 
