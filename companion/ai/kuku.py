@@ -14,7 +14,9 @@ listings are always right (the companion is the referee).
   picks the attack with the best expected result, self-destruct included only
   when it wins or ends the game favourably, less what the opponent's likely
   reply on the board it leaves would sink of its own fleet.  It places its
-  ships where few cells share their product (hard to bomb).
+  ships where few cells share their product (hard to bomb), but not always on
+  the five one-cell products: that was measured (about +0.01 against random,
+  +0.02 against greedy) and left out, as a child soon learns to bomb 81 first.
 """
 
 from __future__ import annotations
