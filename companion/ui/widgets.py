@@ -18,6 +18,18 @@ class GameScreen(Screen):
     session = ObjectProperty(None, allownone=True)
     title_key = StringProperty("")
 
+    @property
+    def app(self):
+        return App.get_running_app()
+
+    @property
+    def store(self):
+        return self.app.store
+
+    def tr(self, key: str, **values) -> str:
+        """Text for `key` in the app's current language."""
+        return self.app.tr(key, self.app.lang, **values)
+
     def show(self, session) -> None:
         """Take over `session` (a new or resumed game) and draw it."""
         self.session = session

@@ -21,7 +21,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from kivy.app import App
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -115,19 +114,8 @@ class BattleshipScreen(GameScreen):
         self.ids.grid.bind(hover=lambda *_: self._draw_ghost())
 
     @property
-    def app(self):
-        return App.get_running_app()
-
-    @property
-    def store(self):
-        return self.app.store
-
-    @property
     def grid(self) -> BattleshipGrid:
         return self.ids.grid
-
-    def tr(self, key: str, **values) -> str:
-        return self.app.tr(key, self.app.lang, **values)
 
     def names(self) -> list[str]:
         return [self.tr(f"battleship_ui.{who}") for who in self.session.players]

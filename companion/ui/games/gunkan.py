@@ -35,7 +35,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.lang import Builder
@@ -90,13 +89,6 @@ class GunkanScreen(GameScreen):
         self._buttons_key = None
         self._tray = self._tray_lang = None  # made once: it is slow to build
         self._unlock_at = 0.0
-
-    @property
-    def app(self):
-        return App.get_running_app()
-
-    def tr(self, key: str, **values) -> str:
-        return self.app.tr(key, self.app.lang, **values)
 
     def seat_name(self, seat: int) -> str:
         return self.tr(f"gunkan.seat.{seat}")

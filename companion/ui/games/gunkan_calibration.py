@@ -17,7 +17,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
@@ -74,15 +73,8 @@ class CalibrationScreen(GameScreen):
         self.tray = self.dialog = None
 
     @property
-    def app(self):
-        return App.get_running_app()
-
-    @property
     def seesaw(self):
         return self.referee.seesaw
-
-    def tr(self, key: str, **values) -> str:
-        return self.app.tr(key, self.app.lang, **values)
 
     # life --------------------------------------------------------------------------------
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from kivy.app import App
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -111,23 +110,12 @@ class KukuScreen(GameScreen):
         self.ids.keypad.bind(entry=lambda *_: self._entry_changed())
 
     @property
-    def app(self):
-        return App.get_running_app()
-
-    @property
-    def store(self):
-        return self.app.store
-
-    @property
     def grid(self) -> KukuGrid:
         return self.ids.grid
 
     @property
     def keypad(self) -> KukuKeypad:
         return self.ids.keypad
-
-    def tr(self, key: str, **values) -> str:
-        return self.app.tr(key, self.app.lang, **values)
 
     def names(self) -> list[str]:
         return [self.tr("kuku_ui.cpu") if self._is_cpu(s) else name

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
@@ -93,13 +92,6 @@ class NavalWarScreen(GameScreen):
             button = CalibreFilter(value=value, state="down" if value == "all" else "normal")
             button.bind(on_release=lambda b: self.set_filter(b.value))
             (self.ids.filters_all if value == "all" else self.ids.filters).add_widget(button)
-
-    @property
-    def app(self):
-        return App.get_running_app()
-
-    def tr(self, key: str, **values) -> str:
-        return self.app.tr(key, self.app.lang, **values)
 
     # games -------------------------------------------------------------------
 

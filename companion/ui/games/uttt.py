@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
@@ -57,14 +56,6 @@ class UtttScreen(GameScreen):
         self.cpu = ComputerTurn("uttt-cpu")
         self._unlock_event = None
         self.rng = random.Random()
-
-    @property
-    def app(self):
-        return App.get_running_app()
-
-    @property
-    def store(self):
-        return self.app.store
 
     # games -------------------------------------------------------------------
 
