@@ -31,7 +31,7 @@ from companion.ai.battleship import BattleshipAI
 from companion.rules.base import IllegalAction
 from companion.rules.battleship_fleet import CELLS, LENGTH, NAMES, index, label
 from companion.session import Session, tally
-from companion.ui.computer import ComputerTurn
+from companion.ui.computer import ComputerTurn, PlaysComputerTurns
 from companion.ui.games.battleship_answers import BsAnswerPad  # noqa: F401  (used in kv)
 from companion.ui.games.battleship_grid import BattleshipGrid  # noqa: F401  (used in kv)
 from companion.ui.games.battleship_views import (announcement, computer_turn, fill_fleet,
@@ -67,7 +67,7 @@ class BsStatusLabel(Label):
     colour = ListProperty(NEUTRAL)
 
 
-class BattleshipScreen(GameScreen):
+class BattleshipScreen(PlaysComputerTurns, GameScreen):
     stage = StringProperty("setup")
     # the start panel's choices
     opponent = StringProperty("2p")
@@ -333,20 +333,6 @@ class BattleshipScreen(GameScreen):
         view, ai, rng = session.state.view(seat), self._ai, random.Random(self.rng.random())
         self.cpu.start(lambda: computer_turn(ai, view, rng), self._cpu_done)
         self.refresh()
-
-    def _cpu_done(self, actions: list) -> None:
-        self.thinking = False
-        for action in actions:
-            self.session.play(action)
-        self.refresh()
-        self._maybe_cpu()
-
-    def _cancel_cpu(self) -> None:
-        self.cpu.cancel()
-        self.thinking = False
-
-    def close(self) -> None:
-        self._cancel_cpu()
 
     # drawing -------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from companion.kuku_report import COMPUTER, store_report, weakest_first
 from companion.rules.base import IllegalAction
 from companion.rules.kuku_board import is_cell, parse_pair
 from companion.session import Session, tally
-from companion.ui.computer import ComputerTurn
+from companion.ui.computer import ComputerTurn, PlaysComputerTurns
 from companion.ui.games.battleship_views import reason
 from companion.ui.games.kuku_grid import KukuGrid  # noqa: F401  (used in kv)
 from companion.ui.games.kuku_keypad import TIMES, KukuKeypad  # noqa: F401  (used in kv)
@@ -65,7 +65,7 @@ class KukuBand(Label):
     colour = ListProperty(NEUTRAL)
 
 
-class KukuScreen(GameScreen):
+class KukuScreen(PlaysComputerTurns, GameScreen):
     stage = StringProperty("setup")
     # the start panel's choices
     opponent = StringProperty("2p")
@@ -304,20 +304,6 @@ class KukuScreen(GameScreen):
         state, ai = session.state, self._ai
         self.cpu.start(lambda: computer_turn(ai, state, seat), self._cpu_done)
         self.refresh()
-
-    def _cpu_done(self, actions: list) -> None:
-        self.thinking = False
-        for action in actions:
-            self.session.play(action)
-        self.refresh()
-        self._maybe_cpu()
-
-    def _cancel_cpu(self) -> None:
-        self.cpu.cancel()
-        self.thinking = False
-
-    def close(self) -> None:
-        self._cancel_cpu()
 
     # review ------------------------------------------------------------------
 
