@@ -97,6 +97,8 @@ class CountView(ModalView):
         self.diffs: list[dict] = []
 
     def on_kv_post(self, base_widget) -> None:
+        # kv ids are weak references: keep the pages alive while they are out of the tree
+        self._widgets = [widget.__self__ for widget in self.ids.values()]
         self.on_page(self, self.page)
 
     def on_page(self, _view, page: str) -> None:
