@@ -27,6 +27,7 @@ CHUNK_S = 0.1  # how often the rig polls the source (the app polls about as ofte
 TIMEOUT_S = 5.0  # no verdict this long after the last piece landed: counted as a reweigh
 ORACLE_SPAN_S = 3.0
 ORACLE_STEP_S = 0.002
+FILTER_DELAY = 1  # readings the pipeline's median-of-3 spike filter lags behind
 PER_SESSION = 50
 
 
@@ -45,6 +46,7 @@ class Rig:
         signs = np.where(self.rng.random(2) < 0.5, -1.0, 1.0)  # some cells are wired reversed
         scales = tuple(float(s * self.rng.uniform(380.0, 900.0)) for s in signs)
         self.sim = SimulatedSeesaw(seed, rate_hz, self.clock, hardest_realism(self.rng), counts_per_gram=scales)
+        self.rate_hz = rate_hz
         self.pipeline = Pipeline(2, rate_hz)
         self.table = default_table()
         self.left_classes, self.right_classes = pan_classes(self.table)
@@ -84,6 +86,11 @@ class Rig:
             if step.kind == "mass":
                 self.sim.remove(step.channel)
                 self.run(self.clock() + 1.0)
+
+    def floor(self, oracle: float) -> float:
+        """The soonest a windowed judge can answer: its shortest window of
+        readings, all taken after the oracle, behind the spike filter."""
+        return oracle + (self.judge.shortest_window + FILTER_DELAY) / self.rate_hz
 
     def oracle(self, since: float, truth: list[str]) -> float:
         """When the noiseless signals enter, and stay within, their classes' bands."""
@@ -136,15 +143,17 @@ def battle(rig: Rig) -> dict:
 
     found = rig.run(t2 + TIMEOUT_S, ask)
     oracle = rig.oracle(t2, [attacker, defender])
+    floor = rig.floor(oracle)
     t_end = found[0] if found else rig.clock()
     rig.clear(t_end)
     truth = truth_verdict(judge, attacker, defender)
     if found is None:
-        return {"truth": truth, "kind": REWEIGH, "latency": None, "oracle": oracle, "classes_ok": True}
+        return {"truth": truth, "kind": REWEIGH, "latency": None, "oracle": oracle, "floor": floor, "classes_ok": True}
     t, verdict = found
     classes_ok = verdict.kind == REWEIGH or (
         verdict.left == judge.group_of(0, attacker).name and verdict.right == judge.group_of(1, defender).name)
-    return {"truth": truth, "kind": verdict.kind, "latency": t - t2, "oracle": oracle, "classes_ok": classes_ok,
+    return {"truth": truth, "kind": verdict.kind, "latency": t - t2, "oracle": oracle, "floor": floor,
+            "classes_ok": classes_ok,
             "pieces": [attacker, defender]}
 
 
@@ -165,12 +174,14 @@ def identification(rig: Rig) -> dict:
 
     found = rig.run(t0 + TIMEOUT_S, ask)
     oracle = rig.oracle(t0, [piece, None] if channel == 0 else [None, piece])
+    floor = rig.floor(oracle)
     rig.clear(found[0] if found else rig.clock())
     truth = judge.group_of(channel, piece).name
     if found is None or found[1].kind == REWEIGH:
-        return {"truth": truth, "kind": REWEIGH, "latency": None, "oracle": oracle}
+        return {"truth": truth, "kind": REWEIGH, "latency": None, "oracle": oracle, "floor": floor}
     t, state = found
-    return {"truth": truth, "kind": state.group.name, "latency": t - t0, "oracle": oracle, "piece": piece}
+    return {"truth": truth, "kind": state.group.name, "latency": t - t0, "oracle": oracle, "floor": floor,
+            "piece": piece}
 
 
 SCENARIOS = {"battle": battle, "identify": identification}
@@ -217,7 +228,9 @@ def latency_figures(results: list[dict]) -> dict:
     return {"latency_median_s": round(float(np.median(latencies)), 4),
             "latency_p99_s": round(float(np.percentile(latencies, 99)), 4),
             "oracle_median_s": round(float(np.median([r["oracle"] for r in results])), 4),
-            "oracle_ratio_median": round(float(np.median(ratios)), 4) if len(ratios) else None}
+            "oracle_ratio_median": round(float(np.median(ratios)), 4) if len(ratios) else None,
+            "floor_ratio_median": round(float(np.median([r["floor"] / r["oracle"] for r in results
+                                                          if r["oracle"] > 0])), 4)}
 
 
 def report(figures: dict, as_json: bool) -> None:

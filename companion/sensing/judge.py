@@ -251,6 +251,11 @@ class Judge:
         self._estimates: list[Estimate | None] = [None, None]
         self._unfit_since: list[float | None] = [None, None]
 
+    @property
+    def shortest_window(self) -> int:
+        """Readings in the shortest window a verdict can rest on."""
+        return self._sizes[0]
+
     def reset(self) -> None:
         """Forget the past: the next verdict rests on readings fed from now on."""
         for w in self._windows:
