@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from dataclasses import replace
 from multiprocessing import Pool
 
 import numpy as np
