@@ -42,6 +42,9 @@ MODES = ("referee", "tracker")
 Shot = tuple[int, str, "str | None", int]
 
 
+RESULT_JA = {"miss": "はずれ", "hit": "命中", "sunk": "撃沈"}  # for messages: the answers' own words are English
+
+
 def _refuse(ja: str, en: str) -> IllegalAction:
     return IllegalAction(f"{ja} / {en}")
 
@@ -273,7 +276,7 @@ class BattleshipState(State):
         cell = self.pending[0]
         shot = (cell, given["result"], given.get("ship"))
         if not consistent(self.record(self.turn) + (shot,)):
-            raise _refuse(f"{label(cell)} への回答「{given['result']}」はこれまでの回答と矛盾します",
+            raise _refuse(f"{label(cell)} への回答「{RESULT_JA[given['result']]}」はこれまでの回答と矛盾します",
                           f"{label(cell)} cannot be {given['result']} {given.get('ship', '')}: "
                           "no fleet gives that with the earlier answers; check the board")
         shots = self.shots[self.turn] + (shot + (self._volley(),),)

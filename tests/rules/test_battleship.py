@@ -115,8 +115,10 @@ def test_tracker_takes_answers_and_refuses_impossible_ones():
     state = tracker().apply(shot("A1"))
     assert state.to_move() == 1 and state.phase() == "answer"
     assert answer("sunk", "destroyer") not in state.legal_actions()  # nothing hit before
-    with pytest.raises(IllegalAction, match="no fleet"):
+    with pytest.raises(IllegalAction, match="no fleet") as refused:
         state.apply(answer("sunk", "carrier"))
+    japanese = str(refused.value).split(" / ")[0]
+    assert "撃沈" in japanese and "sunk" not in japanese
     state = state.apply(answer("hit", "destroyer"))
     state = state.apply(shot("J1")).apply(answer("miss"))
     state = state.apply(shot("A2"))
