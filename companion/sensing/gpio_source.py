@@ -16,7 +16,7 @@ from collections import Counter, deque
 from typing import Callable, Sequence
 
 from companion.sensing.hx711 import HX711
-from companion.sensing.source import Sample, SensorError, SourceStatus, WeightSource
+from companion.sensing.source import Sample, SampleQueue, SensorError, SourceStatus, WeightSource
 
 DEFAULT_PANS = ((5, 6), (5, 13))  # left, right: shared clock on GPIO5
 RATE_WINDOW = 64  # samples per channel used to measure the rate
@@ -49,8 +49,7 @@ class GpioSource(WeightSource):
         self.channels = len(pans)
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self._queue: deque[Sample] = deque()
-        self._max_queue = max_queue
+        self._queue = SampleQueue(max_queue)
         self._dropped = 0
         self._times = [deque(maxlen=RATE_WINDOW) for _ in pans]
         self._errors: dict[object, str] = {}
@@ -77,9 +76,7 @@ class GpioSource(WeightSource):
 
     def poll(self) -> list[Sample]:
         with self._lock:
-            samples = list(self._queue)
-            self._queue.clear()
-        return samples
+            return self._queue.drain()
 
     def status(self) -> SourceStatus:
         drivers = [driver for driver, _ in self._groups]
@@ -141,13 +138,10 @@ class GpioSource(WeightSource):
     def _store(self, driver: HX711, indices: list[int], readings) -> None:
         with self._lock:
             self._errors.pop(driver, None)
-            for channel, reading in zip(indices, readings):
-                self._queue.append(Sample(reading.t, channel, reading.raw, reading.saturated))
-                self._times[channel].append(reading.t)
-            overflow = len(self._queue) - self._max_queue
-            for _ in range(max(0, overflow)):
-                self._queue.popleft()
-            self._dropped += max(0, overflow)
+            samples = [Sample(r.t, channel, r.raw, r.saturated) for channel, r in zip(indices, readings)]
+            for sample in samples:
+                self._times[sample.channel].append(sample.t)
+            self._dropped += self._queue.push(samples)
 
 
 def _by_clock(pans: Sequence[tuple]) -> dict[object, list[int]]:

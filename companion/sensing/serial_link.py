@@ -19,7 +19,7 @@ import serial
 from companion.sensing.serial_protocol import (
     GAINS, PROTOCOL_VERSION, RATES, RAW_MAX, RAW_MIN, SEQ_MODULO, Fault, Hello,
     LineError, LineSplitter, Reply, SampleLine, encode_command, parse_line, seq_gap)
-from companion.sensing.source import Clock, Sample, SensorError, SourceStatus, WeightSource, monotonic
+from companion.sensing.source import Clock, Sample, SampleQueue, SensorError, SourceStatus, WeightSource, monotonic
 
 log = logging.getLogger(__name__)
 
@@ -174,8 +174,7 @@ class SerialSource(WeightSource):
         self._stats = LinkStats()
         self._session: DeviceSession | None = None
         self._connected = False
-        self._queue: deque[Sample] = deque()
-        self._max_queue = max_queue
+        self._queue = SampleQueue(max_queue)
         self._commands: deque[bytes] = deque()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -186,9 +185,7 @@ class SerialSource(WeightSource):
 
     def poll(self) -> list[Sample]:
         with self._lock:
-            samples = list(self._queue)
-            self._queue.clear()
-        return samples
+            return self._queue.drain()
 
     def status(self) -> SourceStatus:
         with self._lock:
@@ -342,9 +339,4 @@ class SerialSource(WeightSource):
             self._connected = True
 
     def _push(self, samples: list[Sample]) -> None:
-        overflow = len(self._queue) + len(samples) - self._max_queue
-        for _ in range(max(0, overflow)):
-            if self._queue:
-                self._queue.popleft()
-        self._stats.dropped += max(0, overflow)
-        self._queue.extend(samples[-self._max_queue:])
+        self._stats.dropped += self._queue.push(samples)

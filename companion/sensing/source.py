@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 
 from companion.errors import CompanionError
 
@@ -29,6 +30,29 @@ class Sample:
     channel: int
     raw: int  # signed ADC counts, 24-bit range
     saturated: bool = False  # the ADC sat at 0x7FFFFF / 0x800000
+
+
+class SampleQueue:
+    """Samples a reader thread has read and `poll()` has not yet taken.
+
+    Bounded: when full, the oldest are dropped and counted.  Not locked:
+    the source guards it with the lock it holds for its other state."""
+
+    def __init__(self, limit: int):
+        self._samples: deque[Sample] = deque(maxlen=limit)
+
+    def push(self, samples: Iterable[Sample]) -> int:
+        """Queue `samples`, oldest first; returns how many queued samples were dropped."""
+        samples = list(samples)
+        dropped = max(0, len(self._samples) + len(samples) - self._samples.maxlen)
+        self._samples.extend(samples)
+        return dropped
+
+    def drain(self) -> list[Sample]:
+        """Everything queued, oldest first; the queue is left empty."""
+        samples = list(self._samples)
+        self._samples.clear()
+        return samples
 
 
 @dataclass(frozen=True)
