@@ -31,6 +31,7 @@ def _opt(default, **rules):
 @dataclass(frozen=True)
 class Display:
     fullscreen: bool = False
+    on_screen_keyboard: bool = False
     width: int = _opt(800, min=320, max=7680)
     height: int = _opt(480, min=240, max=4320)
     cjk_font: str = ""

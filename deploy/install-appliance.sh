@@ -115,6 +115,7 @@ else
 # never overwrites it: edit freely).  Every key of $APP_DIR/config.yaml may be set here.
 display:
   fullscreen: true
+  on_screen_keyboard: true   # keys on the screen for typing names (a USB keyboard works too)
 data_dir: $DATA_DIR/data
 sensor:
   source: ${sensor:-simulator}     # simulator, gpio (HX711s on the header) or serial (Pico)

@@ -77,6 +77,7 @@ class CompanionApp(App):
     def build(self):
         from companion.ui import widgets  # noqa: F401  (shared kv rules)
         from companion.ui.home import HomeScreen
+        from companion.ui.keyboard import OnScreenKeyboard
         from companion.ui.settings import SettingsScreen
 
         if not self.cfg.display.fullscreen:
@@ -84,6 +85,7 @@ class CompanionApp(App):
         else:
             Window.fullscreen = "auto"
         self.manager = ScreenManager(transition=NoTransition())
+        self._screen_keyboard = OnScreenKeyboard(Window, self.manager) if self.cfg.display.on_screen_keyboard else None
         self.manager.add_widget(HomeScreen())
         self.manager.add_widget(SettingsScreen())
         self.sensor_text = self.tr(f"app.source_{self.cfg.sensor.source}", self.lang)
@@ -179,6 +181,8 @@ class CompanionApp(App):
         from companion.ui.widgets import GameScreen
 
         self._sensor_clock.cancel()
+        if self._screen_keyboard is not None:
+            self._screen_keyboard.stop()
         for screen in self.manager.screens:
             if isinstance(screen, GameScreen):
                 screen.close()

@@ -1,0 +1,66 @@
+"""The on-screen keyboard, for a touchscreen with no keyboard attached.
+
+Kivy's own keyboard, docked along the bottom and sized for fingers (keys of
+at least 48 px on the 800 px screen).  A USB keyboard keeps working beside it.
+It covers the lower half of the screen, so while a field has it, the screens
+are lifted just enough for that field to show above the keys.  Kivy's own
+`softinput_mode` does not do this for its docked keyboard.
+"""
+
+from __future__ import annotations
+
+from kivy.clock import Clock
+from kivy.config import Config
+from kivy.uix.vkeyboard import VKeyboard
+from kivy.uix.widget import Widget
+
+GAP = 8  # pixels between the field and the keys
+
+
+class TableKeyboard(VKeyboard):
+    """Kivy's keyboard with taller rows and narrower side margins."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.height = 260  # before docking scales it to the window's width (700 wide)
+        self.margin_hint = [0.04, 0.01, 0.04, 0.01]
+        self.key_margin = [1, 1, 1, 1]
+        self.font_size = 24
+        self.refresh(force=True)  # draw the keys where touches will find them
+
+
+class OnScreenKeyboard:
+    """While it lives, `window` types through a docked TableKeyboard and lifts
+    `root` so that the field typed into shows above the keys."""
+
+    def __init__(self, window, root: Widget):
+        self.window, self.root = window, root
+        self._set_mode(on=True)
+        window.bind(children=self._children_changed)
+
+    def stop(self) -> None:
+        """Back to the system keyboard alone."""
+        self.window.unbind(children=self._children_changed)
+        self.window.release_all_keyboards()
+        self._set_mode(on=False)
+        self.root.y = 0
+
+    def _set_mode(self, on: bool) -> None:
+        Config.set("kivy", "keyboard_mode", "systemanddock" if on else "system")
+        self.window.set_vkeyboard_class(TableKeyboard if on else None)
+        self.window.use_syskeyboard = True
+        self.window.single_vkeyboard = True
+        self.window.allow_vkeyboard = self.window.docked_vkeyboard = on
+
+    def _children_changed(self, *_) -> None:
+        Clock.schedule_once(self._lift)  # the keyboard is docked just after it joins the window
+
+    def _lift(self, *_) -> None:
+        keyboard = next((w for w in self.window.children if isinstance(w, VKeyboard)), None)
+        target = keyboard.target if keyboard is not None else None
+        height = 0.0
+        if target is not None and target.get_root_window() is not None:
+            field_bottom = target.to_window(target.x, target.y)[1] - self.root.y
+            keys_top = keyboard.y + keyboard.height * keyboard.scale
+            height = max(0.0, keys_top + GAP - field_bottom)
+        self.root.y = height
