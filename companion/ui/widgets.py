@@ -6,15 +6,33 @@ from pathlib import Path
 
 from kivy.app import App
 from kivy.lang import Builder
-from kivy.properties import ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+
+from companion.session import Session
+from companion.ui import theme
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
-class GameScreen(Screen):
-    """A screen that plays one game kind; `session` is the game in progress (or None)."""
+class StagePanel(BoxLayout):
+    """A panel shown in one stage of a game only; hidden ones move off screen and take no touches."""
 
+    active = BooleanProperty(False)
+
+
+class Band(Label):
+    """Big bold words on a coloured band: whose turn or step it is."""
+
+    colour = ListProperty(theme.PANEL)
+
+
+class GameScreen(Screen):
+    """A screen that plays one game `kind`; `session` is the game in progress (or None)."""
+
+    kind = ""
     session = ObjectProperty(None, allownone=True)
     title_key = StringProperty("")
 
@@ -34,6 +52,15 @@ class GameScreen(Screen):
         """Take over `session` (a new or resumed game) and draw it."""
         self.session = session
         self.refresh()
+
+    def unfinished(self) -> Session | None:
+        """The newest unfinished game of this screen's kind, resumed; None if there is none."""
+        games = self.store.games("active", kind=self.kind)
+        return Session.resume(self.store, games[0].id) if games else None
+
+    def scoreboard(self, opponent: str, level: str) -> str:
+        """Where a game's result is counted: per opponent, and per level against the computer."""
+        return f"{self.kind}:cpu:{level}" if opponent == "cpu" else f"{self.kind}:{opponent}"
 
     def refresh(self) -> None:
         """Redraw from the session's views.  Screens override this."""

@@ -23,14 +23,13 @@ from pathlib import Path
 
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
-from kivy.uix.label import Label
 
 from companion.ai.battleship import BattleshipAI
 from companion.rules.base import IllegalAction
 from companion.rules.battleship_fleet import CELLS, LENGTH, NAMES, index, label
 from companion.session import Session, tally
+from companion.ui import theme
 from companion.ui.computer import ComputerTurn, PlaysComputerTurns
 from companion.ui.games.battleship_answers import BsAnswerPad  # noqa: F401  (used in kv)
 from companion.ui.games.battleship_grid import BattleshipGrid  # noqa: F401  (used in kv)
@@ -43,17 +42,6 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 KIND = "battleship"
 PERSON_COLOURS = {"p1": (0.72, 0.33, 0.12, 1), "you": (0.72, 0.33, 0.12, 1),
                   "p2": (0.16, 0.42, 0.68, 1), "cpu": (0.16, 0.42, 0.68, 1)}
-NEUTRAL = (0.15, 0.18, 0.24, 1)
-
-
-def scoreboard(opponent: str, level: str) -> str:
-    return f"{KIND}:cpu:{level}" if opponent == "cpu" else f"{KIND}:{opponent}"
-
-
-class BsStagePanel(BoxLayout):
-    """A panel shown in one stage only; hidden ones move off screen and take no touches."""
-
-    active = BooleanProperty(False)
 
 
 class BsShipButton(Button):
@@ -61,13 +49,8 @@ class BsShipButton(Button):
     chosen = BooleanProperty(False)
 
 
-class BsStatusLabel(Label):
-    """A label on a coloured band: whose turn it is."""
-
-    colour = ListProperty(NEUTRAL)
-
-
 class BattleshipScreen(PlaysComputerTurns, GameScreen):
+    kind = KIND
     stage = StringProperty("setup")
     # the start panel's choices
     opponent = StringProperty("2p")
@@ -78,7 +61,7 @@ class BattleshipScreen(PlaysComputerTurns, GameScreen):
     choosing = BooleanProperty(False)  # the start panel opened over a game in progress
     # what the panels say
     status_text = StringProperty("")
-    status_colour = ListProperty(NEUTRAL)
+    status_colour = ListProperty(theme.PANEL)
     caption_text = StringProperty("")
     news_text = StringProperty("")
     info_text = StringProperty("")
@@ -127,10 +110,7 @@ class BattleshipScreen(PlaysComputerTurns, GameScreen):
 
     def show(self, session) -> None:
         """Open `session`, else the unfinished game, else the start panel."""
-        if session is None:
-            unfinished = self.store.games("active", kind=KIND)
-            session = Session.resume(self.store, unfinished[0].id) if unfinished else None
-        self._adopt(session)
+        self._adopt(session or self.unfinished())
 
     def _adopt(self, session: Session | None) -> None:
         self._cancel_cpu()
@@ -161,7 +141,7 @@ class BattleshipScreen(PlaysComputerTurns, GameScreen):
                    "mode": "tracker" if self.opponent == "tracker" else "referee"}
         players = ["you", "cpu"] if self.opponent == "cpu" else ["p1", "p2"]
         self._adopt(Session.start(self.store, KIND, options, players=players,
-                                  scoreboard=scoreboard(self.opponent, self.level)))
+                                  scoreboard=self.scoreboard(self.opponent, self.level)))
 
     def new_game(self) -> None:
         """The start panel, keeping the current game until Start is pressed."""
@@ -369,7 +349,7 @@ class BattleshipScreen(PlaysComputerTurns, GameScreen):
         return "play"
 
     def _draw_setup(self) -> None:
-        board = scoreboard(self.opponent, self.level)
+        board = self.scoreboard(self.opponent, self.level)
         table = tally(self.store, board)
         people = ["you", "cpu"] if self.opponent == "cpu" else ["p1", "p2"]
         self.score_text = "  ".join(

@@ -64,6 +64,7 @@ def is_simulator(source) -> bool:
 
 
 class GunkanScreen(GameScreen):
+    kind = "gunkan"
     stage = StringProperty("start")  # start, idle, battle, verdict, over
     prompt_text = StringProperty("")
     prompt_colour = ListProperty(theme.PANEL)
@@ -103,10 +104,7 @@ class GunkanScreen(GameScreen):
         self.seesaw = app.seesaw
         self.virtual = is_simulator(app.source)
         self.has_sensor = self.seesaw is not None
-        if session is None:
-            unfinished = app.store.games("active", kind="gunkan")
-            session = Session.resume(app.store, unfinished[0].id) if unfinished else None
-        self.session = session
+        self.session = session or self.unfinished()
         self._new_battle_state()
         self.refresh()
         self._start_ticking()

@@ -24,8 +24,6 @@ from pathlib import Path
 
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.togglebutton import ToggleButton
 
 from companion.ai.kuku import KukuAI
@@ -33,6 +31,7 @@ from companion.kuku_report import COMPUTER, store_report, weakest_first
 from companion.rules.base import IllegalAction
 from companion.rules.kuku_board import is_cell, parse_pair
 from companion.session import Session, tally
+from companion.ui import theme
 from companion.ui.computer import ComputerTurn, PlaysComputerTurns
 from companion.ui.games.battleship_views import reason
 from companion.ui.games.kuku_grid import KukuGrid  # noqa: F401  (used in kv)
@@ -45,27 +44,11 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 KIND = "kuku"
 SEAT_COLOURS = ((0.66, 0.20, 0.18, 1), (0.16, 0.36, 0.68, 1))
-NEUTRAL = (0.15, 0.18, 0.24, 1)
 LEVELS = {"easy": 1, "medium": 2, "hard": 3}
 
 
-def scoreboard(opponent: str, level: str) -> str:
-    return f"{KIND}:cpu:{level}" if opponent == "cpu" else f"{KIND}:{opponent}"
-
-
-class KukuPanel(BoxLayout):
-    """A panel shown in one stage only; hidden ones move off screen and take no touches."""
-
-    active = BooleanProperty(False)
-
-
-class KukuBand(Label):
-    """A label on a coloured band: whose step it is."""
-
-    colour = ListProperty(NEUTRAL)
-
-
 class KukuScreen(PlaysComputerTurns, GameScreen):
+    kind = KIND
     stage = StringProperty("setup")
     # the start panel's choices
     opponent = StringProperty("2p")
@@ -76,7 +59,7 @@ class KukuScreen(PlaysComputerTurns, GameScreen):
     reporting = BooleanProperty(False)
     # what the panels say
     status_text = StringProperty("")
-    status_colour = ListProperty(NEUTRAL)
+    status_colour = ListProperty(theme.PANEL)
     said_text = StringProperty("")
     news_title = StringProperty("")
     news_text = StringProperty("")
@@ -128,10 +111,7 @@ class KukuScreen(PlaysComputerTurns, GameScreen):
 
     def show(self, session) -> None:
         """Open `session`, else the unfinished game, else the start panel."""
-        if session is None:
-            unfinished = self.store.games("active", kind=KIND)
-            session = Session.resume(self.store, unfinished[0].id) if unfinished else None
-        self._adopt(session)
+        self._adopt(session or self.unfinished())
 
     def _adopt(self, session: Session | None) -> None:
         self._cancel_cpu()
@@ -161,7 +141,7 @@ class KukuScreen(PlaysComputerTurns, GameScreen):
         options = {"rule": self.rule, "first": int(self.first),
                    "mode": "tracker" if self.opponent == "tracker" else "referee"}
         self._adopt(Session.start(self.store, KIND, options, players=self._typed_names(),
-                                  scoreboard=scoreboard(self.opponent, self.level)))
+                                  scoreboard=self.scoreboard(self.opponent, self.level)))
 
     def _typed_names(self) -> list[str]:
         fields = (self.ids.name_0, self.ids.name_1)
@@ -353,7 +333,7 @@ class KukuScreen(PlaysComputerTurns, GameScreen):
 
     def _draw_setup(self) -> None:
         self.grid.markers = {}
-        table = tally(self.store, scoreboard(self.opponent, self.level))
+        table = tally(self.store, self.scoreboard(self.opponent, self.level))
         self.score_text = "  ".join(f"{name} {row['win']}{self.tr('kuku_ui.wins_suffix')}"
                                     for name, row in list(table.items())[:3])
         defaults = (["red", "blue"] if self.opponent != "cpu" else ["you", "cpu"])
@@ -371,7 +351,7 @@ class KukuScreen(PlaysComputerTurns, GameScreen):
             chip = ToggleButton(text=name, group="kuku_report", font_size="20sp", background_normal="",
                                 state="down" if name == self.report_name else "normal",
                                 allow_no_selection=False)
-            chip.background_color = (0.20, 0.55, 0.95, 1) if name == self.report_name else NEUTRAL
+            chip.background_color = (0.20, 0.55, 0.95, 1) if name == self.report_name else theme.PANEL
             chip.bind(on_release=lambda b: self.show_report(b.text))
             chips.add_widget(chip)
         if not names:
@@ -489,7 +469,7 @@ class KukuScreen(PlaysComputerTurns, GameScreen):
         outcome, history = view["outcome"], view["history"]
         if outcome["winner"] is None:
             self.status_text = self.tr("kuku_ui.draw")
-            self.status_colour = NEUTRAL
+            self.status_colour = theme.PANEL
         else:
             self.status_text = self.tr("kuku_ui.winner", player=names[outcome["winner"]])
             self.status_colour = SEAT_COLOURS[outcome["winner"]]

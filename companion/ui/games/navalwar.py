@@ -54,6 +54,7 @@ class CalibreFilter(ToggleButton):
 
 
 class NavalWarScreen(GameScreen):
+    kind = "navalwar"
     setting_up = BooleanProperty(True)
     player_count = NumericProperty(4)
     target = NumericProperty(100)
@@ -97,10 +98,7 @@ class NavalWarScreen(GameScreen):
 
     def show(self, session) -> None:
         """Open `session`, else the unfinished game, else the set-up form."""
-        if session is None:
-            unfinished = self.app.store.games("active", kind="navalwar")
-            session = Session.resume(self.app.store, unfinished[0].id) if unfinished else None
-        self.session = session
+        self.session = session = session or self.unfinished()
         self._prefix, self.last_text = [], ""
         if session is not None:
             self._summary_seen_round = session.state.view(None)["round"]

@@ -38,6 +38,7 @@ def mode_of(board: str | None) -> str:
 
 
 class UtttScreen(GameScreen):
+    kind = "uttt"
     mode = StringProperty("2p")
     status_text = StringProperty("")
     status_colour = ListProperty(theme.PANEL)
@@ -61,11 +62,7 @@ class UtttScreen(GameScreen):
 
     def show(self, session) -> None:
         """Open `session`, else the unfinished game, else a new two-player game."""
-        if session is None:
-            unfinished = self.store.games("active", kind="uttt")
-            session = (Session.resume(self.store, unfinished[0].id) if unfinished
-                       else self._new_session("2p"))
-        self.session = session
+        self.session = session = session or self.unfinished() or self._new_session("2p")
         self.mode = mode_of(session.record.scoreboard)
         self.refresh()
         self._maybe_cpu()
