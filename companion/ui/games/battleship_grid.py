@@ -12,17 +12,14 @@ tests can prove what the screen showed.
 
 from __future__ import annotations
 
-from functools import cache
-
 from kivy.clock import Clock
-from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty
-from kivy.uix.widget import Widget
 
 from companion.rules.battleship_fleet import CELLS, SIZE
 from companion.rules.grid import ROW_LETTERS
 from companion.ui import theme
+from companion.ui.cell_grid import CellGrid, text_texture as _text
 
 LETTER_STRIP = 26  # px left of the sea for the row letters
 SEA = (0.10, 0.24, 0.36, 1)
@@ -35,14 +32,7 @@ GHOST_OK = (0.30, 0.80, 0.40, 0.55)
 GHOST_BAD = (0.95, 0.25, 0.20, 0.55)
 
 
-@cache
-def _text(text: str, size: int, bold: bool = False):
-    label = CoreLabel(text=text, font_size=size, bold=bold)
-    label.refresh()
-    return label.texture
-
-
-class BattleshipGrid(Widget):
+class BattleshipGrid(CellGrid):
     marks = ListProperty(["."] * CELLS)  # per cell: "." "o" "x" "#" "?"
     ships = ListProperty([])  # the fleet shown, a list of cells per ship (private placement only)
     rings = ListProperty([])  # cells ringed in gold: the last volley
@@ -50,9 +40,6 @@ class BattleshipGrid(Widget):
     ghost_ok = BooleanProperty(True)
     aim = NumericProperty(-1)  # the cell aimed at, not fired yet
     hover = NumericProperty(-1)  # the cell under the finger
-    interactive = BooleanProperty(True)
-
-    __events__ = ("on_cell",)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -60,9 +47,6 @@ class BattleshipGrid(Widget):
         redraw = Clock.create_trigger(self.redraw)
         self.bind(pos=redraw, size=redraw, marks=redraw, ships=redraw, rings=redraw,
                   ghost=redraw, ghost_ok=redraw, aim=redraw, hover=redraw, interactive=redraw)
-
-    def on_cell(self, cell: int) -> None:
-        pass
 
     # geometry -------------------------------------------------------------------
 
@@ -85,35 +69,8 @@ class BattleshipGrid(Widget):
             return (SIZE - 1 - row_up) * SIZE + col
         return None
 
-    # touch ----------------------------------------------------------------------
-
-    def on_touch_down(self, touch):
-        if not self.collide_point(*touch.pos):
-            return False
-        if self.interactive:
-            touch.grab(self)
-            self.hover = self._cell_or_none(touch)
-        return True
-
-    def on_touch_move(self, touch):
-        if touch.grab_current is self:
-            self.hover = self._cell_or_none(touch)
-            return True
-        return super().on_touch_move(touch)
-
-    def on_touch_up(self, touch):
-        if touch.grab_current is not self:
-            return super().on_touch_up(touch)
-        touch.ungrab(self)
-        cell = self._cell_or_none(touch)
-        self.hover = -1
-        if cell >= 0 and self.interactive:
-            self.dispatch("on_cell", cell)
-        return True
-
-    def _cell_or_none(self, touch) -> int:
-        cell = self.cell_at(*touch.pos)
-        return -1 if cell is None else cell
+    def finger_at(self, cell: int | None) -> None:
+        self.hover = -1 if cell is None else cell
 
     # drawing --------------------------------------------------------------------
 

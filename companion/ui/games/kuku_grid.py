@@ -12,16 +12,13 @@ normal/leader ship (only ever drawn for its owner, or after the game).
 
 from __future__ import annotations
 
-from functools import cache
-
 from kivy.clock import Clock
-from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, StringProperty
-from kivy.uix.widget import Widget
 
 from companion.rules.kuku_board import CELLS, SIZE, cell_name
 from companion.ui import theme
+from companion.ui.cell_grid import CellGrid, text_texture as _text
 
 TRAY = (0.16, 0.30, 0.24, 1)
 TRAY_LINE = (0.07, 0.13, 0.10, 1)
@@ -31,34 +28,20 @@ SHIP = {"normal": (0.66, 0.68, 0.72, 1), "leader": (0.85, 0.15, 0.18, 1)}
 HINT = (0.35, 0.95, 0.55, 1)
 
 
-@cache
-def _text(text: str, size: int, bold: bool = False):
-    label = CoreLabel(text=text, font_size=size, bold=bold)
-    label.refresh()
-    return label.texture
-
-
-class KukuGrid(Widget):
+class KukuGrid(CellGrid):
     markers = DictProperty({})  # cell → "red" | "blue"
     ships = DictProperty({})  # cell → "normal" | "leader" (private placement, or after the game)
     rings = ListProperty([])  # cells ringed in gold: the attack just made
     hints = ListProperty([])  # cells ringed in green: the right listing after a failed bomb
     aim = StringProperty("")  # the cell picked, not attacked yet
     show_values = BooleanProperty(True)
-    interactive = BooleanProperty(True)
-
-    __events__ = ("on_cell",)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.drawn: dict[str, str] = {cell: "" for cell in CELLS}
-        self._pressed = ""
         redraw = Clock.create_trigger(self.redraw)
         self.bind(pos=redraw, size=redraw, markers=redraw, ships=redraw, rings=redraw,
                   hints=redraw, aim=redraw, show_values=redraw, interactive=redraw)
-
-    def on_cell(self, cell: str) -> None:
-        pass
 
     # geometry -------------------------------------------------------------------
 
@@ -83,24 +66,6 @@ class KukuGrid(Widget):
         x0, y0 = self.origin()
         col, row = int((x - x0) // size), SIZE - int((y - y0) // size)
         return cell_name(row, col) if 1 <= row <= SIZE and 1 <= col <= SIZE else None
-
-    # touch ----------------------------------------------------------------------
-
-    def on_touch_down(self, touch):
-        if not self.collide_point(*touch.pos):
-            return False
-        if self.interactive:
-            touch.grab(self)
-        return True
-
-    def on_touch_up(self, touch):
-        if touch.grab_current is not self:
-            return super().on_touch_up(touch)
-        touch.ungrab(self)
-        cell = self.cell_at(*touch.pos)
-        if cell and self.interactive:
-            self.dispatch("on_cell", cell)
-        return True
 
     # drawing --------------------------------------------------------------------
 

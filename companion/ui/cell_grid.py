@@ -1,0 +1,60 @@
+"""What the square boards share: text drawn from cached textures, and taps that name a cell."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from kivy.core.text import Label as CoreLabel
+from kivy.properties import BooleanProperty
+from kivy.uix.widget import Widget
+
+
+@cache
+def text_texture(text: str, size: int, bold: bool = False):
+    """A texture of `text` (boards redraw often; each label is made once)."""
+    label = CoreLabel(text=text, font_size=size, bold=bold)
+    label.refresh()
+    return label.texture
+
+
+class CellGrid(Widget):
+    """A board of cells.  A finger may slide: `finger_at` hears the cell under
+    it (None once lifted); where it lifts on a cell, `on_cell(cell)` fires.
+    Subclasses say where the cells are: `cell_at(x, y)`, None off the board."""
+
+    interactive = BooleanProperty(True)
+
+    __events__ = ("on_cell",)
+
+    def on_cell(self, cell) -> None:
+        pass
+
+    def cell_at(self, x: float, y: float):
+        raise NotImplementedError
+
+    def finger_at(self, cell) -> None:
+        """The cell under a finger on the board, None when it lifts.  For previews."""
+
+    def on_touch_down(self, touch):
+        if not self.collide_point(*touch.pos):
+            return False
+        if self.interactive:
+            touch.grab(self)
+            self.finger_at(self.cell_at(*touch.pos))
+        return True
+
+    def on_touch_move(self, touch):
+        if touch.grab_current is not self:
+            return super().on_touch_move(touch)
+        self.finger_at(self.cell_at(*touch.pos))
+        return True
+
+    def on_touch_up(self, touch):
+        if touch.grab_current is not self:
+            return super().on_touch_up(touch)
+        touch.ungrab(self)
+        cell = self.cell_at(*touch.pos)
+        self.finger_at(None)
+        if cell is not None and self.interactive:
+            self.dispatch("on_cell", cell)
+        return True
