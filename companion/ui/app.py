@@ -43,6 +43,7 @@ class CompanionApp(App):
         problems = []
         self._source, self._source_opened = source, source is not None
         self._seesaw = None
+        self._screen_keyboard = None  # companion.ui.keyboard.OnScreenKeyboard while it is on
         if not self.has_cjk:
             problems.append(i18n.translate("app.no_cjk_font", "en"))
         if self.store.problem:
@@ -77,7 +78,6 @@ class CompanionApp(App):
     def build(self):
         from companion.ui import widgets  # noqa: F401  (shared kv rules)
         from companion.ui.home import HomeScreen
-        from companion.ui.keyboard import OnScreenKeyboard
         from companion.ui.settings import SettingsScreen
 
         if not self.cfg.display.fullscreen:
@@ -85,7 +85,7 @@ class CompanionApp(App):
         else:
             Window.fullscreen = "auto"
         self.manager = ScreenManager(transition=NoTransition())
-        self._screen_keyboard = OnScreenKeyboard(Window, self.manager) if self.cfg.display.on_screen_keyboard else None
+        self._apply_screen_keyboard()
         self.manager.add_widget(HomeScreen())
         self.manager.add_widget(SettingsScreen())
         self.sensor_text = self.tr(f"app.source_{self.cfg.sensor.source}", self.lang)
@@ -122,6 +122,18 @@ class CompanionApp(App):
         config_module.save_settings(self.cfg, changes)
         self.cfg = config_module.load(self.cfg.path) if self.cfg.path else self.cfg
         self.lang = self._language()
+        self._apply_screen_keyboard()
+
+    def _apply_screen_keyboard(self) -> None:
+        """Keys on the screen or not, as the settings say, at once."""
+        from companion.ui.keyboard import OnScreenKeyboard
+
+        wanted = self.cfg.display.on_screen_keyboard
+        if wanted and self._screen_keyboard is None:
+            self._screen_keyboard = OnScreenKeyboard(Window, self.manager)
+        elif not wanted and self._screen_keyboard is not None:
+            self._screen_keyboard.stop()
+            self._screen_keyboard = None
 
     # sensor --------------------------------------------------------------------
     # Opened on first use (the first status tick, after the home screen is drawn),

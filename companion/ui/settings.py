@@ -1,4 +1,4 @@
-"""The settings screen: language, sensor source, sounds, fullscreen; saved in the data dir."""
+"""The settings screen: language, sensor source, sounds, fullscreen, screen keys; saved in the data dir."""
 
 from __future__ import annotations
 

@@ -76,3 +76,25 @@ def test_kuku_names_show_above_the_keys(gui):
     x, y = fields[0].to_window(*fields[0].pos)
     assert y >= kb.y + kb.height * kb.scale and y + fields[0].height <= 480
     gui.screenshot("keyboard-kuku-name")
+
+
+def test_settings_turn_the_keys_off_and_on_at_once(gui):
+    gui.tap(gui.find("設定"))
+    gui.tap(gui.screen.ids.keyboard_off)
+    gui.screenshot("settings-keys-off")
+    gui.tap(gui.find("ホーム"))
+    gui.tap(gui.tile("kuku"))
+    field = next(w for w in gui.widgets(gui.screen) if type(w).__name__ == "KukuNameField")
+    gui.tap(field)
+    gui.pump(0.2)
+    assert field.focus and keyboard() is None
+    field.focus = False
+    gui.screen.go_home()
+    gui.pump(0.1)
+    gui.tap(gui.find("設定"))
+    gui.tap(gui.screen.ids.keyboard_on)
+    gui.tap(gui.find("ホーム"))
+    gui.tap(gui.tile("kuku"))
+    gui.tap(field)
+    gui.pump(0.2)
+    assert keyboard() is not None
