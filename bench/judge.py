@@ -15,8 +15,9 @@ band will not fall through it) and has no noise to average.
 shortest window (8 readings at 80/s) and the spike filter's lag lay wholly
 after the oracle.  At 0.05-0.08 g of noise, 8 readings are about the fewest
 whose slope tells a still pan from one sliding through a band (6 readings
-leave a standard error of 1.5 g/s); a verdict on fewer must assume how the
-hand lets go.  The floor is about 1.6, above the 1.5 asked for.
+at 0.08 g leave a standard error of 1.5 g/s, the judge's whole slope limit);
+a verdict on fewer must assume how the hand lets go.  The floor is about
+1.6, above the 1.5 asked for.
 """
 
 from __future__ import annotations
