@@ -126,10 +126,10 @@ class CompanionApp(App):
 
     def _apply_screen_keyboard(self) -> None:
         """Keys on the screen or not, as the settings say, at once."""
-        from companion.ui.keyboard import OnScreenKeyboard
-
         wanted = self.cfg.display.on_screen_keyboard
         if wanted and self._screen_keyboard is None:
+            from companion.ui.keyboard import OnScreenKeyboard
+
             self._screen_keyboard = OnScreenKeyboard(Window, self.manager)
         elif not wanted and self._screen_keyboard is not None:
             self._screen_keyboard.stop()
