@@ -32,10 +32,10 @@ def key_rects(kb: VKeyboard) -> dict[str, tuple[float, float, float, float]]:
     return rects
 
 
-def type_keys(gui, kb: VKeyboard, text: str) -> None:
-    rects = key_rects(kb)
-    for char in text:
-        x, y, w, h = rects[char]
+def type_keys(gui, kb: VKeyboard, labels) -> None:
+    """Touch the keys with these labels, one after another, as they are drawn then."""
+    for label in labels:
+        x, y, w, h = key_rects(kb)[label]
         gui.tap_at(x + w / 2, y + h / 2)
 
 
@@ -57,8 +57,14 @@ def test_names_are_typed_on_the_screen_keys_above_which_the_field_shows(gui):
     gui.screenshot("keyboard-navalwar-last-name")
 
     last.text = ""
-    type_keys(gui, kb, "aki")
-    assert last.text == "aki"
+    type_keys(gui, kb, ["し", "よ", "小", "う", "は", "゛゜", "゛゜"])  # the app speaks Japanese: かな first
+    assert last.text == "しょうぱ"
+    type_keys(gui, kb, ["カナ", "ア", "キ"])
+    gui.screenshot("keyboard-katakana")
+    type_keys(gui, kb, ["かな", "ABC"])
+    gui.screenshot("keyboard-latin")  # (the layout is redrawn on the next frame)
+    type_keys(gui, kb, ["a", "Aa", "B", "Aa", "del", "c"])
+    assert last.text == "しょうぱアキac"
 
     gui.tap(screen.ids["count_3"])  # a tap elsewhere ends the typing: keys gone, screen back down
     gui.pump(0.2)
