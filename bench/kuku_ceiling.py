@@ -4,7 +4,8 @@ The random baseline picks a uniformly random legal action: a normal attack on
 any unattacked cell or a bomb on any product still bombable, and its bomb
 listings are nearly always wrong, so a bomb costs it the turn.  Its choices say
 nothing about its fleet, so the strong player can only search: it bombs the
-products in order of size, the fastest way to cover the board.
+products in order of size, the fastest way to cover the board (the order
+hardly matters: smallest first or shuffled came within 0.003 of it).
 
 This race gives the searcher every benefit: its ships sit on one-cell
 products (no bomb of its own is ever blocked), it never sinks its own ship,
