@@ -45,7 +45,6 @@ class Rig:
         signs = np.where(self.rng.random(2) < 0.5, -1.0, 1.0)  # some cells are wired reversed
         scales = tuple(float(s * self.rng.uniform(380.0, 900.0)) for s in signs)
         self.sim = SimulatedSeesaw(seed, rate_hz, self.clock, hardest_realism(self.rng), counts_per_gram=scales)
-        self.rate_hz = rate_hz
         self.pipeline = Pipeline(2, rate_hz)
         self.table = default_table()
         self.left_classes, self.right_classes = pan_classes(self.table)
@@ -89,7 +88,7 @@ class Rig:
     def floor(self, oracle: float) -> float:
         """The soonest a windowed judge can answer: its shortest window of
         readings, all taken after the oracle, behind the spike filter."""
-        return oracle + (self.judge.shortest_window + FILTER_DELAY) / self.rate_hz
+        return oracle + (self.judge.shortest_window + FILTER_DELAY) / self.sim.rate_hz
 
     def oracle(self, since: float, truth: list[str]) -> float:
         """When the noiseless signals enter, and stay within, their classes' bands."""

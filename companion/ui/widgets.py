@@ -58,6 +58,11 @@ class GameScreen(Screen):
         games = self.store.games("active", kind=self.kind)
         return Session.resume(self.store, games[0].id) if games else None
 
+    def abandon_unfinished(self) -> None:
+        """A new game replaces this one: if it is not over, it ends unfinished (counted for nobody)."""
+        if self.session is not None and not self.session.state.is_over():
+            self.session.abandon()
+
     def scoreboard(self, opponent: str, level: str) -> str:
         """Where a game's result is counted: per opponent, and per level against the computer."""
         return f"{self.kind}:cpu:{level}" if opponent == "cpu" else f"{self.kind}:{opponent}"

@@ -134,8 +134,7 @@ class BattleshipScreen(PlaysComputerTurns, GameScreen):
 
     def start(self) -> None:
         """Start the game the start panel describes (abandoning an unfinished one)."""
-        if self.session is not None and not self.session.state.is_over():
-            self.session.abandon()
+        self.abandon_unfinished()
         options = {"variant": self.variant, "advanced": bool(self.advanced),
                    "first": int(self.first),
                    "mode": "tracker" if self.opponent == "tracker" else "referee"}

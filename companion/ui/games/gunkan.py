@@ -132,8 +132,7 @@ class GunkanScreen(GameScreen):
         self.ids.seesaw.stop()
 
     def start_game(self, judging: str) -> None:
-        if self.session is not None and not self.session.state.is_over():
-            self.session.abandon()
+        self.abandon_unfinished()
         self.session = Session.start(self.app.store, "gunkan", {"judging": judging},
                                      players=["red", "blue"], scoreboard="gunkan")
         self._new_battle_state()

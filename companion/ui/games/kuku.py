@@ -136,8 +136,7 @@ class KukuScreen(PlaysComputerTurns, GameScreen):
 
     def start(self) -> None:
         """Start the game the start panel describes (abandoning an unfinished one)."""
-        if self.session is not None and not self.session.state.is_over():
-            self.session.abandon()
+        self.abandon_unfinished()
         options = {"rule": self.rule, "first": int(self.first),
                    "mode": "tracker" if self.opponent == "tracker" else "referee"}
         self._adopt(Session.start(self.store, KIND, options, players=self._typed_names(),

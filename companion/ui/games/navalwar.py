@@ -107,8 +107,7 @@ class NavalWarScreen(GameScreen):
 
     def new_game(self) -> None:
         self._close_popup()
-        if self.session is not None and not self.session.state.is_over():
-            self.session.abandon()
+        self.abandon_unfinished()
         self.session = None
         self.setting_up = True
         self.refresh()

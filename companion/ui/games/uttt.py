@@ -29,10 +29,6 @@ PERSON_COLOURS = {"red": theme.RED, "you": theme.RED, "blue": theme.BLUE, "cpu":
 MODES = ("2p", "easy", "medium", "hard")
 
 
-def scoreboard(mode: str) -> str:
-    return "uttt:2p" if mode == "2p" else f"uttt:cpu:{mode}"
-
-
 def mode_of(board: str | None) -> str:
     return (board or "uttt:2p").rsplit(":", 1)[-1]
 
@@ -68,15 +64,14 @@ class UtttScreen(GameScreen):
         self._maybe_cpu()
 
     def _new_session(self, mode: str) -> Session:
-        board = scoreboard(mode)
+        board = self.scoreboard("2p" if mode == "2p" else "cpu", mode)
         game_number = len(self.store.results(board)) + 1
         people = ["red", "blue"] if mode == "2p" else ["you", "cpu"]
         players = people if game_number % 2 else people[::-1]
         return Session.start(self.store, "uttt", players=players, scoreboard=board)
 
     def _replace_session(self, mode: str) -> None:
-        if self.session and not self.session.state.is_over():
-            self.session.abandon()
+        self.abandon_unfinished()
         self._cancel_cpu()
         self.session = self._new_session(mode)
         self.mode = mode
