@@ -8,6 +8,8 @@ drawn and played at a target, a salvo, a discard, the round's scores, undo.
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from companion.rules.navalwar_data import default_composition
@@ -60,6 +62,17 @@ def set_up(gui, screen, count: int, names: list[str]) -> None:
         gui.tap(field)
         field.insert_text(name)
     gui.pump(0.05)
+
+
+def test_the_hidden_pane_survives_a_garbage_collection(gui, nw):
+    # kv ids are weak: a pane out of the widget tree must still be held by the screen
+    assert nw.setting_up and nw.ids.game.parent is None
+    gui.pump(0.1)  # let the clock drop its pending layout calls, which hold widgets too
+    gc.collect()
+    set_up(gui, nw, 3, [])
+    nw.deck = short_deck()
+    gui.tap(nw.ids.start)
+    assert not nw.setting_up and nw.ids.game.parent is nw.ids.body.__self__
 
 
 def test_setup_and_a_short_round_with_touches(gui, nw):

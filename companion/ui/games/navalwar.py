@@ -89,6 +89,8 @@ class NavalWarScreen(GameScreen):
         self._shown_seat = None
         self._unlock_event = None
         self.catalogue: dict[str, dict] = {}
+        # kv ids are weak references: keep both panes alive while one is out of the tree
+        self._panes = (self.ids.setup.__self__, self.ids.game.__self__)
         for value in SHIP_FILTERS:
             button = CalibreFilter(value=value, state="down" if value == "all" else "normal")
             button.bind(on_release=lambda b: self.set_filter(b.value))
