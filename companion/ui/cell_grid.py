@@ -5,8 +5,11 @@ from __future__ import annotations
 from functools import cache
 
 from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Line, Rectangle
 from kivy.properties import BooleanProperty
 from kivy.uix.widget import Widget
+
+from companion.ui import theme
 
 
 @cache
@@ -20,7 +23,8 @@ def text_texture(text: str, size: int, bold: bool = False):
 class CellGrid(Widget):
     """A board of cells.  A finger may slide: `finger_at` hears the cell under
     it (None once lifted); where it lifts on a cell, `on_cell(cell)` fires.
-    Subclasses say where the cells are: `cell_at(x, y)`, None off the board."""
+    Subclasses say where the cells are: `cell_rect(cell)` (x, y of the bottom
+    left, size) and `cell_at(x, y)`, None off the board."""
 
     interactive = BooleanProperty(True)
 
@@ -29,8 +33,19 @@ class CellGrid(Widget):
     def on_cell(self, cell) -> None:
         pass
 
+    def cell_rect(self, cell) -> tuple[float, float, float]:
+        raise NotImplementedError
+
     def cell_at(self, x: float, y: float):
         raise NotImplementedError
+
+    def draw_aim(self, cell) -> None:
+        """Light `cell` in gold: where the next shot or bomb goes."""
+        x, y, size = self.cell_rect(cell)
+        Color(*theme.GOLD[:3], 0.35)
+        Rectangle(pos=(x, y), size=(size, size))
+        Color(*theme.GOLD)
+        Line(rectangle=(x + 1, y + 1, size - 2, size - 2), width=3)
 
     def finger_at(self, cell) -> None:
         """The cell under a finger on the board, None when it lifts.  For previews."""

@@ -156,11 +156,8 @@ class BattleshipGrid(CellGrid):
         Line(rectangle=(x + 3, y + 3, size - 6, size - 6), width=width)
 
     def _crosshair(self, cell: int) -> None:
+        self.draw_aim(cell)
         x, y, size = self.cell_rect(cell)
-        Color(*theme.GOLD[:3], 0.35)
-        Rectangle(pos=(x, y), size=(size, size))
-        Color(*theme.GOLD)
-        Line(rectangle=(x + 1, y + 1, size - 2, size - 2), width=3)
         mid_x, mid_y = x + size / 2, y + size / 2
         Line(points=[x + 6, mid_y, x + size - 6, mid_y], width=1.5)
         Line(points=[mid_x, y + 6, mid_x, y + size - 6], width=1.5)

@@ -82,7 +82,7 @@ class KukuGrid(CellGrid):
                     Color(*colour)
                     Line(rectangle=(x + 3, y + 3, size - 6, size - 6), width=width)
             if self.aim:
-                self._draw_aim(self.aim)
+                self.draw_aim(self.aim)
         self.drawn = drawn
 
     def _draw_headers(self) -> None:
@@ -133,10 +133,3 @@ class KukuGrid(CellGrid):
             Rectangle(texture=texture, size=texture.size,
                       pos=(x + (size - texture.width) / 2, y + (size - texture.height) / 2))
         return mark
-
-    def _draw_aim(self, cell: str) -> None:
-        x, y, size = self.cell_rect(cell)
-        Color(*theme.GOLD[:3], 0.35)
-        Rectangle(pos=(x, y), size=(size, size))
-        Color(*theme.GOLD)
-        Line(rectangle=(x + 1, y + 1, size - 2, size - 2), width=3)
