@@ -29,6 +29,13 @@ class Band(Label):
     colour = ListProperty(theme.PANEL)
 
 
+def may_undo_placing(placed: list[int], seat: int, first: int) -> bool:
+    """While fleets are placed in turn, Undo takes back only `seat`'s own last
+    ship: always for the second placer, for the first until the second begins."""
+    second = 1 - first
+    return placed[seat] > 0 and (seat == second or placed[second] == 0)
+
+
 class GameScreen(Screen):
     """A screen that plays one game `kind`; `session` is the game in progress (or None)."""
 

@@ -35,7 +35,7 @@ from companion.ui.games.battleship_answers import BsAnswerPad  # noqa: F401  (us
 from companion.ui.games.battleship_grid import BattleshipGrid  # noqa: F401  (used in kv)
 from companion.ui.games.battleship_views import (announcement, computer_turn, fill_fleet,
                                                  fleet_cells, reason, ship_run)
-from companion.ui.widgets import GameScreen
+from companion.ui.widgets import GameScreen, may_undo_placing
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -243,9 +243,7 @@ class BattleshipScreen(PlaysComputerTurns, GameScreen):
             return 0
         view = session.state.view(None)
         if self.stage == "place":
-            placed, second = view["placed"], 1 - view["options"]["first"]
-            seat = self.private_seat
-            return int(placed[seat] > 0 and (seat == second or placed[second] == 0))
+            return int(may_undo_placing(view["placed"], self.private_seat, view["options"]["first"]))
         if self.stage != "play":
             return 0
         if self.opponent == "tracker":

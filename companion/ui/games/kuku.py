@@ -38,7 +38,7 @@ from companion.ui.games.kuku_grid import KukuGrid  # noqa: F401  (used in kv)
 from companion.ui.games.kuku_keypad import TIMES, KukuKeypad  # noqa: F401  (used in kv)
 from companion.ui.games.kuku_views import (announcement, computer_turn, fleet_kinds, headline,
                                            markers_after, pairs_text, remaining_text)
-from companion.ui.widgets import GameScreen
+from companion.ui.widgets import GameScreen, may_undo_placing
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -248,9 +248,8 @@ class KukuScreen(PlaysComputerTurns, GameScreen):
         if session is None or self.thinking or not session.actions:
             return 0
         if self.stage == "place":
-            placed, seat = session.state.view(None)["placed"], self.private_seat
-            second = 1 - session.state.first
-            return int(placed[seat] > 0 and (seat == second or placed[second] == 0))
+            placed = session.state.view(None)["placed"]
+            return int(may_undo_placing(placed, self.private_seat, session.state.first))
         return int(self.opponent == "tracker" and self.stage in ("play", "list", "answer"))
 
     # placing -------------------------------------------------------------------
