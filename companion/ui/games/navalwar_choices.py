@@ -66,13 +66,18 @@ class Labeller:
             text = f"{self.ship_target(action['ship'])}\n← {card_label(self.tr, salvo['card'])}{extra}"
             return [(f"ship:{action['ship']}#{action['salvo']}", text)]
         if "ship" in action:
-            return [(f"ship:{action['ship']}", self.ship_target(action["ship"]))]
+            return [self._ship_step(action["ship"])]
         if "squadron" in action:
             return [(f"squadron:{action['squadron']}", self.squadron(action["squadron"]))]
         if "fleet" in action:
-            return [(f"fleet:{action['fleet']}",
-                     self.tr("navalwar_ui.fleet_of", name=self.names[action["fleet"]]))]
+            return [self._fleet_step(action["fleet"])]
         return []
+
+    def _ship_step(self, ship) -> Step:
+        return (f"ship:{ship}", self.ship_target(ship))
+
+    def _fleet_step(self, seat: int) -> Step:
+        return (f"fleet:{seat}", self.tr("navalwar_ui.fleet_of", name=self.names[seat]))
 
     def squadron(self, n: int) -> str:
         owner = next(q["owner"] for q in self.view["squadrons"] if q["n"] == n)
@@ -110,12 +115,11 @@ class Labeller:
         if "die" in action:
             return [(f"die:{action['die']}", str(action["die"]))]
         if "strike" in action:
-            return [(f"ship:{action['strike']}", self.ship_target(action["strike"]))]
+            return [self._ship_step(action["strike"])]
         if "sink" in action:
-            return [(f"ship:{action['sink']}", self.ship_target(action["sink"]))]
+            return [self._ship_step(action["sink"])]
         if "attack" in action:
-            return [(f"fleet:{action['attack']}",
-                     tr("navalwar_ui.fleet_of", name=self.names[action["attack"]]))]
+            return [self._fleet_step(action["attack"])]
         raise ValueError(f"no label for Naval War action {action!r}")
 
 
