@@ -32,6 +32,7 @@ from companion import config  # noqa: E402
 from companion.ui.app import CompanionApp  # noqa: E402
 from kivy.app import App  # noqa: E402
 from kivy.base import EventLoop  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 
@@ -81,6 +82,14 @@ class GuiDriver:
                 return
             time.sleep(1 / 120)
 
+    def settle(self, screen, timeout: float = 20.0) -> None:
+        """Let the computer's thread finish and its turn be played (clock only, no frames drawn)."""
+        end = time.monotonic() + timeout
+        while screen.thinking:
+            assert time.monotonic() < end, "the computer never answered"
+            Clock.tick()
+        Clock.tick_draw()  # the layout follows the new stage before the next touch
+
     def wait_until(self, predicate, timeout: float = 10.0, what: str = "condition") -> None:
         end = time.monotonic() + timeout
         while not predicate():
@@ -116,6 +125,15 @@ class GuiDriver:
     def tap_at(self, x: float, y: float) -> None:
         self.press_at(x, y).touch_up()
         self.pump(0.05)
+
+    @staticmethod
+    def cell_centre(board, cell) -> tuple[float, float]:
+        """Window coordinates of the middle of `cell` on a board with `cell_rect`."""
+        x, y, size = board.cell_rect(cell)
+        return board.to_window(x + size / 2, y + size / 2)
+
+    def tap_cell(self, board, cell) -> None:
+        self.tap_at(*self.cell_centre(board, cell))
 
     # finding ------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Battleship refereed by the screen: secret fleets behind a cover, shots by touch (RULES.md §4)."""
 
-from test_battleship_screen_helpers import assert_no_leak, cell_pos, open_and_start, tap_cell
+from test_battleship_screen_helpers import assert_no_leak, open_and_start, tap_cell
 
 from companion.rules.battleship_fleet import CELLS, index, label
 
@@ -18,7 +18,7 @@ def test_refereed_game_from_cover_to_victory_never_shows_a_fleet(gui):
     tap_cell(gui, screen, "A1")
     assert screen.session.state.view(0)["placed"][0] == 1 and screen.selected == "battleship"
     gui.tap(screen.ids.rotate)
-    touch = gui.press_at(*cell_pos(screen, "C1"))  # the finger shows where it goes
+    touch = gui.press_at(*gui.cell_centre(screen.grid, index("C1")))  # the finger shows where it goes
     gui.pump(0.05)
     assert screen.grid.ghost == [index(c) for c in ("C1", "D1", "E1", "F1")] and screen.grid.ghost_ok
     gui.screenshot("3-placing-ghost")

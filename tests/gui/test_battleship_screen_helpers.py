@@ -7,14 +7,9 @@ import re
 from companion.rules.battleship_fleet import index, label
 
 
-def cell_pos(screen, cell) -> tuple[float, float]:
-    cell = index(cell) if isinstance(cell, str) else cell
-    x, y, size = screen.grid.cell_rect(cell)
-    return screen.grid.to_window(x + size / 2, y + size / 2)
-
-
 def tap_cell(gui, screen, cell) -> None:
-    gui.tap_at(*cell_pos(screen, cell))
+    """Tap a cell of the sea on screen, by label ("C1") or index."""
+    gui.tap_cell(screen.grid, index(cell) if isinstance(cell, str) else cell)
 
 
 def open_and_start(gui, *option_ids: str):

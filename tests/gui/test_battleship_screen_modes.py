@@ -1,20 +1,8 @@
 """Battleship against the computer (salvo, advanced) and as a tracker of a physical game."""
 
-import time
-
-from kivy.clock import Clock
 from test_battleship_screen_helpers import answer_button, assert_no_leak, open_and_start, tap_cell
 
 from companion.rules.battleship_fleet import CELLS, LENGTH, index, label, run
-
-
-def settle(screen, timeout: float = 20.0) -> None:
-    """Let the computer's thread finish and its turn be played (clock only, no frames drawn)."""
-    end = time.monotonic() + timeout
-    while screen.thinking:
-        assert time.monotonic() < end, "the computer never answered"
-        Clock.tick()
-    Clock.tick_draw()  # the layout follows the new stage before the next touch
 
 
 def test_computer_game_with_salvo_and_unnamed_hits(gui):
@@ -24,7 +12,7 @@ def test_computer_game_with_salvo_and_unnamed_hits(gui):
     assert_no_leak(gui, screen)
     gui.screenshot("1-your-fleet")
     gui.tap(screen.ids.done)
-    settle(screen)
+    gui.settle(screen)
     assert screen.stage == "play" and screen.session.state.phase() == "shoot"
     assert_no_leak(gui, screen)
 
@@ -39,7 +27,7 @@ def test_computer_game_with_salvo_and_unnamed_hits(gui):
     assert_no_leak(gui, screen)
     gui.screenshot("2-salvo-entered")
     gui.tap(screen.ids.bottom)
-    settle(screen)
+    gui.settle(screen)
     view = screen.session.state.view(None)
     assert view["to_move"] == 0 and view["boards"][1]["count"] == 5  # the computer fired five
     assert "あなた:  A1\u00a0" in screen.news_text and "\nCPU: " in screen.news_text
@@ -61,7 +49,7 @@ def test_computer_game_with_salvo_and_unnamed_hits(gui):
             assert screen.play({"type": "shot", "cell": label(min(left))})
         else:
             assert screen.play({"type": "fire"})
-            settle(screen)
+            gui.settle(screen)
             assert_no_leak(gui, screen)
     assert "勝ち" in screen.status_text
     gui.screenshot("5-game-over")
@@ -134,13 +122,13 @@ def test_tracker_salvo_answers_refusals_undo_and_shot_counts(gui):
 
 def test_computer_starts_places_hidden_then_fires_first(gui):
     screen = open_and_start(gui, "opp_cpu", "first_1", "level_hard")
-    settle(screen)
+    gui.settle(screen)
     assert screen.stage == "place" and screen.private_seat == 0  # its fleet is in, unseen
     assert screen.session.state.view(None)["placed"] == [0, 5]
     assert_no_leak(gui, screen)
     gui.tap(screen.ids.random_fleet)
     gui.tap(screen.ids.done)
-    settle(screen)
+    gui.settle(screen)
     view = screen.session.state.view(None)
     assert view["to_move"] == 0 and view["boards"][1]["count"] == 1
     assert screen.news_text.startswith("CPU: ") and screen.grid.interactive

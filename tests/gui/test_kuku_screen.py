@@ -47,6 +47,7 @@ def test_refereed_game_by_touch_with_bombs_and_no_fleet_on_the_shared_screen(gui
     tap_cell(gui, screen, "3×8")
     assert screen.grid.aim == "3×8" and "3×8 を攻撃" in screen.primary_text
     assert_no_leak(gui, screen)
+    gui.screenshot("03-aimed")
     tap_cell(gui, screen, "3×8")
     assert screen.stage == "result"
     assert "3×8" in screen.news_text and "赤（命中）" in screen.news_text

@@ -3,18 +3,10 @@
 from __future__ import annotations
 
 import re
-import time
-
-from kivy.clock import Clock
-
-
-def cell_pos(screen, cell: str) -> tuple[float, float]:
-    x, y, size = screen.grid.cell_rect(cell)
-    return screen.grid.to_window(x + size / 2, y + size / 2)
 
 
 def tap_cell(gui, screen, cell: str) -> None:
-    gui.tap_at(*cell_pos(screen, cell))
+    gui.tap_cell(screen.grid, cell)
 
 
 def type_keys(gui, screen, text: str) -> None:
@@ -32,14 +24,6 @@ def open_and_start(gui, *option_ids: str, names=("", "")):
     screen.ids.name_0.text, screen.ids.name_1.text = names
     gui.tap(screen.ids.start)
     return screen
-
-
-def settle(screen, timeout: float = 20.0) -> None:
-    """Let the computer's thread finish and its step be played."""
-    end = time.monotonic() + timeout
-    while screen.thinking:
-        assert time.monotonic() < end, "the computer never answered"
-        Clock.tick()
 
 
 def assert_no_leak(gui, screen) -> None:

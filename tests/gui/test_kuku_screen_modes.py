@@ -1,6 +1,6 @@
 """九九戦艦 against the computer, and as the tracker of a fully physical game."""
 
-from test_kuku_screen_helpers import assert_no_leak, open_and_start, settle, tap_cell, type_keys
+from test_kuku_screen_helpers import assert_no_leak, open_and_start, tap_cell, type_keys
 
 
 def test_computer_game_hides_its_fleet_and_announces_its_attacks(gui):
@@ -10,7 +10,7 @@ def test_computer_game_hides_its_fleet_and_announces_its_attacks(gui):
         tap_cell(gui, screen, cell)
     assert_no_leak(gui, screen)
     gui.tap(screen.ids.done)
-    settle(screen)
+    gui.settle(screen)
     assert screen.stage == "play" and screen.session.state.phase == "play"
     assert_no_leak(gui, screen)
     gui.screenshot("1-your-turn")
@@ -18,7 +18,7 @@ def test_computer_game_hides_its_fleet_and_announces_its_attacks(gui):
     gui.tap(screen.ids.primary)
     assert screen.stage == "result"
     gui.tap(screen.ids.continue_button)
-    settle(screen)
+    gui.settle(screen)
     assert screen.stage == "result" and screen.news_title.startswith("コンピューター")
     assert_no_leak(gui, screen)
     gui.screenshot("2-computer-attack-announced")
@@ -35,7 +35,7 @@ def test_computer_game_hides_its_fleet_and_announces_its_attacks(gui):
             assert screen.play({"type": "attack", "cell": cell})
         elif screen.stage == "result":
             screen.continue_play()
-        settle(screen)
+        gui.settle(screen)
         assert_no_leak(gui, screen)
     assert screen.stage in ("result", "over")
     screen.continue_play()

@@ -17,13 +17,8 @@ def uttt(gui):
     return gui.screen
 
 
-def cell_pos(screen, action):
-    x, y, size = screen.ids.board.cell_rect(action)
-    return screen.ids.board.to_window(x + size / 2, y + size / 2)
-
-
 def tap_cell(gui, screen, action, settle=True):
-    gui.tap_at(*cell_pos(screen, action))
+    gui.tap_cell(screen.ids.board, action)
     if settle:
         gui.pump(0.3)  # past the input lock
 
@@ -36,7 +31,7 @@ def test_opens_straight_into_a_two_player_game(gui, uttt):
 
 
 def test_long_press_lights_the_board_the_move_sends_to_and_release_plays(gui, uttt):
-    touch = gui.press_at(*cell_pos(uttt, 4 * 9 + 2))  # centre board, top-right cell
+    touch = gui.press_at(*gui.cell_centre(uttt.ids.board, 4 * 9 + 2))  # centre board, top-right cell
     gui.pump(0.5)
     assert uttt.ids.board.preview == 2
     gui.screenshot("uttt-long-press-preview")
@@ -72,7 +67,7 @@ def test_input_lock_stops_a_double_tap(gui, uttt):
     from kivy.tests.common import UnitTestTouch
 
     for action in (40, 36):  # two quick taps, no frame between them
-        touch = UnitTestTouch(*cell_pos(uttt, action))
+        touch = UnitTestTouch(*gui.cell_centre(uttt.ids.board, action))
         touch.touch_down()
         touch.touch_up()
     assert uttt.session.actions == [40]
