@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from companion.session import tally
+from companion.play.session import tally
 
 X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 9, 7,
           63, 0, 3, 35, 4]  # X completes the diagonal 0-4-8 on the last move
