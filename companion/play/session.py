@@ -44,11 +44,18 @@ class Session:
 
     def play(self, action: Action) -> State:
         """Apply, persist, then adopt `action`; an illegal one raises and changes nothing."""
-        after = self.state.apply(action)
+        return self.play_all([action])
+
+    def play_all(self, actions: Iterable[Action]) -> State:
+        """Apply, persist in one transaction, then adopt several actions (one turn); if any
+        is illegal it raises and nothing changes, in memory or on disk."""
+        actions = list(actions)
+        after = self.state
+        for action in actions:
+            after = after.apply(action)
         outcome = after.outcome()
-        self.store.append(self.id, len(self.actions), action,
-                          outcome.to_json() if outcome else None)
-        self.actions.append(action)
+        self.store.extend(self.id, len(self.actions), actions, outcome.to_json() if outcome else None)
+        self.actions.extend(actions)
         self.state = after
         return after
 

@@ -1,5 +1,7 @@
 """Sessions: the rules state and its durable log move together."""
 
+import sqlite3
+
 import pytest
 
 from companion.play.state import IllegalAction
@@ -61,3 +63,21 @@ def test_bad_options_are_refused_before_anything_is_written(store):
     with pytest.raises(IllegalAction, match="unknown option"):
         Session.start(store, "uttt", options={"colour": "green"})
     assert store.games() == []
+
+
+def test_play_all_commits_a_turn_of_several_actions_or_nothing(store):
+    session = Session.start(store, "uttt", players=["red", "blue"], scoreboard="s")
+    with pytest.raises(IllegalAction):
+        session.play_all([40, 36, 40])  # the third is taken: the first two are not kept either
+    assert session.actions == [] and store.actions(session.id) == []
+    session.play_all(X_WINS[:3])
+    assert store.actions(session.id) == X_WINS[:3] == session.actions
+    assert Session.resume(store, session.id).state == session.state
+
+
+def test_a_turn_the_store_cannot_write_leaves_no_half_of_it(store):
+    session = Session.start(store, "uttt")
+    store.append(session.id, 1, 99)  # a row in the way of the turn's second action
+    with pytest.raises(sqlite3.IntegrityError):
+        session.play_all(X_WINS[:2])
+    assert store.actions(session.id) == [99] and session.actions == []
