@@ -173,11 +173,15 @@ class Store:
 
     def append(self, game_id: int, seq: int, action: Any, outcome: dict | None = None) -> None:
         """Durably add action number `seq` (0-based); with `outcome` the game is finished."""
+        self.extend(game_id, seq, [action], outcome)
+
+    def extend(self, game_id: int, seq: int, actions: list, outcome: dict | None = None) -> None:
+        """Durably add actions numbered from `seq`, all or none (one transaction)."""
         now = self.clock()
         with self._transaction(self._db):
-            self._db.execute(
+            self._db.executemany(
                 "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                (game_id, seq, _dump(action), now),
+                [(game_id, seq + i, _dump(action), now) for i, action in enumerate(actions)],
             )
             self._set_status(game_id, now, outcome)
 

@@ -53,7 +53,7 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
     with open_source(sensor) as weights:
         pipeline = Pipeline(weights.channels, sensor.rate_hz)
         calibrator = Calibrator(pipeline, known_g)
-        virtual = isinstance(weights, SimulatedSeesaw)
+        virtual = weights.virtual
         while not calibrator.done:
             step = calibrator.step
             print(f"\n{step.prompt}", file=out)

@@ -6,13 +6,14 @@ from companion.config import Sensor
 from companion.sensing.source import WeightSource
 
 
-def open_source(sensor: Sensor, source: str | None = None) -> WeightSource:
-    """The configured source (`source` overrides `sensor.source`), ready to poll."""
+def open_source(sensor: Sensor, source: str | None = None, table=None) -> WeightSource:
+    """The configured source (`source` overrides `sensor.source`), ready to poll;
+    `table` names the pieces a simulator can be given (piece name -> PieceClass)."""
     kind = source or sensor.source
     if kind == "simulator":
         from companion.sensing.simulator import SimulatedSeesaw
 
-        return SimulatedSeesaw(seed=sensor.simulator.seed, rate_hz=sensor.rate_hz)
+        return SimulatedSeesaw(seed=sensor.simulator.seed, rate_hz=sensor.rate_hz, table=table)
     if kind == "gpio":
         from companion.sensing.gpio_source import GpioSource
 

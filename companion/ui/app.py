@@ -19,10 +19,11 @@ from kivy.properties import BooleanProperty, ObjectProperty, StringProperty  # n
 from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
 
 from companion import config as config_module  # noqa: E402
-from companion import fonts, i18n, rules  # noqa: E402
+from companion import fonts, i18n  # noqa: E402
+from companion.play import registry  # noqa: E402
 from companion.errors import CompanionError  # noqa: E402
 from companion.sensing.factory import open_source  # noqa: E402
-from companion.session import Session  # noqa: E402
+from companion.play.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402
 
 
@@ -70,7 +71,7 @@ class CompanionApp(App):
         return i18n.translate(key, lang or self.lang, **values)
 
     def game_title(self, kind: str) -> str:
-        title = rules.get(kind).title
+        title = registry.get(kind).title
         return title.get(self.lang) or title["en"]
 
     # screens -------------------------------------------------------------------
@@ -100,7 +101,7 @@ class CompanionApp(App):
         self.manager.get_screen("home").refresh()
 
     def game_screen(self, kind: str):
-        from companion.ui.games import tile
+        from companion.ui.tiles import tile
 
         if not self.manager.has_screen(kind):
             self.manager.add_widget(tile(kind).make_screen())
@@ -143,16 +144,18 @@ class CompanionApp(App):
     def source(self):
         """The seesaw's WeightSource, or None when it cannot be opened (the notice says why)."""
         if not self._source_opened:
+            from companion.games.gunkan.pieces import default_table  # the only game that weighs
+
             self._source_opened = True
             try:
-                self._source = open_source(self.cfg.sensor)
+                self._source = open_source(self.cfg.sensor, table=default_table())
             except CompanionError as exc:
                 self.notice = f"{self.notice}  {exc}".strip()
         return self._source
 
     @property
     def seesaw(self):
-        """The source's only reader (`companion.sensing.seesaw.Seesaw`), or None."""
+        """The source's only reader (`companion.games.gunkan.seesaw.Seesaw`), or None."""
         if self._seesaw is None and self.source is not None:
             self._seesaw = self._open_seesaw()
         return self._seesaw
@@ -160,12 +163,11 @@ class CompanionApp(App):
     def _open_seesaw(self):
         """The seesaw over the source with the configured stored calibration (`sensor.calibration`,
         else the newest; a simulator without one gets its virtual factory calibration)."""
-        from companion.sensing.seesaw import Seesaw, virtual_calibration
-        from companion.sensing.simulator import SimulatedSeesaw
+        from companion.games.gunkan.seesaw import Seesaw, virtual_calibration
 
         store, sensor = self.store, self.cfg.sensor
         calibration = store.calibration(sensor.calibration or None) or store.calibration()
-        if calibration is None and isinstance(self.source, SimulatedSeesaw):
+        if calibration is None and self.source.virtual:
             calibration = virtual_calibration(self.source)
         try:
             return Seesaw(self.source, calibration, rate_hz=sensor.rate_hz)
@@ -182,7 +184,7 @@ class CompanionApp(App):
         state = "app.sensor_connected" if status.connected else "app.sensor_disconnected"
         text = f"{name}: {self.tr(state, self.lang)}"
         if status.connected:
-            from companion.sensing.seesaw import SETTLING
+            from companion.games.gunkan.seesaw import SETTLING
 
             still = all(self.seesaw.pan(c).kind != SETTLING for c in range(self.source.channels))
             text += f" · {self.tr('app.sensor_stable' if still else 'app.sensor_moving', self.lang)}"

@@ -10,7 +10,7 @@ from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.uix.screenmanager import Screen
 
-from companion.ui.games import tiles
+from companion.ui.tiles import tiles
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 

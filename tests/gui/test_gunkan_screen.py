@@ -9,7 +9,7 @@ import pytest
 from kivy.core.window import Window
 from kivy.uix.modalview import ModalView
 
-from companion.rules.gunkan_table import SHIPS
+from companion.games.gunkan.table import SHIPS
 
 GENTLE_HANDS = dict(overshoot_max=0.05, release_s=(0.03, 0.06), ring_max=0.01, creep_max=0.0005)
 """Careful hands settle sooner, so whole games fit the GUI time budget (the hardest hands

@@ -1,6 +1,6 @@
 """The app shell through the real window: home, tiles, settings, resume."""
 
-from companion.ui.games import tiles
+from companion.ui.tiles import tiles
 
 
 def test_home_shows_japanese_title_and_a_tile_per_game(gui):

@@ -1,10 +1,10 @@
-"""hardware/pieces.md agrees with the masses the judge expects (companion/sensing/pieces.py)."""
+"""hardware/pieces.md agrees with the masses the judge expects (companion/games/gunkan/pieces.py)."""
 
 from pathlib import Path
 
 import pytest
 
-pieces = pytest.importorskip("companion.sensing.pieces", reason="companion/sensing/pieces.py is not there yet")
+pieces = pytest.importorskip("companion.games.gunkan.pieces", reason="companion/games/gunkan/pieces.py is not there yet")
 
 PAGE = Path(__file__).resolve().parents[2] / "hardware" / "pieces.md"
 

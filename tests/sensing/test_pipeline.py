@@ -4,6 +4,7 @@ import pytest
 
 from companion.sensing.pipeline import (
     OVERLOAD, UNCALIBRATED, UNDERLOAD, CalibrationError, NotStableError, Pipeline, PipelineConfig)
+from companion.games.gunkan.pieces import default_table
 from companion.sensing.simulator import ManualClock, SimulatedSeesaw
 from companion.sensing.source import Sample
 
@@ -109,7 +110,7 @@ def test_calibration_dict_round_trip_and_bad_data():
 
 def test_simulated_piece_reads_its_mass_after_tare_and_calibration():
     clock = ManualClock()
-    sim = SimulatedSeesaw(seed=2, clock=clock)
+    sim = SimulatedSeesaw(seed=2, clock=clock, table=default_table())
     pipe = Pipeline(rate_hz=80)
     sim.place(1, grams=0.0)  # nothing yet: just let both pans settle
     for _ in range(20):
