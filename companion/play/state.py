@@ -65,6 +65,10 @@ class State(ABC):
     def seats(self) -> int:
         """How many seats (players) this game has."""
 
+    # The step of play: a short machine key ("place", "play", "declare", ...), "over"
+    # exactly when the game is over.  A field or a property of every state.
+    phase: str
+
     @abstractmethod
     def to_move(self) -> int | None:
         """The seat to act, `CHANCE` for a random event, None when the game is over."""

@@ -13,7 +13,7 @@ def test_computer_game_with_salvo_and_unnamed_hits(gui):
     gui.screenshot("1-your-fleet")
     gui.tap(screen.ids.done)
     gui.settle(screen)
-    assert screen.stage == "play" and screen.session.state.phase() == "shoot"
+    assert screen.stage == "play" and screen.session.state.phase == "shoot"
     assert_no_leak(gui, screen)
 
     # five shots by touch; a second tap on the last one takes it back

@@ -299,7 +299,7 @@ def test_a_second_press_at_once_does_not_hit_the_new_buttons(gui, gunkan):
     gunkan.action_buttons["attack:0"].dispatch("on_release")
     declare = gunkan.action_buttons["declare:ship"]  # drawn where "Red attacks" was
     declare.dispatch("on_release")  # the finger bounced
-    assert gunkan.session.state.phase() == "declare"
+    assert gunkan.session.state.phase == "declare"
     tap_action(gui, gunkan, "cancel")
     gui.tap(gunkan.ids.end)
     gui.screenshot("end-menu")

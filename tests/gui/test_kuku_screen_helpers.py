@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from companion.games.kuku.rules import parse_ship_token
+
 
 def tap_cell(gui, screen, cell: str) -> None:
     gui.tap_cell(screen.grid, cell)
@@ -29,7 +31,7 @@ def open_and_start(gui, *option_ids: str, names=("", "")):
 def assert_no_leak(gui, screen) -> None:
     """No fleet on screen but its owner's, during their private placement step.
 
-    Every secret ship (`state.secrets(seat)`, "leader@4×6") is checked: never
+    Every secret ship (`state.secrets(seat)`, "1:leader@4×6") is checked: never
     in any text in the rules' spelling, its cell never named in a text unless
     that cell was attacked or is being said, and never drawn as a ship
     (the grid's `drawn`) outside the owner's placement step.
@@ -42,7 +44,7 @@ def assert_no_leak(gui, screen) -> None:
     for seat in (0, 1):
         private = screen.stage == "place" and screen.private_seat == seat
         for secret in state.secrets(seat):
-            kind, cell = secret.split("@")
+            _, kind, cell = parse_ship_token(secret)
             assert secret not in texts, f"{secret} in a text at stage {screen.stage}"
             assert not re.search(rf"(?<!\d){re.escape(cell)}(?!\d)", texts) or cell in named, \
                 f"{secret} named on screen at stage {screen.stage}"

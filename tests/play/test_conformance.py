@@ -1,8 +1,10 @@
-"""The conformance suite: every registered game keeps the contract of rules/base.py.
+"""The conformance suite: every registered game keeps the contract of play/state.py.
 
 Seeded random legal playouts to the end; at every step the state survives a JSON
 round-trip, equals the replay of its log, refuses illegal actions without
-changing, and its public view holds none of any seat's secrets.
+changing, and no view holds a secret it may not: the table's view none of any seat's,
+a seat's view none of another seat's (`secrets(seat)` is spelled per seat, e.g.
+"1:C3", so that it cannot be mistaken for what another seat legitimately sees).
 """
 
 import json
@@ -44,6 +46,7 @@ def test_random_playout_keeps_the_contract(name, options, seed):
         assert game.replay(options, roundtrip(log)) == state
         check_views(state)
         legal = state.legal_actions()
+        assert isinstance(state.phase, str) and (state.phase == "over") == state.is_over()
         check_illegal_refused(state, legal, seen_actions, rng)
         if state.is_over():
             assert legal == [] and state.to_move() is None
@@ -62,11 +65,14 @@ def test_random_playout_keeps_the_contract(name, options, seed):
 
 
 def check_views(state):
+    """The table's view holds no seat's secret, and no seat's view holds another's."""
     public = json.dumps(state.view(None), ensure_ascii=False)
-    for seat in range(state.seats):
-        json.dumps(state.view(seat))
-        for secret in state.secrets(seat):
-            assert secret not in public, f"public view leaks seat {seat}'s {secret!r}"
+    views = [json.dumps(state.view(seat), ensure_ascii=False) for seat in range(state.seats)]
+    for owner in range(state.seats):
+        for secret in state.secrets(owner):
+            assert secret not in public, f"the table's view leaks seat {owner}'s {secret!r}"
+            for seat, view in enumerate(views):
+                assert seat == owner or secret not in view, f"seat {seat}'s view holds seat {owner}'s {secret!r}"
 
 
 def check_illegal_refused(state, legal, seen_actions, rng):

@@ -317,7 +317,9 @@ class BattleshipState(State):
             "answering": self.answering,
         }
 
+    @property
     def phase(self) -> str:
+        """"place", "shoot", "answer" or "over"."""
         if self.is_over():
             return "over"
         if self.placer() is not None:
@@ -335,11 +337,11 @@ class BattleshipState(State):
         view = {
             "game": self.game,
             "options": dict(self.options),
-            "phase": self.phase(),
+            "phase": self.phase,
             "to_move": self.to_move(),
             "turn": self.turn,
             "pending": [label(c) for c in self.pending],
-            "shots_allowed": self.shots_allowed() if self.phase() == "shoot" else 0,
+            "shots_allowed": self.shots_allowed() if self.phase == "shoot" else 0,
             "placed": [len(f) for f in self.fleets],
             "boards": [self._target_view(s) for s in (0, 1)],
             "winner": outcome.winner if outcome else None,

@@ -338,7 +338,7 @@ class BattleshipScreen(PlaysComputerTurns, GameScreen):
         if self.result_seat is not None:
             return "result"
         state = self.session.state
-        if state.phase() == "place" and self._human(state.to_move()):
+        if state.phase == "place" and self._human(state.to_move()):
             if self.opponent == "cpu":  # nobody to hide from: straight to the sea
                 self.private_seat = state.to_move()
                 return "place"

@@ -90,6 +90,7 @@ class GunkanState(State):
     def seats(self) -> int:
         return SEATS
 
+    @property
     def phase(self) -> str:
         """"idle", one of `BATTLE_PHASES`, or "over"."""
         battle = self.current
@@ -106,7 +107,7 @@ class GunkanState(State):
         return "counterweight" if battle.counterweight is None else "weigh"
 
     def to_move(self) -> int | None:
-        phase = self.phase()
+        phase = self.phase
         if phase == "over":
             return None
         if phase == "idle":
@@ -117,7 +118,7 @@ class GunkanState(State):
         return self.result
 
     def legal_actions(self) -> list:
-        phase = self.phase()
+        phase = self.phase
         if phase == "over":
             return []
         if phase == "idle":
@@ -203,9 +204,9 @@ class GunkanState(State):
         ]
 
     def _expect(self, action: dict, phases: tuple[str, ...]) -> Battle | None:
-        if self.phase() not in phases:
+        if self.phase not in phases:
             raise IllegalAction(f"軍艦将棋: 今は {action['type']} はできません / gunkan: "
-                                f"{action['type']!r} is not possible now (step: {self.phase()})")
+                                f"{action['type']!r} is not possible now (step: {self.phase})")
         return self.current
 
     def _finish(self, battle: Battle) -> "GunkanState":

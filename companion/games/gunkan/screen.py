@@ -201,7 +201,7 @@ class GunkanScreen(GameScreen):
 
     def weighed(self, result: str) -> None:
         self._play({"type": "weighed", "result": result})
-        if self.state.phase() == "weigh":  # counterweight on, no balance: weigh the bare submarine
+        if self.state.phase == "weigh":  # counterweight on, no balance: weigh the bare submarine
             self._redo("")
 
     def end_game(self, action: dict) -> None:
@@ -292,7 +292,7 @@ class GunkanScreen(GameScreen):
         if self.stage == "verdict" and all(p.kind == EMPTY for p in pans):
             self.refresh()
             return
-        phase = self.state.phase()
+        phase = self.state.phase
         judging_now = phase == "weigh" or (self.state.judging == "identify" and phase == "declare")
         if not judging_now:
             self.weighing = False

@@ -26,7 +26,7 @@ def public_view(state) -> dict:
     view = {
         "game": "gunkan",
         "judging": state.judging,
-        "phase": state.phase(),
+        "phase": state.phase,
         "prompt": _prompt(state),
         "to_move": state.to_move(),
         "battle": _current(state),
@@ -40,21 +40,31 @@ def public_view(state) -> dict:
 
 
 def seat_view(state, seat: int) -> dict:
-    """One player's screen: the public view plus, judging "identify", its own pieces."""
+    """One player's screen: the public view plus, judging "identify", its own pieces,
+    spelled with the seat ("0:carrier", "0:①"; see `own`)."""
     view = {**public_view(state), "seat": seat}
     if state.judging == "identify":
         view["my_losses"] = _tally(state, seat)
         for entry, battle in zip(view["log"], state.battles):
-            entry.update(_identity("my", battle.piece_of(seat)))
+            piece = battle.piece_of(seat)
+            entry["my_piece"] = own(seat, piece)
+            if piece in RANK:
+                entry["my_rank"] = own(seat, rank_label(piece))
     return view
 
 
+def own(seat: int, name: str | None) -> str | None:
+    """A seat's own piece (or rank) as its view spells it: "0:carrier".  The seat keeps
+    one side's fought carrier from reading like the other side's."""
+    return None if name is None else f"{seat}:{name}"
+
+
 def secrets(state, seat: int) -> list[str]:
-    """The classes and ranks of `seat`'s fought ships, as the views spell them."""
+    """The classes and ranks of `seat`'s fought ships, as its own view spells them."""
     if _revealed(state) or state.judging != "identify":
         return []  # judging "seesaw" the companion never learns a class
     ships = {battle.piece_of(seat) for battle in state.battles} & set(RANK)
-    return sorted(ships | {rank_label(ship) for ship in ships})
+    return sorted(own(seat, name) for ship in ships for name in (ship, rank_label(ship)))
 
 
 def _revealed(state) -> bool:
@@ -62,7 +72,7 @@ def _revealed(state) -> bool:
 
 
 def _prompt(state) -> str:
-    phase = state.phase()
+    phase = state.phase
     if phase == "weigh" and state.current.counterweight and state.current.counterweight_off:
         return "remove_counterweight"
     return _PROMPTS[phase]

@@ -49,9 +49,20 @@ RULES_ = ("basic", "extra")
 MODES = ("referee", "tracker")
 
 
-def ship_token(kind: str, cell: str) -> str:
-    """How a ship is spelled in a seat's view: ``"leader@4×6"``."""
-    return f"{kind}@{cell}"
+def ship_token(seat: int, kind: str, cell: str) -> str:
+    """How a ship is spelled in views: ``"1:leader@4×6"`` (seat 1's leader on 4×6).
+
+    The seat is part of the spelling so that one seat's ship can never read like
+    another's, in a view or in `secrets`.
+    """
+    return f"{seat}:{kind}@{cell}"
+
+
+def parse_ship_token(token: str) -> tuple[int, str, str]:
+    """(seat, kind, cell) of a ship token."""
+    seat, _, ship = token.partition(":")
+    kind, _, cell = ship.partition("@")
+    return int(seat), kind, cell
 
 
 def _refuse(ja: str, en: str) -> IllegalAction:
@@ -344,7 +355,7 @@ class KukuState(State):
 
     # -------------------------------------------------------------------- views
     def fleet_tokens(self, seat: int) -> list[str]:
-        return [ship_token(kind, cell) for cell, kind in self.fleets[seat]]
+        return [ship_token(seat, kind, cell) for cell, kind in self.fleets[seat]]
 
     def view(self, seat: int | None) -> dict:
         public = {
@@ -372,7 +383,7 @@ class KukuState(State):
         return public | {
             "seat": seat,
             "fleet": self.fleet_tokens(seat),
-            "sunk": [ship_token(kind, cell) for cell, kind in self.fleets[seat] if cell in sunk],
+            "sunk": [ship_token(seat, kind, cell) for cell, kind in self.fleets[seat] if cell in sunk],
         }
 
     def _awaiting_view(self) -> dict | None:

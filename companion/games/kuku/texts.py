@@ -7,6 +7,7 @@ its own seat's view) and a `tr(key, **values)` function; nothing touches Kivy.
 from __future__ import annotations
 
 from companion.games.kuku.board import CELL_INDEX
+from companion.games.kuku.rules import parse_ship_token
 
 MARKER_HEX = {"red": "ff5a4f", "blue": "5b8cff"}
 JOIN = "、"
@@ -90,8 +91,8 @@ def markers_after(history: list[dict], count: int) -> dict[str, str]:
 
 
 def fleet_kinds(tokens: list[str]) -> dict[str, str]:
-    """Cell → kind from ship tokens such as "leader@4×6"."""
-    return {cell: kind for kind, cell in (token.split("@") for token in tokens)}
+    """Cell → kind from ship tokens such as "1:leader@4×6"."""
+    return {cell: kind for _, kind, cell in map(parse_ship_token, tokens)}
 
 
 def computer_turn(ai, state, seat: int) -> list:

@@ -98,6 +98,11 @@ class NavalWarState(State):
         return (f"Naval War: {json.dumps(action, ensure_ascii=False)} is not allowed now "
                 f"(waiting for: {waiting}); choose one of the offered actions.")
 
+    @property
+    def phase(self) -> str:
+        """"setup", "deal", "stage", "turn" or "over"."""
+        return self._d["phase"]
+
     def outcome(self) -> Outcome | None:
         if self._d["phase"] != "over":
             return None

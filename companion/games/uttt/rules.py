@@ -184,6 +184,11 @@ class UtttState(State):
     def to_move(self) -> int | None:
         return self._engine.player if self._engine.result == ONGOING else None
 
+    @property
+    def phase(self) -> str:
+        """"play" or "over"."""
+        return "play" if self._engine.result == ONGOING else "over"
+
     def legal_actions(self) -> list[int]:
         return self._engine.legal_moves()
 

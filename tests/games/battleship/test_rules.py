@@ -46,7 +46,7 @@ def test_placement_refuses_overlap_off_sea_and_moving_a_placed_ship():
 
 def test_standard_game_hits_sinks_and_wins():
     state = placed()
-    assert state.phase() == "shoot" and state.to_move() == 0
+    assert state.phase == "shoot" and state.to_move() == 0
     state = state.apply(shot("J9"))
     assert state.view(None)["boards"][0]["shots"][-1] == {"cell": "J9", "result": "hit", "volley": 0,
                                                           "ship": "destroyer"}
@@ -113,7 +113,7 @@ def answer(result, ship=None):
 
 def test_tracker_takes_answers_and_refuses_impossible_ones():
     state = tracker().apply(shot("A1"))
-    assert state.to_move() == 1 and state.phase() == "answer"
+    assert state.to_move() == 1 and state.phase == "answer"
     assert answer("sunk", "destroyer") not in state.legal_actions()  # nothing hit before
     with pytest.raises(IllegalAction, match="no fleet") as refused:
         state.apply(answer("sunk", "carrier"))
@@ -158,7 +158,7 @@ def test_public_view_is_the_same_whoever_hides_where(seed):
     rng = random.Random(seed)
     options = {"variant": rng.choice(["standard", "salvo"]), "advanced": rng.random() < 0.5}
     state = GAME.new_state(options)
-    while state.phase() == "place":
+    while state.phase == "place":
         state = state.apply(rng.choice(state.legal_actions()))
     mirror = GAME.new_state({**options, "mode": "tracker"})
     for _ in range(40):

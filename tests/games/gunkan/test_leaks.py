@@ -134,8 +134,8 @@ def test_identify_public_view_hides_even_the_counterweight_until_the_end():
                {"type": "identified", "attacker": "submarine", "defender": "carrier", "counterweight": True}]
     state = GAME.replay({"judging": "identify"}, actions)
     assert "counterweight" not in state.view(None)["log"][-1]
-    assert state.view(0)["log"][-1]["my_piece"] == "submarine"
-    assert state.view(1)["log"][-1]["my_piece"] == "carrier"
+    assert state.view(0)["log"][-1]["my_piece"] == "0:submarine"
+    assert state.view(1)["log"][-1]["my_piece"] == "1:carrier"
     assert state.view(1)["my_losses"]["lost"] == {"carrier": 1}
     over = state.apply({"type": "resign", "seat": 1})
     assert over.view(None)["log"][-1]["counterweight"] is True

@@ -56,20 +56,20 @@ def test_bad_options_are_refused(options):
 
 def test_turn_follows_battles_but_either_side_may_attack():
     state = GAME.new_state({"first": 1})
-    assert state.phase() == "idle" and state.to_move() == 1
+    assert state.phase == "idle" and state.to_move() == 1
     state = state.apply(battle(0))  # red attacks although blue was presumed on turn
-    assert state.phase() == "declare" and state.to_move() == 1  # the defender declares
+    assert state.phase == "declare" and state.to_move() == 1  # the defender declares
     state = state.apply(declare("ship"))
-    assert state.phase() == "counterweight" and state.to_move() == 0
+    assert state.phase == "counterweight" and state.to_move() == 0
     state = state.apply(counterweight(False))
-    assert state.phase() == "weigh" and state.to_move() == 0
+    assert state.phase == "weigh" and state.to_move() == 0
     state = state.apply(weighed("defender_heavier"))
-    assert state.phase() == "idle" and state.to_move() == 1
+    assert state.phase == "idle" and state.to_move() == 1
 
 
 def test_counterweight_without_balance_comes_off_and_is_weighed_again():
     state = GAME.replay(SEESAW, [battle(0), declare("ship"), counterweight(True), weighed("attacker_heavier")])
-    assert state.phase() == "weigh" and state.current.counterweight_off
+    assert state.phase == "weigh" and state.current.counterweight_off
     assert state.view(None)["prompt"] == "remove_counterweight"
     state = state.apply(weighed("balanced"))  # bare submarine against submarine
     entry = state.view(None)["log"][-1]
@@ -79,10 +79,10 @@ def test_counterweight_without_balance_comes_off_and_is_weighed_again():
 def test_reweigh_only_counts_and_cancel_forgets_the_battle():
     state = GAME.replay(SEESAW, seesaw_fight(0, "balanced")[:3])
     again = state.apply({"type": "reweigh"}).apply({"type": "reweigh"})
-    assert again.current.reweighs == 2 and again.phase() == state.phase()
+    assert again.current.reweighs == 2 and again.phase == state.phase
     assert again.view(None)["battle"]["reweighs"] == 2
     cancelled = again.apply({"type": "cancel"})
-    assert cancelled.phase() == "idle" and cancelled.battles == () and cancelled.to_move() == 0
+    assert cancelled.phase == "idle" and cancelled.battles == () and cancelled.to_move() == 0
 
 
 def test_removals_per_verdict_name_no_piece():
@@ -100,7 +100,7 @@ def test_a_side_without_mines_cannot_declare_one():
     state = GAME.replay(SEESAW, sweep * 5 + [battle(0)])
     assert declare("mine") not in state.legal_actions()
     refused(state, declare("mine"), "mine")
-    assert state.apply(declare("ship")).phase() == "counterweight"
+    assert state.apply(declare("ship")).phase == "counterweight"
 
 
 def test_port_ends_the_game_at_once_with_the_seesaw():
@@ -112,7 +112,7 @@ def test_port_ends_the_game_at_once_with_the_seesaw():
 
 def test_identify_mode_checks_the_port_on_the_pan():
     state = GAME.replay(IDENTIFY, [battle(0), declare("port")])
-    assert state.phase() == "identify"
+    assert state.phase == "identify"
     refused(state, identified("landing_ship", "mine"), "pans")
     assert state.apply(identified("landing_ship", "port")).outcome() == Outcome(0, "port_captured")
 

@@ -73,7 +73,7 @@ def seesaw_battle(attacker, defender, counterweight):
     state = state.apply({"type": "counterweight", "on": counterweight})
     extra = MASS["counterweight"] if counterweight else 0
     state = state.apply({"type": "weighed", "result": compare(MASS[attacker] + extra, MASS[defender])})
-    if state.phase() == "weigh":  # no balance with the counterweight: it came off
+    if state.phase == "weigh":  # no balance with the counterweight: it came off
         assert state.view(None)["prompt"] == "remove_counterweight"
         state = state.apply({"type": "weighed", "result": compare(MASS[attacker], MASS[defender])})
     return state

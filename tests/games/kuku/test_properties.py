@@ -103,5 +103,5 @@ def test_public_view_is_the_same_wherever_the_hidden_ships_are():
 
 def test_secrets_are_the_afloat_fleet_until_the_end():
     state = placed(*FLEETS)
-    assert state.secrets(0) == ["normal@1×1", "normal@5×5", "leader@9×9"]
+    assert state.secrets(0) == ["0:normal@1×1", "0:normal@5×5", "0:leader@9×9"]
     assert GAME.new_state({"mode": "tracker"}).secrets(0) == []
