@@ -36,7 +36,7 @@ def catalog(domain: str) -> dict:
     return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
 
 
-def translate(key: str, language: str, **values) -> str:
+def translate(key: str, language: str, /, **values) -> str:
     domain, _, name = key.partition(".")
     entry = catalog(domain).get(name)
     if not isinstance(entry, dict):

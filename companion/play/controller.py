@@ -87,7 +87,7 @@ def to_json(value: Any) -> Any:
 class Refused(CompanionError, ValueError):
     """Input from a seat that may not make it now; `key` and `params` say why, for a person."""
 
-    def __init__(self, key: str, **params):
+    def __init__(self, key: str, /, **params):
         super().__init__(f"{key} {params}" if params else key)
         self.key, self.params = key, params
 

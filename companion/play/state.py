@@ -22,14 +22,26 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Mapping
 
 from companion.errors import CompanionError
+from companion.i18n import translate
 
 Action = Any  # a JSON value: int | str | list | dict (no tuples)
 
 CHANCE = -1  # `to_move()` of a state waiting for a die, a draw or a shuffle
 
 
-class IllegalAction(CompanionError):
-    """An action the rules refuse.  The message says why, for a person."""
+class IllegalAction(CompanionError, ValueError):
+    """An action (or option) the rules refuse, saying why for a person.
+
+    `key` names the message in the locale catalogs ("kuku_errors.cell_taken") and
+    `params` fill it in; `text(lang)` is the message in a language, `str()` in English.
+    """
+
+    def __init__(self, key: str, /, **params):
+        self.key, self.params = key, params
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str) -> str:
+        return translate(self.key, lang, **self.params)
 
 
 @dataclass(frozen=True)
@@ -134,10 +146,8 @@ class Game:
     def options(self, options: Mapping[str, Any] | None = None) -> dict:
         unknown = set(options or {}) - set(self.default_options)
         if unknown:
-            raise IllegalAction(
-                f"{self.name}: unknown option(s) {sorted(unknown)}; "
-                f"allowed: {sorted(self.default_options)}"
-            )
+            raise IllegalAction("play.unknown_option", game=self.name, unknown=sorted(unknown),
+                                allowed=sorted(self.default_options))
         return {**self.default_options, **(options or {})}
 
     def new_state(self, options: Mapping[str, Any] | None = None) -> State:

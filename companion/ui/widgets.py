@@ -50,7 +50,7 @@ class GameScreen(Screen):
     def store(self):
         return self.app.store
 
-    def tr(self, key: str, **values) -> str:
+    def tr(self, key: str, /, **values) -> str:
         """Text for `key` in the app's current language."""
         return self.app.tr(key, self.app.lang, **values)
 

@@ -81,6 +81,7 @@ def check_illegal_refused(state, legal, seen_actions, rng):
     for action in candidates:
         if action in legal:
             continue
-        with pytest.raises(IllegalAction):
+        with pytest.raises(IllegalAction) as refused:
             state.apply(action)
         assert state.to_json() == before
+        assert all(refused.value.text(lang) != refused.value.key for lang in ("ja", "en"))

@@ -42,13 +42,6 @@ MODES = ("referee", "tracker")
 Shot = tuple[int, str, "str | None", int]
 
 
-RESULT_JA = {"miss": "はずれ", "hit": "命中", "sunk": "撃沈"}  # for messages: the answers' own words are English
-
-
-def _refuse(ja: str, en: str) -> IllegalAction:
-    return IllegalAction(f"{ja} / {en}")
-
-
 @dataclass(frozen=True, eq=False)
 class BattleshipState(State):
     """A position: the fleets placed (referee mode), the shots of each seat, the turn.
@@ -179,74 +172,70 @@ class BattleshipState(State):
 
     def apply(self, action: Any) -> "BattleshipState":
         if self.is_over():
-            raise _refuse("対局は終わっています", "the game is over")
+            raise IllegalAction("battleship_errors.game_over")
         kind = action.get("type") if isinstance(action, dict) else None
         kind = kind if isinstance(kind, str) else None
         handler = {"place": self._place, "shot": self._shot, "fire": self._fire,
                    "answer": self._answer}.get(kind)
         if handler is None:
-            raise _refuse(f"不明な操作です: {action!r}",
-                          f"unknown action {action!r}: use place, shot, fire or answer")
+            raise IllegalAction("battleship_errors.unknown_action", action=action)
         return handler(action)
 
     def _expect_keys(self, action: dict, keys: set) -> None:
         if set(action) != keys | {"type"}:
-            raise _refuse(f"{action['type']} には {sorted(keys)} が必要です",
-                          f"{action['type']} takes exactly the fields {sorted(keys)}")
+            raise IllegalAction("battleship_errors.fields", type=action["type"], fields=sorted(keys))
 
     def _cell(self, text: Any) -> int:
         try:
             cell = index(text)
         except CompanionError as error:
-            raise IllegalAction(str(error)) from None
+            raise IllegalAction("battleship_errors.not_a_cell", cell=text) from error
         if label(cell) != text:
-            raise _refuse(f"マスは {label(cell)} のように書いてください",
-                          f"write the cell as {label(cell)}")
+            raise IllegalAction("battleship_errors.write_cell_as", cell=label(cell))
         return cell
 
     def _place(self, action: dict) -> "BattleshipState":
         seat = self.placer()
         if seat is None:
-            raise _refuse("配置の時間ではありません", "ships are placed only before the battle, in referee mode")
+            raise IllegalAction("battleship_errors.not_placing")
         self._expect_keys(action, {"ship", "cell", "dir"})
         ship, direction = action["ship"], action["dir"]
         if not isinstance(ship, str) or ship not in LENGTH:
-            raise _refuse(f"艦種 {ship!r} はありません", f"no ship called {ship!r}: use one of {list(NAMES)}")
+            raise IllegalAction("battleship_errors.no_such_ship", ship=ship, ships=list(NAMES))
         if any(ship == placed for placed, _, _ in self.fleets[seat]):
-            raise _refuse(f"{ship} は配置済みです", f"the {ship} is already placed and cannot move")
+            raise IllegalAction("battleship_errors.placed", ship=ship)
         if direction not in ("h", "v"):
-            raise _refuse("向きは h (横) か v (縦) です", "direction must be h (across) or v (down)")
+            raise IllegalAction("battleship_errors.direction")
         start = self._cell(action["cell"])
         cells = run(start, LENGTH[ship], direction)
         if cells is None:
-            raise _refuse("艦が海域からはみ出します", f"the {ship} would stick out of the sea")
+            raise IllegalAction("battleship_errors.outside", ship=ship)
         if not set(self.fleet_cells(seat)).isdisjoint(cells):
-            raise _refuse("他の艦と重なります", f"the {ship} would overlap another ship")
+            raise IllegalAction("battleship_errors.overlap", ship=ship)
         fleets = list(self.fleets)
         fleets[seat] = fleets[seat] + ((ship, start, direction),)
         return self._with(fleets=tuple(fleets))
 
     def _shot(self, action: dict) -> "BattleshipState":
         if self.placer() is not None:
-            raise _refuse("まず艦を全部配置してください", "place every ship first")
+            raise IllegalAction("battleship_errors.place_first")
         if self.answering:
-            raise _refuse("相手の回答を待っています", "waiting for the defender's answer")
+            raise IllegalAction("battleship_errors.waiting_answer")
         self._expect_keys(action, {"cell"})
         cell = self._cell(action["cell"])
         if cell in self.called(self.turn):
-            raise _refuse(f"{label(cell)} はもう撃ちました", f"{label(cell)} was already called: pick another cell")
+            raise IllegalAction("battleship_errors.called", cell=label(cell))
         if len(self.pending) >= self.shots_allowed():
-            raise _refuse("この手番の弾はもうありません", "no shots left this turn: fire")
+            raise IllegalAction("battleship_errors.no_shots_left")
         state = self._with(pending=self.pending + (cell,))
         return state if self.salvo else state._resolve()
 
     def _fire(self, action: dict) -> "BattleshipState":
         self._expect_keys(action, set())
         if not self.salvo or self.answering or self.placer() is not None:
-            raise _refuse("今は一斉射撃できません", "fire is only for a salvo being entered")
+            raise IllegalAction("battleship_errors.no_salvo")
         if len(self.pending) != self.shots_allowed():
-            raise _refuse(f"{self.shots_allowed()} 発を指定してください",
-                          f"call all {self.shots_allowed()} shots before firing")
+            raise IllegalAction("battleship_errors.call_all", shots=self.shots_allowed())
         return self._resolve()
 
     def _resolve(self) -> "BattleshipState":
@@ -268,17 +257,15 @@ class BattleshipState(State):
 
     def _answer(self, action: dict) -> "BattleshipState":
         if not self.answering:
-            raise _refuse("回答を待っていません", "no shot is waiting for an answer")
+            raise IllegalAction("battleship_errors.no_question")
         given = {k: v for k, v in action.items() if k != "type"}
         if given not in self._answer_options():
-            raise _refuse(f"回答 {given!r} は使えません",
-                          f"answer {given!r} is not one of {self._answer_options()}")
+            raise IllegalAction("battleship_errors.bad_answer", answer=given, options=self._answer_options())
         cell = self.pending[0]
         shot = (cell, given["result"], given.get("ship"))
         if not consistent(self.record(self.turn) + (shot,)):
-            raise _refuse(f"{label(cell)} への回答「{RESULT_JA[given['result']]}」はこれまでの回答と矛盾します",
-                          f"{label(cell)} cannot be {given['result']} {given.get('ship', '')}: "
-                          "no fleet gives that with the earlier answers; check the board")
+            raise IllegalAction(f"battleship_errors.contradicts_{given['result']}", cell=label(cell),
+                                ship=given.get("ship", ""))
         shots = self.shots[self.turn] + (shot + (self._volley(),),)
         if len(self.pending) > 1:
             state = self._with(shots=self._set_shots(shots), pending=self.pending[1:])
@@ -403,13 +390,13 @@ def own_cell(seat: int, cell: int) -> str:
 
 def _new_state(options: dict) -> BattleshipState:
     if options["variant"] not in VARIANTS:
-        raise _refuse(f"variant は {VARIANTS} のいずれかです", f"variant must be one of {VARIANTS}")
+        raise IllegalAction("battleship_errors.bad_option", key="variant", allowed=list(VARIANTS))
     if options["mode"] not in MODES:
-        raise _refuse(f"mode は {MODES} のいずれかです", f"mode must be one of {MODES}")
+        raise IllegalAction("battleship_errors.bad_option", key="mode", allowed=list(MODES))
     if options["first"] not in (0, 1):
-        raise _refuse("first は 0 か 1 です", "first must be seat 0 or 1")
+        raise IllegalAction("battleship_errors.bad_option", key="first", allowed=[0, 1])
     if not isinstance(options["advanced"], bool):
-        raise _refuse("advanced は true か false です", "advanced must be true or false")
+        raise IllegalAction("battleship_errors.bad_option", key="advanced", allowed=[True, False])
     return BattleshipState(options=dict(options), turn=options["first"])
 
 
@@ -423,7 +410,7 @@ def _state_from_json(data: dict) -> BattleshipState:
         return state._with(fleets=fleets, shots=shots, pending=tuple(index(c) for c in data["pending"]),
                            turn=data["turn"], answering=data["answering"])
     except (KeyError, TypeError, CompanionError) as error:
-        raise _refuse("保存された状態を読めません", f"battleship: unreadable saved state ({error})") from None
+        raise IllegalAction("battleship_errors.bad_saved_state", error=str(error)) from None
 
 
 GAME = Game(

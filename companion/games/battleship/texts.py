@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from companion.games.battleship.ai import choose_fleet
+from companion.play.state import IllegalAction
 from companion.games.battleship.fleet import LENGTH, NAMES, index, label, placements, run
 
 
@@ -47,12 +48,8 @@ def announcement(view: dict, names: list[str], tr, count: int = 1) -> str:
 
 
 def reason(error: Exception, lang: str) -> str:
-    """The half of a bilingual "ja / en" refusal in `lang` (the whole text otherwise)."""
-    text = str(error)
-    parts = text.split(" / ", 1)
-    if len(parts) != 2:
-        return text
-    return parts[0] if lang == "ja" else parts[1]
+    """A refusal in `lang`."""
+    return error.text(lang) if isinstance(error, IllegalAction) else str(error)
 
 
 def fleet_cells(view: dict) -> list[list[int]]:

@@ -140,10 +140,11 @@ class GunkanState(State):
         kind = action.get("type") if isinstance(action, dict) else None
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise IllegalAction(f"軍艦将棋: 不明な操作です / gunkan: unknown action {action!r}; "
-                                f"expected a dict with a 'type' among {sorted(_HANDLERS)}")
+            raise IllegalAction("gunkan_errors.unknown_action", action=action, types=sorted(_HANDLERS))
+        if set(action) != {"type", *_FIELDS.get(kind, ())}:
+            raise IllegalAction("gunkan_errors.fields", type=kind, fields=sorted(_FIELDS.get(kind, ())))
         if self.result is not None:
-            raise IllegalAction("対局は終了しています / the game is over: start a new one")
+            raise IllegalAction("gunkan_errors.game_over")
         return handler(self, action)
 
     def to_json(self) -> dict:
@@ -205,8 +206,7 @@ class GunkanState(State):
 
     def _expect(self, action: dict, phases: tuple[str, ...]) -> Battle | None:
         if self.phase not in phases:
-            raise IllegalAction(f"軍艦将棋: 今は {action['type']} はできません / gunkan: "
-                                f"{action['type']!r} is not possible now (step: {self.phase})")
+            raise IllegalAction("gunkan_errors.not_now", type=action["type"], phase=self.phase)
         return self.current
 
     def _finish(self, battle: Battle) -> "GunkanState":
@@ -223,8 +223,7 @@ class GunkanState(State):
     def _declare(self, action):
         battle = self._expect(action, ("declare",))
         if action not in self.legal_actions():
-            raise IllegalAction(f"軍艦将棋: 宣言は ship / mine / port、機雷は残っている場合のみ / gunkan: "
-                                f"declare 'ship', 'mine' (only with mines left) or 'port', not {action.get('kind')!r}")
+            raise IllegalAction("gunkan_errors.bad_declaration", kind=action.get("kind"))
         battle = replace(battle, declared=action["kind"])
         if battle.declared == "port" and self.judging == "seesaw":
             return self._finish(replace(battle, verdict="port_captured"))
@@ -237,8 +236,7 @@ class GunkanState(State):
     def _weighed(self, action):
         battle = self._expect(action, ("weigh",))
         if action.get("result") not in COMPARISONS:
-            raise IllegalAction(f"軍艦将棋: 計量結果が不正です / gunkan: weighing result must be one of "
-                                f"{COMPARISONS}, not {action.get('result')!r}")
+            raise IllegalAction("gunkan_errors.bad_comparison", allowed=list(COMPARISONS), result=action.get("result"))
         ruling = judge_seesaw(action["result"], battle.counterweight and not battle.counterweight_off)
         if ruling.verdict is None:  # remove_counterweight
             return replace(self, current=replace(battle, counterweight_off=True))
@@ -253,16 +251,12 @@ class GunkanState(State):
         attacker, defender = action.get("attacker"), action.get("defender")
         counterweight = _flag(action, "counterweight")
         if attacker not in SHIPS or defender not in PIECES or declaration_of(defender) != battle.declared:
-            raise IllegalAction(f"軍艦将棋: 皿の駒が宣言と合いません。置き直して量り直してください / gunkan: "
-                                f"the pans do not hold a ship against a {battle.declared}: "
-                                "check the pieces and weigh again")
+            raise IllegalAction("gunkan_errors.not_as_declared", declared=battle.declared)
         ruling = judge_identified(attacker, defender, counterweight)
         if ruling.verdict is None:  # counterweight_not_allowed
-            raise IllegalAction("軍艦将棋: 錘は攻撃する潜水艦にしか載せられません。置き直してください / gunkan: "
-                                "the counterweight may ride only on an attacking submarine: re-place and weigh again")
+            raise IllegalAction("gunkan_errors.counterweight_only_on_submarine")
         if not (self.in_play(battle.attacker, attacker) and self.in_play(battle.defender, defender)):
-            raise IllegalAction("軍艦将棋: 残っている駒と合いません。量り直してください / gunkan: "
-                                "this weighing does not fit the pieces still in play: weigh again")
+            raise IllegalAction("gunkan_errors.not_in_play")
         return self._finish(replace(battle, attacker_piece=attacker, defender_piece=defender,
                                     counterweight=counterweight, verdict=ruling.verdict))
 
@@ -285,9 +279,7 @@ class GunkanState(State):
     def _all_ships_gone(self, action):
         self._expect(action, ("idle",))
         if self.judging != "seesaw" or action.get("seats") not in ([0], [1], [0, 1]):
-            raise IllegalAction("軍艦将棋: 全滅の申告は seats [0]、[1]、[0, 1] で、シーソー判定のみ / gunkan: "
-                                "all_ships_gone takes seats [0], [1] or [0, 1], judging 'seesaw' only "
-                                "(judging 'identify' detects it)")
+            raise IllegalAction("gunkan_errors.bad_annihilation")
         return replace(self, result=_annihilation(action["seats"]))
 
 
@@ -299,6 +291,9 @@ _HANDLERS = {
     "resign": GunkanState._resign, "no_moves": GunkanState._no_moves,
     "all_ships_gone": GunkanState._all_ships_gone,
 }
+_FIELDS = {"battle": ("attacker",), "declare": ("kind",), "counterweight": ("on",), "weighed": ("result",),
+           "mine_hit": ("minesweeper",), "identified": ("attacker", "defender", "counterweight"),
+           "resign": ("seat",), "no_moves": ("seat",), "all_ships_gone": ("seats",)}  # besides "type"
 
 
 def _annihilation(gone: list[int]) -> Outcome:
@@ -308,21 +303,19 @@ def _annihilation(gone: list[int]) -> Outcome:
 
 def _seat(value, key: str) -> int:
     if type(value) is not int or not 0 <= value < SEATS:
-        raise IllegalAction(f"軍艦将棋: {key} は 0(赤)か 1(青)/ gunkan: {key} must be 0 (red) or 1 (blue), not {value!r}")
+        raise IllegalAction("gunkan_errors.bad_seat", key=key, value=value)
     return value
 
 
 def _flag(action: dict, key: str) -> bool:
     if type(action.get(key)) is not bool:
-        raise IllegalAction(f"軍艦将棋: {key} は true / false / gunkan: {key} must be true or false, "
-                            f"not {action.get(key)!r}")
+        raise IllegalAction("gunkan_errors.bad_flag", key=key, value=action.get(key))
     return action[key]
 
 
 def new_state(options: dict) -> GunkanState:
     if options["judging"] not in JUDGINGS:
-        raise IllegalAction(f"軍艦将棋: 判定方式は {JUDGINGS} / gunkan: option 'judging' must be one of "
-                            f"{JUDGINGS}, not {options['judging']!r}")
+        raise IllegalAction("gunkan_errors.bad_judging", allowed=list(JUDGINGS), value=options["judging"])
     first = _seat(options["first"], "first")
     return GunkanState(judging=options["judging"], turn=first, first=first)
 

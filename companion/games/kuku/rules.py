@@ -65,10 +65,6 @@ def parse_ship_token(token: str) -> tuple[int, str, str]:
     return int(seat), kind, cell
 
 
-def _refuse(ja: str, en: str) -> IllegalAction:
-    return IllegalAction(f"{ja} / {en}")
-
-
 @dataclass(frozen=True, eq=False)
 class KukuState(State):
     """One position of 九九戦艦.  Immutable; the dict fields are never mutated."""
@@ -120,7 +116,7 @@ class KukuState(State):
 
     def apply(self, action) -> "KukuState":
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise _refuse("操作の形が正しくありません", f"not a 九九戦艦 action: {action!r}")
+            raise IllegalAction("kuku_errors.not_an_action", action=action)
         handler = {
             "place": self._apply_place,
             "play": self._apply_play,
@@ -129,7 +125,7 @@ class KukuState(State):
             "leader": self._apply_leader,
         }.get(self.phase)
         if handler is None:
-            raise _refuse("ゲームは終わっています", "the game is over; start a new one")
+            raise IllegalAction("kuku_errors.game_over")
         return handler(action)
 
     # ------------------------------------------------------------- derived facts
@@ -168,13 +164,13 @@ class KukuState(State):
     def _apply_place(self, action) -> "KukuState":
         kind, cell = action.get("kind"), action.get("cell")
         if action["type"] != "place" or set(action) != {"type", "kind", "cell"}:
-            raise _refuse("まず船を配置してください", "place your ships first: {type: place, kind, cell}")
+            raise IllegalAction("kuku_errors.place_first")
         if kind not in self._kinds_left(self.turn):
-            raise _refuse(f"その船（{kind}）はもう置けません", f"no {kind!r} ship left to place")
+            raise IllegalAction("kuku_errors.no_ship_left", kind=kind)
         if not is_cell(cell):
-            raise _refuse(f"{cell!r} は盤面のマスではありません", f"{cell!r} is not a cell such as '3×8'")
+            raise IllegalAction("kuku_errors.not_a_cell", cell=cell)
         if any(cell == own for own, _ in self.fleets[self.turn]):
-            raise _refuse(f"{cell} にはもう自分の船があります", f"you already have a ship on {cell}")
+            raise IllegalAction("kuku_errors.own_ship_there", cell=cell)
         fleets = list(self.fleets)
         fleets[self.turn] = fleets[self.turn] + ((cell, kind),)
         if len(fleets[self.turn]) < len(FLEET):
@@ -197,28 +193,19 @@ class KukuState(State):
         if action["type"] == "attack" and set(action) == {"type", "cell"}:
             cell = action["cell"]
             if not is_cell(cell):
-                raise _refuse(f"{cell!r} は盤面のマスではありません", f"{cell!r} is not a cell such as '3×8'")
+                raise IllegalAction("kuku_errors.not_a_cell", cell=cell)
             if cell in self.attacked():
-                raise _refuse(
-                    f"{cell} は攻撃済みです。別のマスを選んでください",
-                    f"{cell} was already attacked; choose another cell (your turn goes on)",
-                )
+                raise IllegalAction("kuku_errors.cell_attacked", cell=cell)
             record = {"by": self.turn, "action": "attack", "target": cell, "product": value(cell), "already": []}
             return self._strike([cell], record)
         if action["type"] == "bomb" and set(action) == {"type", "product"}:
             n = action["product"]
             if type(n) is not int or not cells_of(n):
-                raise _refuse(
-                    f"{n!r} は九九の表にない答えです。別の攻撃を選んでください",
-                    f"{n!r} is not in the 9×9 table; choose another attack (your turn goes on)",
-                )
+                raise IllegalAction("kuku_errors.not_a_product", product=n)
             if n not in self._bombable():
-                raise _refuse(
-                    f"{n} のマスはすべて攻撃済みです。別の攻撃を選んでください",
-                    f"every cell of {n} was already attacked; choose another attack (your turn goes on)",
-                )
+                raise IllegalAction("kuku_errors.product_done", product=n)
             return self._with(phase="list", pending={"product": n, "listing": []})
-        raise _refuse("通常攻撃か九九ボムを選んでください", "choose a normal attack or a 九九ボム")
+        raise IllegalAction("kuku_errors.choose_attack")
 
     def _legal_list(self) -> list:
         listing = self.pending["listing"]
@@ -236,14 +223,14 @@ class KukuState(State):
         if action == {"type": "done"}:
             return self._finish_bomb(n, listing)
         if action["type"] != "say" or set(action) != {"type", "pair"}:
-            raise _refuse("かけ算を言うか、言い終わりを押してください", "say a pair like '3×8', or finish the listing")
+            raise IllegalAction("kuku_errors.say_a_pair")
         pair = action["pair"]
         if pair not in sayable_pairs(n):
-            raise _refuse(f"{pair!r} は言えるかけ算ではありません", f"{pair!r} is not a pair such as '3×8'")
+            raise IllegalAction("kuku_errors.not_a_pair", pair=pair)
         if pair in listing:
-            raise _refuse(f"{pair} はもう言いました", f"{pair} is already in the listing")
+            raise IllegalAction("kuku_errors.pair_said", pair=pair)
         if len(listing) >= LISTING_CAP:
-            raise _refuse(f"言えるのは{LISTING_CAP}組までです", f"a listing holds at most {LISTING_CAP} pairs")
+            raise IllegalAction("kuku_errors.listing_full", cap=LISTING_CAP)
         return self._with(pending={"product": n, "listing": listing + [pair]})
 
     def _finish_bomb(self, n: int, listing: list[str]) -> "KukuState":
@@ -306,20 +293,14 @@ class KukuState(State):
         seat = self._awaited_seat()
         hit = action.get("hits")
         if action["type"] != "report" or set(action) != {"type", "hits"} or not isinstance(hit, list):
-            raise _refuse(
-                "攻撃されたマスのうち、自分の船が沈んだマスを報告してください",
-                "report the attacked cells where a ship of yours sank: {type: report, hits: [...]}",
-            )
+            raise IllegalAction("kuku_errors.report_hits")
         cells = self.pending["record"]["cells"]
         if any(cell not in cells for cell in hit):
-            raise _refuse("今回攻撃されていないマスは報告できません", f"only the cells just attacked can be hit: {cells}")
+            raise IllegalAction("kuku_errors.not_attacked_now", cells=cells)
         if len(set(hit)) != len(hit):
-            raise _refuse("同じマスを二度報告しています", "a cell is reported twice")
+            raise IllegalAction("kuku_errors.reported_twice")
         if len(hit) > self.remaining()[seat]:
-            raise _refuse(
-                f"残りの船は{self.remaining()[seat]}隻です。報告を確かめてください",
-                f"seat {seat} has only {self.remaining()[seat]} ship(s) left; check the report",
-            )
+            raise IllegalAction("kuku_errors.too_many_hits", seat=seat, left=self.remaining()[seat])
         reports = list(self.pending["reports"])
         reports[seat] = sorted(hit, key=CELL_INDEX.__getitem__)
         if None in reports:
@@ -337,15 +318,9 @@ class KukuState(State):
     def _apply_leader(self, action) -> "KukuState":
         seat = self._awaited_seat()
         if action["type"] != "leader" or set(action) != {"type", "cell"}:
-            raise _refuse(
-                "今回沈んだ船のうち、リーダー船があったマスを報告してください",
-                "report which of your ships sunk by this attack was the leader: {type: leader, cell}",
-            )
+            raise IllegalAction("kuku_errors.report_leader")
         if action["cell"] not in self._leader_options(seat):
-            raise _refuse(
-                "その報告はこれまでの結果と合いません（リーダー船は1隻だけです）",
-                f"that contradicts the facts: the leader is one of {self._leader_options(seat)}",
-            )
+            raise IllegalAction("kuku_errors.leader_contradicts", options=self._leader_options(seat))
         leaders = list(self.pending["leaders"])
         leaders[seat] = {"cell": action["cell"]}
         if None in leaders:
@@ -435,7 +410,7 @@ def new_state(options: dict) -> KukuState:
     """A new game: `rule` basic|extra, `first` seat 0|1, `mode` referee|tracker."""
     for key, allowed in (("rule", RULES_), ("mode", MODES), ("first", (0, 1))):
         if options[key] not in allowed:
-            raise _refuse(f"{key} は {allowed} のどれかです", f"option {key} must be one of {allowed}")
+            raise IllegalAction("kuku_errors.bad_option", key=key, allowed=allowed)
     referee = options["mode"] == "referee"
     return KukuState(
         mode=options["mode"],

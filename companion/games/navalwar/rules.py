@@ -83,20 +83,19 @@ class NavalWarState(State):
         only = action.get("play") if isinstance(action, dict) else None
         legal = options(self._d, self._comp, only if isinstance(only, str) else None)
         if action not in legal:
-            raise IllegalAction(self._refusal(action))
+            raise self._refusal(action)
         canonical = legal[legal.index(action)]  # never keep True for 1 and the like
         data = _copy(self._d)
         do(data, self._comp, canonical)
         settle(data, self._comp)
         return NavalWarState(data, self._comp)
 
-    def _refusal(self, action) -> str:
+    def _refusal(self, action) -> IllegalAction:
         todo = self._d["table"]["todo"]
         if not todo:
-            return "Naval War: the game is over; no more actions."
-        waiting = todo[0]["kind"]
-        return (f"Naval War: {json.dumps(action, ensure_ascii=False)} is not allowed now "
-                f"(waiting for: {waiting}); choose one of the offered actions.")
+            return IllegalAction("navalwar_errors.game_over")
+        return IllegalAction("navalwar_errors.not_now", action=json.dumps(action, ensure_ascii=False),
+                             waiting=todo[0]["kind"])
 
     @property
     def phase(self) -> str:
@@ -132,17 +131,17 @@ def card_conservation(state: NavalWarState) -> list[str]:
 def new_state(opts: dict) -> NavalWarState:
     players, target = opts["players"], opts["target"]
     if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 9:
-        raise IllegalAction("Naval War: players must be 3 to 9 (2 as a house rule).")
+        raise IllegalAction("navalwar_errors.players")
     if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-        raise IllegalAction("Naval War: the target score must be a whole number of at least 1.")
+        raise IllegalAction("navalwar_errors.target")
     try:
         comp = composition_of(opts)
     except CompanionError as err:
-        raise IllegalAction(f"Naval War deck: {err}") from None
+        raise IllegalAction("navalwar_errors.deck", error=str(err)) from None
     size = hand_size(players)
     if len(comp.ships) < players * size or comp.total_actions <= players * size:
-        raise IllegalAction(f"Naval War: {players} players need at least {players * size} ship "
-                            f"cards and {players * size + 1} action cards; count the deck.")
+        raise IllegalAction("navalwar_errors.deck_too_small", players=players, ships=players * size,
+                            actions=players * size + 1)
     data = {"options": dict(opts), "round": 1, "phase": "setup", "seat": None,
             "stage_order": [], "history": [], "last_round": None, "winner": None}
     start_round(data, comp, None)

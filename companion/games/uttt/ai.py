@@ -30,6 +30,7 @@ from companion.games.uttt.playout import (
     game_winning_moves, legal_moves, playable_mask, random_playout, smart_playout,
 )
 from companion.errors import CompanionError
+from companion.play.state import IllegalAction
 from companion.games.uttt.rules import (
     BOARD_OF, CELL_OF, DRAW, FULL, IS_WIN, ONGOING, THREATS, Engine, UtttState,
 )
@@ -63,7 +64,7 @@ REFERENCE = SearchConfig(iterations=None, time_limit=0.5, solver=False, smart_ro
                          exploration=math.sqrt(2))
 
 
-class UnknownLevel(CompanionError):
+class UnknownLevel(CompanionError, ValueError):
     """A level name that does not exist."""
 
 
@@ -102,7 +103,7 @@ def choose_move(state: UtttState | Engine, level: str | SearchConfig = "medium",
     rng = rng if rng is not None else random.Random()
     engine = state.engine() if isinstance(state, UtttState) else state.copy()
     if engine.result != ONGOING:
-        raise CompanionError("対局は終わっています。/ The game is over: there is no move to choose.")
+        raise IllegalAction("uttt_errors.game_over")
     moves = list(legal_moves(engine))
     if len(moves) == 1:
         return moves[0]

@@ -164,7 +164,7 @@ class UtttState(State):
             for action in moves:
                 refusal = _refusal(_engine, action)
                 if refusal:
-                    raise IllegalAction(f"uttt: move list invalid at {action!r}: {refusal}")
+                    raise refusal
                 _engine.play(action)
         self._moves = tuple(moves)
         self._engine = _engine
@@ -195,7 +195,7 @@ class UtttState(State):
     def apply(self, action: Any) -> "UtttState":
         refusal = _refusal(self._engine, action)
         if refusal:
-            raise IllegalAction(refusal)
+            raise refusal
         engine = self._engine.copy()
         engine.play(action)
         return UtttState(self._moves + (action,), engine)
@@ -208,7 +208,7 @@ class UtttState(State):
         """
         refusal = _refusal(self._engine, action)
         if refusal:
-            raise IllegalAction(refusal)
+            raise refusal
         return sends_to_after(self._engine, action)
 
     def outcome(self) -> Outcome | None:
@@ -259,25 +259,19 @@ def _board_status(engine: Engine, board: int) -> str:
     return "draw" if engine.drawn >> board & 1 else "open"
 
 
-def _refusal(engine: Engine, action: Any) -> str | None:
-    """Why `action` is illegal in `engine` (bilingual, for a person), or None if legal."""
+def _refusal(engine: Engine, action: Any) -> IllegalAction | None:
+    """Why `action` is illegal in `engine`, or None if legal."""
     if type(action) is not int or not 0 <= action < 81:
-        return (
-            f"手は 0〜80 の整数（小盤×9＋マス）です。/ A move is an integer 0..80 "
-            f"(board * 9 + cell), not {action!r}."
-        )
+        return IllegalAction("uttt_errors.not_a_move", action=action)
     if engine.result != ONGOING:
-        return "対局は終わっています。/ The game is over."
+        return IllegalAction("uttt_errors.game_over")
     board, cell = divmod(action, 9)
     if engine.closed() >> board & 1:
-        return f"小盤 {board} は終わっています。/ Board {board} is closed (won or full)."
+        return IllegalAction("uttt_errors.board_closed", board=board)
     if engine.forced >= 0 and board != engine.forced:
-        return (
-            f"小盤 {engine.forced} に打たなければなりません。/ "
-            f"You must play in board {engine.forced}."
-        )
+        return IllegalAction("uttt_errors.forced_board", board=engine.forced)
     if not engine.empty(board) >> cell & 1:
-        return f"そのマスはもう埋まっています。/ Cell {cell} of board {board} is taken."
+        return IllegalAction("uttt_errors.cell_taken", board=board, cell=cell)
     return None
 
 
@@ -289,7 +283,7 @@ def _state_from_json(data: dict) -> UtttState:
     try:
         moves = tuple(data["moves"])
     except (KeyError, TypeError):
-        raise IllegalAction("uttt: saved state has no move list") from None
+        raise IllegalAction("uttt_errors.bad_saved_state") from None
     return UtttState(moves)
 
 

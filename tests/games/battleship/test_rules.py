@@ -117,7 +117,7 @@ def test_tracker_takes_answers_and_refuses_impossible_ones():
     assert answer("sunk", "destroyer") not in state.legal_actions()  # nothing hit before
     with pytest.raises(IllegalAction, match="no fleet") as refused:
         state.apply(answer("sunk", "carrier"))
-    japanese = str(refused.value).split(" / ")[0]
+    japanese = refused.value.text("ja")
     assert "撃沈" in japanese and "sunk" not in japanese
     state = state.apply(answer("hit", "destroyer"))
     state = state.apply(shot("J1")).apply(answer("miss"))

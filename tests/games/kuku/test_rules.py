@@ -51,7 +51,7 @@ def refused(state, action):
     with pytest.raises(IllegalAction) as error:
         state.apply(action)
     assert state.to_json() == before
-    return str(error.value)
+    return f"{error.value.text('ja')}\n{error.value.text('en')}"
 
 
 def test_refusals_leave_the_turn_with_the_player():

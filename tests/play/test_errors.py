@@ -1,0 +1,122 @@
+"""Refusals are message keys with values, translated in both languages; garbage never
+escapes a rules call as anything but `IllegalAction` (a ValueError too)."""
+
+import ast
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.i18n import LANGUAGES, catalog, translate
+from companion.play.registry import games
+from companion.play.state import IllegalAction
+
+PACKAGE = Path(__file__).resolve().parents[2] / "companion"
+
+
+def raised_keys():
+    """(file:line, key or key prefix, is_prefix, its value names) of every IllegalAction("key", ...)."""
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalAction" and node.args:
+                first = node.args[0]
+                where = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
+                names = [k.arg for k in node.keywords]
+                if isinstance(first, ast.Constant):
+                    yield where, first.value, False, names
+                elif isinstance(first, ast.JoinedStr) and isinstance(first.values[0], ast.Constant):
+                    yield where, first.values[0].value, True, names
+                else:
+                    yield where, None, False, names
+
+
+def test_every_refusal_is_a_key_with_both_languages_and_its_values_fill_it():
+    found = list(raised_keys())
+    assert len(found) > 50
+    for where, key, is_prefix, names in found:
+        assert key, f"{where}: IllegalAction needs a literal message key"
+        domain, _, name = key.partition(".")
+        entries = catalog(domain)
+        matching = [n for n in entries if n.startswith(name)] if is_prefix else [name]
+        assert matching, f"{where}: no message {key!r}"
+        for entry in matching:
+            assert set(entries.get(entry, {})) >= set(LANGUAGES), f"{where}: {domain}.{entry} lacks a language"
+            for lang in LANGUAGES:
+                text = translate(f"{domain}.{entry}", lang, **{n: "x" for n in names})  # a missing value raises
+                assert "{" not in text.replace("{{", "").replace("}}", ""), f"{where}: {text!r}"
+
+
+def test_a_refusal_speaks_both_languages_and_is_a_value_error():
+    with pytest.raises(ValueError) as refused:
+        games()["uttt"].new_state().apply(81)
+    error = refused.value
+    assert isinstance(error, IllegalAction) and error.key == "uttt_errors.not_a_move"
+    assert "81" in error.text("ja") and "整数" in error.text("ja")
+    assert str(error) == error.text("en") and "integer" in str(error)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 200) | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6)
+
+
+def states_along(name, options, seed, steps):
+    """States of a seeded random playout of `name`, every `steps`-th."""
+    game, rng = games()[name], random.Random(seed)
+    state = game.new_state(options)
+    for i in range(400):
+        if i % steps == 0:
+            yield state
+        if state.is_over():
+            return
+        state = state.apply(rng.choice(state.legal_actions()))
+
+
+POSITIONS = [state for name, game in games().items() for options in game.sample_options
+             for state in states_along(name, options, 7, 25)]
+
+
+def mutated(action, value, how: int, field: str):
+    """A legal action bent: one field replaced, removed or added, or the whole replaced."""
+    if isinstance(action, dict) and action:
+        bent = dict(action)
+        key = sorted(bent)[how % len(bent)]
+        if how % 3 == 0:
+            bent[key] = value
+        elif how % 3 == 1:
+            del bent[key]
+        else:
+            bent[field] = value
+        return bent
+    return value
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(POSITIONS), json_values, st.integers(0, 1000), st.text(max_size=5))
+def test_garbage_is_refused_as_illegal_and_nothing_else(state, value, how, field):
+    legal = state.legal_actions()
+    action = mutated(legal[how % len(legal)] if legal else value, value, how, field)
+    before = state.to_json()
+    try:
+        state.apply(json.loads(json.dumps(action)))
+    except IllegalAction as error:
+        assert error.text("ja") != error.key and error.text("en") != error.key
+        assert state.to_json() == before
+    else:
+        assert json.loads(json.dumps(action)) in legal
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(name for name, game in games().items() if game.default_options)),
+       st.integers(0, 100), json_values)
+def test_bad_options_are_refused_as_illegal_and_nothing_else(name, which, value):
+    game = games()[name]
+    key = sorted(game.default_options)[which % len(game.default_options)]
+    try:
+        game.new_state({key: value})
+    except IllegalAction as error:
+        assert error.text("ja") != error.key
