@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar, Mapping
 
 from companion.errors import CompanionError
@@ -116,6 +116,20 @@ class State(ABC):
         cells in the very spelling its views use.
         """
         return []
+
+    def evolve(self, **changes) -> "State":
+        """A copy with `changes`: the one way a new state is written (`apply` returns one).
+
+        States are frozen dataclasses; this is `dataclasses.replace` without re-running
+        `__init__` (the fields are the rules' own, already checked), and it leaves
+        cached derived facts behind.
+        """
+        new = object.__new__(type(self))
+        for f in fields(self):
+            object.__setattr__(new, f.name, changes.pop(f.name) if f.name in changes else getattr(self, f.name))
+        if changes:
+            raise TypeError(f"{type(self).__name__} has no field(s) {sorted(changes)}")
+        return new
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_json() == other.to_json()

@@ -7,6 +7,7 @@ a seat's view none of another seat's (`secrets(seat)` is spelled per seat, e.g.
 "1:C3", so that it cannot be mistaken for what another seat legitimately sees).
 """
 
+import dataclasses
 import json
 import random
 
@@ -39,6 +40,7 @@ def test_random_playout_keeps_the_contract(name, options, seed):
     game = games()[name]
     rng = random.Random(seed)
     state = game.new_state(options)
+    assert dataclasses.is_dataclass(state) and state.__dataclass_params__.frozen  # written by evolve()
     log = []
     seen_actions = []
     for _ in range(MAX_STEPS):

@@ -214,7 +214,7 @@ class BattleshipState(State):
             raise IllegalAction("battleship_errors.overlap", ship=ship)
         fleets = list(self.fleets)
         fleets[seat] = fleets[seat] + ((ship, start, direction),)
-        return self._with(fleets=tuple(fleets))
+        return self.evolve(fleets=tuple(fleets))
 
     def _shot(self, action: dict) -> "BattleshipState":
         if self.placer() is not None:
@@ -227,7 +227,7 @@ class BattleshipState(State):
             raise IllegalAction("battleship_errors.called", cell=label(cell))
         if len(self.pending) >= self.shots_allowed():
             raise IllegalAction("battleship_errors.no_shots_left")
-        state = self._with(pending=self.pending + (cell,))
+        state = self.evolve(pending=self.pending + (cell,))
         return state if self.salvo else state._resolve()
 
     def _fire(self, action: dict) -> "BattleshipState":
@@ -241,7 +241,7 @@ class BattleshipState(State):
     def _resolve(self) -> "BattleshipState":
         """Answer the pending shots: by the fleet (referee) or by the defender (tracker)."""
         if not self.referee:
-            return self._with(answering=True)
+            return self.evolve(answering=True)
         fleet, volley = self.fleet_cells(1 - self.turn), self._volley()
         hit = {shot[0] for shot in self.shots[self.turn] if shot[1] != "miss"}
         new = []
@@ -268,8 +268,8 @@ class BattleshipState(State):
                                 ship=given.get("ship", ""))
         shots = self.shots[self.turn] + (shot + (self._volley(),),)
         if len(self.pending) > 1:
-            state = self._with(shots=self._set_shots(shots), pending=self.pending[1:])
-            return state if not state.is_over() else state._with(pending=(), answering=False)
+            state = self.evolve(shots=self._set_shots(shots), pending=self.pending[1:])
+            return state if not state.is_over() else state.evolve(pending=(), answering=False)
         return self._after_volley(shots)
 
     def _volley(self) -> int:
@@ -284,13 +284,8 @@ class BattleshipState(State):
         return tuple(both)
 
     def _after_volley(self, shots: tuple) -> "BattleshipState":
-        state = self._with(shots=self._set_shots(shots), pending=(), answering=False)
-        return state if state.is_over() else state._with(turn=1 - self.turn)
-
-    def _with(self, **changes) -> "BattleshipState":
-        fields = dict(options=self.options, fleets=self.fleets, shots=self.shots,
-                      pending=self.pending, turn=self.turn, answering=self.answering)
-        return BattleshipState(**{**fields, **changes})
+        state = self.evolve(shots=self._set_shots(shots), pending=(), answering=False)
+        return state if state.is_over() else state.evolve(turn=1 - self.turn)
 
     # -- JSON and views --------------------------------------------------------
     def to_json(self) -> dict:
@@ -407,7 +402,7 @@ def _state_from_json(data: dict) -> BattleshipState:
         fleets = tuple(tuple((p["ship"], index(p["cell"]), p["dir"]) for p in f) for f in data["fleets"])
         shots = tuple(tuple((index(s["cell"]), s["result"], s["ship"], s["volley"]) for s in side)
                       for side in data["shots"])
-        return state._with(fleets=fleets, shots=shots, pending=tuple(index(c) for c in data["pending"]),
+        return state.evolve(fleets=fleets, shots=shots, pending=tuple(index(c) for c in data["pending"]),
                            turn=data["turn"], answering=data["answering"])
     except (KeyError, TypeError, CompanionError) as error:
         raise IllegalAction("battleship_errors.bad_saved_state", error=str(error)) from None

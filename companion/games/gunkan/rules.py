@@ -210,15 +210,15 @@ class GunkanState(State):
         return self.current
 
     def _finish(self, battle: Battle) -> "GunkanState":
-        done = replace(self, battles=self.battles + (battle,), current=None, turn=battle.defender)
+        done = self.evolve(battles=self.battles + (battle,), current=None, turn=battle.defender)
         if battle.verdict == "port_captured":
-            return replace(done, result=Outcome(battle.attacker, "port_captured"))
+            return done.evolve(result=Outcome(battle.attacker, "port_captured"))
         gone = [s for s in range(SEATS) if done.removed[s]["ships"] >= SHIPS_PER_SIDE]
-        return replace(done, result=_annihilation(gone)) if gone else done
+        return done.evolve(result=_annihilation(gone)) if gone else done
 
     def _battle(self, action):
         self._expect(action, ("idle",))
-        return replace(self, current=Battle(_seat(action.get("attacker"), "attacker")))
+        return self.evolve(current=Battle(_seat(action.get("attacker"), "attacker")))
 
     def _declare(self, action):
         battle = self._expect(action, ("declare",))
@@ -227,11 +227,11 @@ class GunkanState(State):
         battle = replace(battle, declared=action["kind"])
         if battle.declared == "port" and self.judging == "seesaw":
             return self._finish(replace(battle, verdict="port_captured"))
-        return replace(self, current=battle)
+        return self.evolve(current=battle)
 
     def _counterweight(self, action):
         battle = self._expect(action, ("counterweight",))
-        return replace(self, current=replace(battle, counterweight=_flag(action, "on")))
+        return self.evolve(current=replace(battle, counterweight=_flag(action, "on")))
 
     def _weighed(self, action):
         battle = self._expect(action, ("weigh",))
@@ -239,7 +239,7 @@ class GunkanState(State):
             raise IllegalAction("gunkan_errors.bad_comparison", allowed=list(COMPARISONS), result=action.get("result"))
         ruling = judge_seesaw(action["result"], battle.counterweight and not battle.counterweight_off)
         if ruling.verdict is None:  # remove_counterweight
-            return replace(self, current=replace(battle, counterweight_off=True))
+            return self.evolve(current=replace(battle, counterweight_off=True))
         return self._finish(replace(battle, verdict=ruling.verdict))
 
     def _mine_hit(self, action):
@@ -262,25 +262,25 @@ class GunkanState(State):
 
     def _reweigh(self, action):
         battle = self._expect(action, ("weigh", "identify"))
-        return replace(self, current=replace(battle, reweighs=battle.reweighs + 1))
+        return self.evolve(current=replace(battle, reweighs=battle.reweighs + 1))
 
     def _cancel(self, action):
         self._expect(action, BATTLE_PHASES)
-        return replace(self, current=None)
+        return self.evolve(current=None)
 
     def _resign(self, action):
         self._expect(action, ("idle",))
-        return replace(self, result=Outcome(1 - _seat(action.get("seat"), "seat"), "resigned"))
+        return self.evolve(result=Outcome(1 - _seat(action.get("seat"), "seat"), "resigned"))
 
     def _no_moves(self, action):
         self._expect(action, ("idle",))
-        return replace(self, result=Outcome(1 - _seat(action.get("seat"), "seat"), "no_moves"))
+        return self.evolve(result=Outcome(1 - _seat(action.get("seat"), "seat"), "no_moves"))
 
     def _all_ships_gone(self, action):
         self._expect(action, ("idle",))
         if self.judging != "seesaw" or action.get("seats") not in ([0], [1], [0, 1]):
             raise IllegalAction("gunkan_errors.bad_annihilation")
-        return replace(self, result=_annihilation(action["seats"]))
+        return self.evolve(result=_annihilation(action["seats"]))
 
 
 _HANDLERS = {

@@ -83,12 +83,6 @@ class KukuState(State):
     history: tuple  # one JSON record per attack
     result: Outcome | None
 
-    def _with(self, **changes) -> "KukuState":
-        """A copy with `changes` (a fast `dataclasses.replace`: fields are trusted here)."""
-        new = object.__new__(KukuState)
-        new.__dict__.update(self.__dict__, **changes)
-        return new
-
     # ----------------------------------------------------------------- contract
     @property
     def seats(self) -> int:
@@ -174,10 +168,10 @@ class KukuState(State):
         fleets = list(self.fleets)
         fleets[self.turn] = fleets[self.turn] + ((cell, kind),)
         if len(fleets[self.turn]) < len(FLEET):
-            return self._with(fleets=tuple(fleets))
+            return self.evolve(fleets=tuple(fleets))
         if self.turn == self.first:
-            return self._with(fleets=tuple(fleets), turn=1 - self.first)
-        return self._with(fleets=tuple(fleets), turn=self.first, phase="play")
+            return self.evolve(fleets=tuple(fleets), turn=1 - self.first)
+        return self.evolve(fleets=tuple(fleets), turn=self.first, phase="play")
 
     # ---------------------------------------------------------------- the turn
     def _bombable(self) -> list[int]:
@@ -204,7 +198,7 @@ class KukuState(State):
                 raise IllegalAction("kuku_errors.not_a_product", product=n)
             if n not in self._bombable():
                 raise IllegalAction("kuku_errors.product_done", product=n)
-            return self._with(phase="list", pending={"product": n, "listing": []})
+            return self.evolve(phase="list", pending={"product": n, "listing": []})
         raise IllegalAction("kuku_errors.choose_attack")
 
     def _legal_list(self) -> list:
@@ -231,7 +225,7 @@ class KukuState(State):
             raise IllegalAction("kuku_errors.pair_said", pair=pair)
         if len(listing) >= LISTING_CAP:
             raise IllegalAction("kuku_errors.listing_full", cap=LISTING_CAP)
-        return self._with(pending={"product": n, "listing": listing + [pair]})
+        return self.evolve(pending={"product": n, "listing": listing + [pair]})
 
     def _finish_bomb(self, n: int, listing: list[str]) -> "KukuState":
         verdict = judge_listing(n, listing)
@@ -253,14 +247,14 @@ class KukuState(State):
             return self._resolve(record, sunk)
         attacker = self.turn
         pending = {"record": record, "order": [1 - attacker, attacker], "reports": [None, None]}
-        return self._with(phase="report", pending=pending)
+        return self.evolve(phase="report", pending=pending)
 
     def _resolve(self, record: dict, sunk: list[list[str]]) -> "KukuState":
         """Sink the ships `sunk` (per seat) on the attacked cells, mark them, then conclude."""
         cells = record["cells"]
         markers = {cell: "red" if any(cell in s for s in sunk) else "blue" for cell in cells}
         hits = tuple(self.hits[seat] + tuple(sunk[seat]) for seat in (0, 1))
-        state = self._with(hits=hits, markers=self.markers + tuple(markers.items()), pending=None)
+        state = self.evolve(hits=hits, markers=self.markers + tuple(markers.items()), pending=None)
         record = {**record, "markers": markers, "hits": sunk, "remaining": list(state.remaining())}
         if self.mode == "referee":
             leaders = tuple(
@@ -269,16 +263,16 @@ class KukuState(State):
             return state._conclude(record, leaders)
         if self.rule == "basic" and state.remaining() == (0, 0):
             pending = {"record": record, "sunk": sunk, "order": [1 - self.turn, self.turn], "leaders": [None, None]}
-            return state._with(phase="leader", pending=pending)
+            return state.evolve(phase="leader", pending=pending)
         return state._conclude(record, None)
 
     def _conclude(self, record: dict, leaders: tuple[bool, bool] | None) -> "KukuState":
         """Log the attack, then end the game or pass the turn (RULES.md §1 "End of game")."""
         outcome = end_of_attack(self.rule, self.turn, self.remaining(), leaders)
-        state = self._with(history=self.history + (record,), pending=None)
+        state = self.evolve(history=self.history + (record,), pending=None)
         if outcome is None:
-            return state._with(phase="play", turn=1 - self.turn)
-        return state._with(phase="over", result=outcome)
+            return state.evolve(phase="play", turn=1 - self.turn)
+        return state.evolve(phase="over", result=outcome)
 
     # ------------------------------------------------------------ tracker reports
     def _report_options(self, seat: int) -> list[list[str]]:
@@ -304,7 +298,7 @@ class KukuState(State):
         reports = list(self.pending["reports"])
         reports[seat] = sorted(hit, key=CELL_INDEX.__getitem__)
         if None in reports:
-            return self._with(pending={**self.pending, "reports": reports})
+            return self.evolve(pending={**self.pending, "reports": reports})
         return self._resolve(self.pending["record"], reports)
 
     def _leader_options(self, seat: int) -> list:
@@ -324,7 +318,7 @@ class KukuState(State):
         leaders = list(self.pending["leaders"])
         leaders[seat] = {"cell": action["cell"]}
         if None in leaders:
-            return self._with(pending={**self.pending, "leaders": leaders})
+            return self.evolve(pending={**self.pending, "leaders": leaders})
         record = {**self.pending["record"], "leaders": [entry["cell"] for entry in leaders]}
         return self._conclude(record, tuple(entry["cell"] is not None for entry in leaders))
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import marshal
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from companion.errors import CompanionError
@@ -53,45 +54,53 @@ def composition_of(opts: Mapping[str, Any]) -> Composition:
     return _COMPOSITIONS[key]
 
 
+@dataclass(frozen=True, eq=False)
 class NavalWarState(State):
-    """One moment of a Naval War game (immutable; `apply` returns a new one)."""
+    """One moment of a Naval War game (immutable; `apply` returns a new one).
+
+    `data` is the table as plain JSON; the flow (flow.py) works on a private copy of it
+    when an action is applied, never on a state's own.
+    """
+
+    data: dict
+    comp: Composition | None = None
 
     game = "navalwar"
 
-    def __init__(self, data: dict, comp: Composition | None = None):
-        self._d = data
-        self._comp = comp or composition_of(data["options"])
+    def __post_init__(self) -> None:
+        if self.comp is None:
+            object.__setattr__(self, "comp", composition_of(self.data["options"]))
 
     @property
     def seats(self) -> int:
-        return self._d["options"]["players"]
+        return self.data["options"]["players"]
 
     @property
     def composition(self) -> Composition:
-        return self._comp
+        return self.comp
 
     def to_move(self) -> int | None:
-        todo = self._d["table"]["todo"]
+        todo = self.data["table"]["todo"]
         if not todo:
             return None
-        return CHANCE if todo[0]["kind"] in CHANCE_KINDS else self._d["seat"]
+        return CHANCE if todo[0]["kind"] in CHANCE_KINDS else self.data["seat"]
 
     def legal_actions(self) -> list:
-        return options(self._d, self._comp)
+        return options(self.data, self.comp)
 
     def apply(self, action) -> "NavalWarState":
         only = action.get("play") if isinstance(action, dict) else None
-        legal = options(self._d, self._comp, only if isinstance(only, str) else None)
+        legal = options(self.data, self.comp, only if isinstance(only, str) else None)
         if action not in legal:
             raise self._refusal(action)
         canonical = legal[legal.index(action)]  # never keep True for 1 and the like
-        data = _copy(self._d)
-        do(data, self._comp, canonical)
-        settle(data, self._comp)
-        return NavalWarState(data, self._comp)
+        data = _copy(self.data)
+        do(data, self.comp, canonical)
+        settle(data, self.comp)
+        return self.evolve(data=data)
 
     def _refusal(self, action) -> IllegalAction:
-        todo = self._d["table"]["todo"]
+        todo = self.data["table"]["todo"]
         if not todo:
             return IllegalAction("navalwar_errors.game_over")
         return IllegalAction("navalwar_errors.not_now", action=json.dumps(action, ensure_ascii=False),
@@ -100,19 +109,19 @@ class NavalWarState(State):
     @property
     def phase(self) -> str:
         """"setup", "deal", "stage", "turn" or "over"."""
-        return self._d["phase"]
+        return self.data["phase"]
 
     def outcome(self) -> Outcome | None:
-        if self._d["phase"] != "over":
+        if self.data["phase"] != "over":
             return None
-        return Outcome(self._d["winner"], "target_reached", tuple(totals(self._d)))
+        return Outcome(self.data["winner"], "target_reached", tuple(totals(self.data)))
 
     def to_json(self) -> dict:
-        return {**_copy(self._d), "options": marshal.loads(marshal.dumps(self._d["options"]))}
+        return {**_copy(self.data), "options": marshal.loads(marshal.dumps(self.data["options"]))}
 
     def view(self, seat: int | None) -> dict:
         """Everything is public in Naval War: each seat sees the shared table."""
-        table = public_view(self._d, self._comp, self.to_move())
+        table = public_view(self.data, self.comp, self.to_move())
         return table if seat is None else {**table, "you": seat}
 
 

@@ -14,6 +14,7 @@ the game contract built around it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import reduce
 from operator import or_
 from typing import Any
@@ -153,29 +154,30 @@ def sends_to_after(engine: Engine, action: int) -> int | None:
     return after.forced
 
 
+@dataclass(frozen=True, eq=False)
 class UtttState(State):
-    """An immutable Ultimate Tic-Tac-Toe position: the move list and its engine."""
+    """An immutable Ultimate Tic-Tac-Toe position: the move list, and the engine that
+    has played it (private and never changed; `engine()` gives a copy to search)."""
+
+    moves: tuple[int, ...] = ()
+    _engine: Engine | None = field(default=None, repr=False)
 
     game = "uttt"
 
-    def __init__(self, moves: tuple[int, ...] = (), _engine: Engine | None = None) -> None:
-        if _engine is None:
-            _engine = Engine()
-            for action in moves:
-                refusal = _refusal(_engine, action)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "moves", tuple(self.moves))
+        if self._engine is None:
+            engine = Engine()
+            for action in self.moves:
+                refusal = _refusal(engine, action)
                 if refusal:
                     raise refusal
-                _engine.play(action)
-        self._moves = tuple(moves)
-        self._engine = _engine
+                engine.play(action)
+            object.__setattr__(self, "_engine", engine)
 
     @property
     def seats(self) -> int:
         return 2
-
-    @property
-    def moves(self) -> tuple[int, ...]:
-        return self._moves
 
     def engine(self) -> Engine:
         """A private copy of the fast position, for search."""
@@ -198,7 +200,7 @@ class UtttState(State):
             raise refusal
         engine = self._engine.copy()
         engine.play(action)
-        return UtttState(self._moves + (action,), engine)
+        return self.evolve(moves=self.moves + (action,), _engine=engine)
 
     def sends_to(self, action: int) -> int | None:
         """For the long-press preview: the board `action` sends the opponent to.
@@ -220,7 +222,7 @@ class UtttState(State):
         return Outcome(result, "three_boards", (1.0, 0.0) if result == X else (0.0, 1.0))
 
     def to_json(self) -> dict:
-        return {"moves": list(self._moves)}
+        return {"moves": list(self.moves)}
 
     def view(self, seat: int | None) -> dict:
         """Everything on the board is public, so every seat sees the same view."""
@@ -245,8 +247,8 @@ class UtttState(State):
             "winning_line": winning_line(e.won[outcome.winner]) if over and outcome.winner is not None else None,
             "to_move": self.to_move(),
             "mark_to_move": None if over else MARKS[e.player],
-            "last_move": self._moves[-1] if self._moves else None,
-            "move_count": len(self._moves),
+            "last_move": self.moves[-1] if self.moves else None,
+            "move_count": len(self.moves),
             "outcome": outcome.to_json() if over else None,
         }
 
