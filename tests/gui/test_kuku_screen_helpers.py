@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from companion.games.kuku.rules import parse_ship_token
+from companion.games.kuku.views import parse_ship_token
 
 
 def tap_cell(gui, screen, cell: str) -> None:

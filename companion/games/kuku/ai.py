@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.games.kuku.board import CELL_INDEX, CELLS, PRODUCTS, cells_of, value
-from companion.games.kuku.rules import parse_ship_token
+from companion.games.kuku.views import parse_ship_token
 
 LEVELS = (1, 2, 3)
 N_CELLS = len(CELLS)

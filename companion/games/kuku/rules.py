@@ -41,28 +41,13 @@ from companion.games.kuku.board import (
     sayable_pairs,
     value,
 )
+from companion.games.kuku import views
 from companion.games.kuku.end import end_of_attack
 
 FLEET = ("normal", "normal", "leader")
 KINDS = ("normal", "leader")
 RULES_ = ("basic", "extra")
 MODES = ("referee", "tracker")
-
-
-def ship_token(seat: int, kind: str, cell: str) -> str:
-    """How a ship is spelled in views: ``"1:leader@4×6"`` (seat 1's leader on 4×6).
-
-    The seat is part of the spelling so that one seat's ship can never read like
-    another's, in a view or in `secrets`.
-    """
-    return f"{seat}:{kind}@{cell}"
-
-
-def parse_ship_token(token: str) -> tuple[int, str, str]:
-    """(seat, kind, cell) of a ship token."""
-    seat, _, ship = token.partition(":")
-    kind, _, cell = ship.partition("@")
-    return int(seat), kind, cell
 
 
 @dataclass(frozen=True, eq=False)
@@ -323,49 +308,11 @@ class KukuState(State):
         return self._conclude(record, tuple(entry["cell"] is not None for entry in leaders))
 
     # -------------------------------------------------------------------- views
-    def fleet_tokens(self, seat: int) -> list[str]:
-        return [ship_token(seat, kind, cell) for cell, kind in self.fleets[seat]]
-
     def view(self, seat: int | None) -> dict:
-        public = {
-            "game": self.game,
-            "mode": self.mode,
-            "rule": self.rule,
-            "first": self.first,
-            "phase": self.phase,
-            "to_move": self.to_move(),
-            "turn": self.turn,
-            "placed": [len(fleet) for fleet in self.fleets],
-            "markers": self.attacked(),
-            "remaining": list(self.remaining()),
-            "bomb": self.pending if self.phase == "list" else None,
-            "awaiting": self._awaiting_view(),
-            "last": self.history[-1] if self.history else None,
-            "history": list(self.history),
-            "outcome": self.result.to_json() if self.result else None,
-        }
-        if self.phase == "over" and self.mode == "referee":
-            public["fleets"] = [self.fleet_tokens(s) for s in (0, 1)]
-        if seat is None or self.mode == "tracker":
-            return public | {"seat": seat}
-        sunk = set(self.hits[seat])
-        return public | {
-            "seat": seat,
-            "fleet": self.fleet_tokens(seat),
-            "sunk": [ship_token(seat, kind, cell) for cell, kind in self.fleets[seat] if cell in sunk],
-        }
-
-    def _awaiting_view(self) -> dict | None:
-        """What the tracker is waiting for (reports are public: players announce hits aloud)."""
-        if self.phase not in ("report", "leader"):
-            return None
-        key = "reports" if self.phase == "report" else "leaders"
-        return {"cells": self.pending["record"]["cells"], "seat": self._awaited_seat(), key: self.pending[key]}
+        return views.view(self, seat)
 
     def secrets(self, seat: int) -> list[str]:
-        if self.mode == "tracker" or self.phase == "over":
-            return []
-        return self.fleet_tokens(seat)
+        return views.secrets(self, seat)
 
     # --------------------------------------------------------------------- JSON
     def to_json(self) -> dict:

@@ -7,7 +7,7 @@ its own seat's view) and a `tr(key, **values)` function; nothing touches Kivy.
 from __future__ import annotations
 
 from companion.games.kuku.board import CELL_INDEX
-from companion.games.kuku.rules import parse_ship_token
+from companion.games.kuku.views import parse_ship_token
 
 MARKER_HEX = {"red": "ff5a4f", "blue": "5b8cff"}
 JOIN = "、"
