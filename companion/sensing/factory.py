@@ -12,7 +12,7 @@ def open_source(sensor: Sensor, source: str | None = None) -> WeightSource:
     if kind == "simulator":
         from companion.sensing.simulator import SimulatedSeesaw
 
-        return SimulatedSeesaw(seed=sensor.simulator.seed, rate_hz=sensor.rate_hz)
+        return SimulatedSeesaw(seed=sensor.simulator.seed, rate_hz=sensor.wanted_rate or 80.0)
     if kind == "gpio":
         from companion.sensing.gpio_source import GpioSource
 
@@ -22,6 +22,6 @@ def open_source(sensor: Sensor, source: str | None = None) -> WeightSource:
     if kind == "serial":
         from companion.sensing.serial_link import SerialSource
 
-        return SerialSource(sensor.serial.port, rate=sensor.rate_hz,
+        return SerialSource(sensor.serial.port, rate=sensor.wanted_rate,
                             baudrate=sensor.serial.baudrate)
     raise ValueError(f"unknown sensor source {kind!r}")
