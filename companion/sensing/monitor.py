@@ -1,6 +1,6 @@
 """Live per-channel readings for `companion monitor`: raw counts, grams, stable flag,
-rate and the source's error counters, refreshed in place; a warning when the board
-does not run at the configured rate."""
+rate and the source's error counters (on the GPIO path also its clock-high times),
+refreshed in place; a warning when the board does not run at the configured rate."""
 
 from __future__ import annotations
 
@@ -26,6 +26,10 @@ def format_status(source: WeightSource, pipeline: Pipeline, wanted_rate: float |
     st = source.status()
     state = "connected" if st.connected else "DISCONNECTED"
     lines.append(f"{st.source}: {state}  bad {st.bad}  dropped {st.dropped}  {st.detail}")
+    for high in st.extra.get("clock_high_us", []):  # the GPIO path: how long its clock pulses stay high
+        if high["transfers"]:
+            lines.append(f"clock high ({high['path']}): median {high['median']:.1f} µs, max {high['max']:.1f} µs, "
+                         f"{high['over_50']} of {high['transfers']} transfers over 50 µs")
     measured = pipeline.measured_rate_hz
     if rate_differs(wanted_rate, measured):
         lines.append(f"WARNING: sensor.rate_hz is {wanted_rate:g} but the board runs at {measured:.1f}/s "
