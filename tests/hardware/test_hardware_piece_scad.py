@@ -2,28 +2,21 @@
 rank: the volumes are measured on the rendered STL, not taken from the model's own echo."""
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from openscad_cli import OPENSCAD, needs_openscad, run_openscad
 
 from companion.sensing.pieces import COUNTERWEIGHT, default_table
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "hardware" / "piece.scad"
 PAGE = ROOT / "hardware" / "pieces.md"
-OPENSCAD = shutil.which("openscad")
 STEEL_SHOT_SHARE = 0.75  # poured shot: at most three quarters of the cavity (pieces.md)
 
-needs_openscad = pytest.mark.skipif(OPENSCAD is None, reason="openscad is not installed (apt-get install openscad)")
 
-
-def openscad(out: Path, *defines: str) -> subprocess.CompletedProcess:
-    args = [OPENSCAD, "-o", str(out)]
-    for define in defines:
-        args += ["-D", define]
-    return subprocess.run(args + [str(MODEL)], capture_output=True, text=True, timeout=120)
+def openscad(out: Path, *defines: str):
+    return run_openscad(MODEL, out, *defines)
 
 
 def stl_volume_cm3(path: Path) -> float:

@@ -1,24 +1,19 @@
 """hardware/seesaw.scad renders with OpenSCAD: the assembly, every printed part, refusals of bad sizes."""
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from openscad_cli import needs_openscad, run_openscad
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "hardware" / "seesaw.scad"
-OPENSCAD = shutil.which("openscad")
 
-pytestmark = pytest.mark.skipif(OPENSCAD is None, reason="openscad is not installed (apt-get install openscad)")
+pytestmark = needs_openscad
 
 
-def openscad(out: Path, *defines: str) -> subprocess.CompletedProcess:
-    args = [OPENSCAD, "-o", str(out)]
-    for define in defines:
-        args += ["-D", define]
-    return subprocess.run(args + [str(MODEL)], capture_output=True, text=True, timeout=120)
+def openscad(out: Path, *defines: str):
+    return run_openscad(MODEL, out, *defines)
 
 
 @pytest.mark.parametrize("part", ["assembly", "carrier", "pan"])  # the assembly holds the base
