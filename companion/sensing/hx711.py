@@ -37,6 +37,7 @@ See docs/hx711.md.
 
 from __future__ import annotations
 
+import functools
 import statistics
 import sys
 import time
@@ -401,7 +402,5 @@ def _wire(factory, clock, data) -> tuple[str, Callable[[int], None], Callable[[]
         return ("lgpio", lambda level: write(handle, clock_gpio, level),
                 lambda: [read(handle, gpio) for gpio in data_gpios])
 
-    def set_clock(level: int) -> None:
-        clock.state = level
-
-    return "gpiozero", set_clock, lambda: [int(pin.state) for pin in data]
+    set_state = type(clock).state.fset  # `clock.state = level`, without a Python frame per edge
+    return "gpiozero", functools.partial(set_state, clock), lambda: [pin.state for pin in data]
