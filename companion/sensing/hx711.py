@@ -28,7 +28,7 @@ stall the Python thread while the clock is high.  A clock high longer than
 Where gpiozero's pin factory is lgpio (Pi 5, and Pi 4 with lgpio installed),
 the clock and DOUT go through `lgpio.gpio_write` / `gpio_read` directly: one
 ioctl per edge instead of gpiozero's two (it asks the pin's mode before every
-write), which halves the clock-high time.  Elsewhere, and on MockFactory in
+write), so half the system calls fall inside each clock-high phase.  Elsewhere, and on MockFactory in
 tests, gpiozero's pins are used.  The clock-high times of recent transfers are
 kept for `companion monitor` (`clock_high_us()`).
 
