@@ -14,7 +14,7 @@ short history per pan.  Screens then ask
   the board's.
 
 The rate in use is the measured one: the judge starts on the source's word (or
-the configured rate) and is rebuilt once the pipeline has measured another.
+80/s) and is rebuilt once the pipeline has measured another.
 
 A calibration (`apply_calibration`) is the pipeline's tare offsets and scales
 plus, when the wizard measured them, the piece classes.  Without measured
@@ -85,7 +85,9 @@ class Seesaw:
         """`rate_hz`: the configured rate (None: whatever the board runs at)."""
         self.source = source
         self.wanted_rate_hz = rate_hz
-        self.rate_hz = float(source.status().rate_hz or rate_hz or 80.0)  # until measured
+        # Until measured, the fastest rate: on a slower board the judge's windows (in
+        # samples) then only last longer, never shorter.
+        self.rate_hz = float(source.status().rate_hz or 80.0)
         self.judge_config = judge_config
         self.pipeline = Pipeline(source.channels, self.rate_hz)
         self._history: list[deque] = [deque(), deque()]
