@@ -12,6 +12,7 @@ def open_source(sensor: Sensor, source: str | None = None) -> WeightSource:
     if kind == "simulator":
         from companion.sensing.simulator import SimulatedSeesaw
 
+        # `auto`: a simulated board with RATE high; `rate_hz: 10` simulates the common 10/s one
         return SimulatedSeesaw(seed=sensor.simulator.seed, rate_hz=sensor.wanted_rate or 80.0)
     if kind == "gpio":
         from companion.sensing.gpio_source import GpioSource
