@@ -3,7 +3,6 @@
 import re
 from pathlib import Path
 
-
 from companion.games.gunkan import pieces
 
 PAGE = Path(__file__).resolve().parents[2] / "hardware" / "pieces.md"
