@@ -42,18 +42,19 @@ def assert_no_leak(c):
     state = c.session.state
     public = set(state.attacked()) | {pad.entry for pad in c.pads.values()}
     public |= set((state.pending or {}).get("listing", []))
-    public |= {cell for record in state.history if record["action"] == "bomb" for cell in record["correct"]}
+    public |= {cell for record in state.history if record["action"] == "bomb"
+               for cell in record["correct"] + record["listing"]}  # said aloud, or the right listing
     for who in (TABLE, 0, 1):
         model = to_json(c.display(who))
         text = json.dumps(model, ensure_ascii=False)
-        for seat in (0, 1):
-            if seat != who:
-                for secret in state.secrets(seat):
-                    assert secret not in text, f"{secret} of seat {seat} shown to {who} at {c.stage()}"
-                    cell = secret.split("@")[1]
-                    shown = json.dumps({k: v for k, v in model.items() if k != "offers"}, ensure_ascii=False)
-                    assert not re.search(rf"(?<!\d){cell}(?!\d)", shown) or cell in public, \
-                        f"{secret} named to {who} at {c.stage()}"
+        shown = json.dumps({k: v for k, v in model.items() if k != "offers"}, ensure_ascii=False)
+        own = set(state.secrets(who)) if who != TABLE else set()  # both seats may have a ship on one cell
+        for seat in {0, 1} - {who}:
+            for secret in set(state.secrets(seat)) - own:
+                assert secret not in text, f"{secret} of seat {seat} shown to {who} at {c.stage()}"
+                cell = secret.split("@")[1]
+                assert (cell in public | {s.split("@")[1] for s in own}
+                        or not re.search(rf"(?<!\d){cell}(?!\d)", shown)), f"{secret} named to {who} at {c.stage()}"
 
 
 class Step:
@@ -395,3 +396,44 @@ def test_listeners_hear_every_change(store):
     step(TABLE, "key", "←")
     assert heard == ["2", "2×", "2"]
     assert Session.resume(store, c.session.id).actions == []
+
+
+def snapshot(c):
+    return (list(c.session.actions) if c.session else None, c.stage(),
+            [json.dumps(to_json(c.display(who)), ensure_ascii=False) for who in (TABLE, 0, 1)])
+
+
+def a_value(offer, c, rng):
+    if offer.choices:
+        return rng.choice(offer.choices)
+    if offer.kind == "move":
+        return rng.choice(c.session.state.legal_actions())
+    return ["Aki", "Ben"] if offer.kind == "start" else None
+
+
+@pytest.mark.parametrize("opponent,seed", [("2p", 1), ("2p", 2), ("cpu", 3), ("tracker", 4), ("tracker", 5)])
+def test_random_input_from_anyone_never_leaks_and_what_is_not_offered_changes_nothing(store, opponent, seed):
+    """Random senders press random offers; at every step an input the sender was not
+    offered is refused and changes nothing, and no display holds another's secret."""
+    c, step = start(store, opponent, names=("Aki", "Ben"), level="easy")
+    rng = random.Random(seed)
+    rare = {"new", "report", "back", "review", "undo", "dismiss", "choose", "start", "report_name"}
+    for _ in range(400):
+        if c.stage() == "over":
+            break
+        if step.think():
+            continue
+        who = rng.choice([TABLE, 0, 1])
+        mine = c.offers(who)
+        others = {o.kind for w in (TABLE, 0, 1) if w != who for o in c.offers(w)} - {o.kind for o in mine}
+        if others:
+            before = snapshot(c)
+            with pytest.raises(Refused):
+                c.act(who, rng.choice(sorted(others)), None)
+            assert snapshot(c) == before
+        usual = [o for o in mine if o.kind not in rare] or mine
+        if not usual:
+            continue
+        offer = rng.choice(usual if rng.random() < 0.97 else mine)
+        step(who, offer.kind, a_value(offer, c, rng))
+    assert c.session.actions == store.actions(c.session.id)
