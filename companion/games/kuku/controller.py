@@ -164,7 +164,8 @@ class KukuController(SetupStages, Controller):
 
     def offers(self, who: Who) -> list[Offer]:
         stage, pad = self.stage(), self.pad(who)
-        found = getattr(self, f"_offers_{stage}")(who, pad) if stage not in ("setup", "report", "wait") else []
+        of_stage = getattr(self, f"_offers_{stage}", None)  # (setup and report: the table's only)
+        found = of_stage(who, pad) if of_stage else []
         if who == TABLE:
             found += self._table_offers(stage)
         if self.undo_count() and self.mine(who, self.private if stage == "place" else self.session.state.to_move()):
@@ -182,8 +183,9 @@ class KukuController(SetupStages, Controller):
         return found
 
     def _offers_cover(self, who: Who, pad: Pad) -> list[Offer]:
+        """The cover opens the shared screen to its placer: only the table's own button does."""
         seat = self.session.state.to_move()
-        if not self.mine(who, seat):
+        if who != TABLE or not self.mine(who, seat):
             return []
         return [Offer("open", Text("kuku_ui.i_am", {"player": self.names()[seat]}), seat)]
 
@@ -214,15 +216,19 @@ class KukuController(SetupStages, Controller):
         return seat if self.mine(who, seat) else None
 
     def _offers_play(self, who: Who, pad: Pad) -> list[Offer]:
+        """Typing an attack (play) or the pairs of a bomb listing (list); the main button
+        when the entry makes one: a pair is an attack only on a board cell."""
         seat = self._mover(who)
         if seat is None:
             return []
+        listing, entry = self.stage() == "list", pad.entry
         found = [Offer("key", seat=seat, choices=KEYS), Offer("cell", seat=seat, choices=CELLS),
-                 Offer("move", seat=seat)]
-        entry = pad.entry
-        if entry and (TIMES not in entry or is_cell(entry)):  # a pair is an attack only on a board cell
+                 Offer("move", seat=seat)] + ([Offer("done", Text("kuku.say_done"), seat)] if listing else [])
+        if parse_pair(entry) if listing else entry and (TIMES not in entry or is_cell(entry)):
             found.append(Offer("primary", self.primary_label(entry), seat))
         return found
+
+    _offers_list = _offers_play
 
     def primary_label(self, entry: str) -> Text:
         if self.stage() == "list":
@@ -230,16 +236,6 @@ class KukuController(SetupStages, Controller):
         if TIMES in entry:
             return Text("kuku_ui.attack_cell", {"cell": entry})
         return Text("kuku_ui.bomb_product", {"product": entry or "?"})
-
-    def _offers_list(self, who: Who, pad: Pad) -> list[Offer]:
-        seat = self._mover(who)
-        if seat is None:
-            return []
-        found = [Offer("key", seat=seat, choices=KEYS), Offer("cell", seat=seat, choices=CELLS),
-                 Offer("move", seat=seat), Offer("done", Text("kuku.say_done"), seat)]
-        if parse_pair(pad.entry) is not None:
-            found.append(Offer("primary", self.primary_label(pad.entry), seat))
-        return found
 
     def answer_options(self) -> list[str]:
         """What the awaited seat may answer: the attacked cells (hits), or where its leader was."""
@@ -274,9 +270,6 @@ class KukuController(SetupStages, Controller):
         if who != TABLE and who not in self.at_table:
             return []
         return [Offer("continue", self.continue_label())]
-
-    def _offers_over(self, who: Who, pad: Pad) -> list[Offer]:
-        return []
 
     # undo ----------------------------------------------------------------------------
 
