@@ -1,7 +1,7 @@
 """What a 九九戦艦 renderer draws, per stage and per reader: `model(controller, who)`.
 
 JSON values and `Text`s only.  The board's `fleet` is in the rules' spelling
-("leader@4×6"): only the placer's own, while they hold the screen, or both once the
+("0:leader@4×6"): only the placer's own, while they hold the screen, or both once the
 game is over.  A text value is a Text, or a list of Texts (lines to be joined).
 """
 

@@ -9,6 +9,7 @@ Colours are Kivy-style markup (`[color=…]`) inside the catalog's `kuku_ui.colo
 from __future__ import annotations
 
 from companion.games.kuku.board import CELL_INDEX
+from companion.games.kuku.rules import ship_of
 from companion.play.controller import Text
 
 MARKER_HEX = {"red": "ff5a4f", "blue": "5b8cff"}
@@ -94,8 +95,8 @@ def markers_after(history: list[dict], count: int) -> dict[str, str]:
 
 
 def fleet_kinds(tokens: list[str]) -> dict[str, str]:
-    """Cell → kind from ship tokens such as "leader@4×6"."""
-    return {cell: kind for kind, cell in (token.split("@") for token in tokens)}
+    """Cell → kind from ship tokens such as "0:leader@4×6"."""
+    return {cell: kind for kind, cell in map(ship_of, tokens)}
 
 
 def computer_turn(ai, state, seat: int) -> list:

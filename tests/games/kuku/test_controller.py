@@ -48,13 +48,13 @@ def assert_no_leak(c):
         model = to_json(c.display(who))
         text = json.dumps(model, ensure_ascii=False)
         shown = json.dumps({k: v for k, v in model.items() if k != "offers"}, ensure_ascii=False)
-        own = set(state.secrets(who)) if who != TABLE else set()  # both seats may have a ship on one cell
+        own = {secret.split("@")[1] for secret in state.secrets(who)} if who != TABLE else set()
         for seat in {0, 1} - {who}:
-            for secret in set(state.secrets(seat)) - own:
+            for secret in state.secrets(seat):
                 assert secret not in text, f"{secret} of seat {seat} shown to {who} at {c.stage()}"
-                cell = secret.split("@")[1]
-                assert (cell in public | {s.split("@")[1] for s in own}
-                        or not re.search(rf"(?<!\d){cell}(?!\d)", shown)), f"{secret} named to {who} at {c.stage()}"
+                cell = secret.split("@")[1]  # (both seats may have a ship on one cell)
+                assert (cell in public | own or not re.search(rf"(?<!\d){cell}(?!\d)", shown)), \
+                    f"{secret} named to {who} at {c.stage()}"
 
 
 class Step:
@@ -101,7 +101,7 @@ def place(step, seat, normals, leader, cover=True):
     step(seat, "cell", leader)
     for cell in normals:
         step(seat, "cell", cell)
-    assert c.display(seat)["board"]["fleet"] == [f"leader@{leader}"] + [f"normal@{n}" for n in normals]
+    assert c.display(seat)["board"]["fleet"] == [f"{seat}:leader@{leader}"] + [f"{seat}:normal@{n}" for n in normals]
     assert c.display(TABLE)["board"]["fleet"] == [] and c.display(1 - seat)["board"]["fleet"] == []
     step(seat, "hide")
 
@@ -170,7 +170,7 @@ def test_a_refereed_game_from_the_cover_to_the_review_and_the_report(store):
             assert step(seat, "move", {"type": "attack", "cell": next(targets if seat == 1 else water)})
     model = c.display(TABLE)
     assert words(model["status"]) == "Benの勝ち！\n相手の船が全滅"
-    assert "leader@9×9" in model["board"]["fleet"]  # after the game both fleets are shown
+    assert "0:leader@9×9" in model["board"]["fleet"]  # after the game both fleets are shown
     for _ in range(5):
         step(TABLE, "review", -1)
     model = c.display(TABLE)
