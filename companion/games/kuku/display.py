@@ -1,8 +1,9 @@
 """What a 九九戦艦 renderer draws, per stage and per reader: `model(controller, who)`.
 
 JSON values and `Text`s only.  The board's `fleet` is in the rules' spelling
-("0:leader@4×6"): only the placer's own, while they hold the screen, or both once the
-game is over.  A text value is a Text, or a list of Texts (lines to be joined).
+("0:leader@4×6"): a seat's display holds its own fleet, the table's none but, once
+the game is over, both.  (The shared screen draws a seat's display only while that
+seat places behind the cover.)  A text value is a Text, or a list of Texts (lines).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ def model(c, who: Who) -> dict:
             "thinking": stage == "wait",
             "board": {"markers": {}, "fleet": [], "rings": [], "hints": [], "aim": "", "values": True,
                       "interactive": False}}
+    if c.session is not None and who in (0, 1):
+        base["board"]["fleet"] = c.session.state.view(who).get("fleet", [])
     return base | STAGES[stage](c, who, pad, base["board"])
 
 
@@ -57,8 +60,6 @@ def _cover(c, who, pad, board) -> dict:
 def _place(c, who, pad, board) -> dict:
     seat = c.private
     kind = c.kind(who, seat)
-    if who == seat:
-        board["fleet"] = c.session.state.view(seat)["fleet"]
     board["interactive"] = kind is not None and c.mine(who, seat)
     return {"status": Text("kuku_ui.place_title", {"player": c.names()[seat]}), "status_seat": seat,
             "kinds": c.kinds_left(seat), "kind": kind}

@@ -102,7 +102,8 @@ def place(step, seat, normals, leader, cover=True):
     for cell in normals:
         step(seat, "cell", cell)
     assert c.display(seat)["board"]["fleet"] == [f"{seat}:leader@{leader}"] + [f"{seat}:normal@{n}" for n in normals]
-    assert c.display(TABLE)["board"]["fleet"] == [] and c.display(1 - seat)["board"]["fleet"] == []
+    assert c.display(TABLE)["board"]["fleet"] == [] and not set(c.display(1 - seat)["board"]["fleet"]) & set(
+        c.display(seat)["board"]["fleet"])
     step(seat, "hide")
 
 
@@ -116,6 +117,7 @@ def test_a_refereed_game_from_the_cover_to_the_review_and_the_report(store):
     assert words(c.display(TABLE)["cover"], "en") == "Hand the screen to Ben"
     place(step, 1, ["3×8", "7×7"], "2×1")
     assert c.stage() == "play" and words(c.display(TABLE)["status"]).startswith("Akiの番")
+    assert c.display(TABLE)["board"]["fleet"] == [] and len(c.display(1)["board"]["fleet"]) == 3  # a phone's own
 
     # a normal attack: tap to aim, tap again to attack
     step(TABLE, "cell", "3×8")
