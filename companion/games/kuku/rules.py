@@ -19,6 +19,9 @@ Actions (plain JSON dicts):
 * ``{"type": "leader", "cell": "3×8" | None}``  (tracker, basic rule, both fleets
   gone) which of my ships sunk by this attack was the leader; None = sunk earlier
 
+(About 460 lines, one class: every phase reads the fields the others write, and a
+split would pass the whole state between modules.)
+
 A ship is spelled ``"0:leader@4×6"`` / ``"1:normal@3×8"`` (its seat, kind and cell)
 in the views; those spellings are the seat's secrets until the game is over, and no
 seat's can be mistaken for another's (both may have a ship on one cell).
