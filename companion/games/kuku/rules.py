@@ -19,8 +19,12 @@ Actions (plain JSON dicts):
 * ``{"type": "leader", "cell": "3×8" | None}``  (tracker, basic rule, both fleets
   gone) which of my ships sunk by this attack was the leader; None = sunk earlier
 
-A ship is spelled ``"leader@4×6"`` / ``"normal@3×8"`` in the seat views; those
-spellings are the seat's secrets until the game is over.
+(About 460 lines, one class: every phase reads the fields the others write, and a
+split would pass the whole state between modules.)
+
+A ship is spelled ``"0:leader@4×6"`` / ``"1:normal@3×8"`` (its seat, kind and cell)
+in the views; those spellings are the seat's secrets until the game is over, and no
+seat's can be mistaken for another's (both may have a ship on one cell).
 """
 
 from __future__ import annotations
@@ -49,9 +53,15 @@ RULES_ = ("basic", "extra")
 MODES = ("referee", "tracker")
 
 
-def ship_token(kind: str, cell: str) -> str:
-    """How a ship is spelled in a seat's view: ``"leader@4×6"``."""
-    return f"{kind}@{cell}"
+def ship_token(seat: int, kind: str, cell: str) -> str:
+    """How a ship is spelled in a view: ``"0:leader@4×6"``."""
+    return f"{seat}:{kind}@{cell}"
+
+
+def ship_of(token: str) -> tuple[str, str]:
+    """(kind, cell) of a ship token."""
+    kind, _, cell = token.partition(":")[2].partition("@")
+    return kind, cell
 
 
 def _refuse(ja: str, en: str) -> IllegalAction:
@@ -344,7 +354,7 @@ class KukuState(State):
 
     # -------------------------------------------------------------------- views
     def fleet_tokens(self, seat: int) -> list[str]:
-        return [ship_token(kind, cell) for cell, kind in self.fleets[seat]]
+        return [ship_token(seat, kind, cell) for cell, kind in self.fleets[seat]]
 
     def view(self, seat: int | None) -> dict:
         public = {
@@ -372,7 +382,7 @@ class KukuState(State):
         return public | {
             "seat": seat,
             "fleet": self.fleet_tokens(seat),
-            "sunk": [ship_token(kind, cell) for cell, kind in self.fleets[seat] if cell in sunk],
+            "sunk": [ship_token(seat, kind, cell) for cell, kind in self.fleets[seat] if cell in sunk],
         }
 
     def _awaiting_view(self) -> dict | None:

@@ -160,10 +160,10 @@ def test_views_show_only_the_seats_own_fleet():
     state = placed(*FLEETS)
     public, mine = state.view(None), state.view(0)
     assert "fleet" not in public and "fleets" not in public
-    assert mine["fleet"] == ["normal@1×1", "normal@5×5", "leader@9×9"]
+    assert mine["fleet"] == ["0:normal@1×1", "0:normal@5×5", "0:leader@9×9"]
     assert "3×8" not in str(mine["fleet"]) and "fleet" in state.view(1)
     over = bomb(self_destruct_position("extra"), 24)
-    assert over.view(None)["fleets"][1] == ["normal@9×9", "normal@1×2", "leader@4×6"]
+    assert over.view(None)["fleets"][1] == ["1:normal@9×9", "1:normal@1×2", "1:leader@4×6"]
     assert over.secrets(0) == []
 
 
