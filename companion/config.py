@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,11 +65,16 @@ class SerialSettings:
 @dataclass(frozen=True)
 class Sensor:
     source: str = _opt("simulator", choices=("simulator", "gpio", "serial"))
-    rate_hz: int = _opt(80, choices=(10, 80))
+    rate_hz: int | str = _opt("auto", choices=("auto", 10, 80))  # auto: the rate the board runs at
     calibration: str = ""  # the stored calibration to use; empty: the newest
     simulator: SimulatorSettings = SimulatorSettings()
     gpio: GpioSettings = GpioSettings()
     serial: SerialSettings = SerialSettings()
+
+    @property
+    def wanted_rate(self) -> int | None:
+        """The configured samples/s, or None for `auto` (use what the board measures)."""
+        return None if self.rate_hz == "auto" else self.rate_hz
 
 
 @dataclass(frozen=True)
@@ -188,8 +194,9 @@ def _value(hint, rules, node: yaml.Node, filename: str, key: str, base=None):
             raise ConfigError(f"{where}: expected {low} to {high} items, got {len(node.value)}")
         item = typing.get_args(hint)[0]
         return tuple(_value(item, rules, child, filename, key) for child in node.value)
+    kinds = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
     if not isinstance(node, yaml.ScalarNode):
-        raise ConfigError(f"{where}: expected a single {hint.__name__} value")
+        raise ConfigError(f"{where}: expected a single {' or '.join(k.__name__ for k in kinds)} value")
     try:
         value = yaml.SafeLoader("").construct_object(node)
     except yaml.YAMLError as exc:
@@ -198,8 +205,8 @@ def _value(hint, rules, node: yaml.Node, filename: str, key: str, base=None):
         value = float(value)
     if hint is str and value is None:
         value = ""
-    if type(value) is not hint:
-        raise ConfigError(f"{where}: expected {_kind(hint)}, got {node.value!r}")
+    if type(value) not in kinds:
+        raise ConfigError(f"{where}: expected {' or '.join(map(_kind, kinds))}, got {node.value!r}")
     if "choices" in rules and value not in rules["choices"]:
         allowed = ", ".join(str(c) for c in rules["choices"])
         raise ConfigError(f"{where}: {value!r} is not allowed; choose one of: {allowed}")

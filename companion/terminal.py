@@ -38,9 +38,9 @@ def monitor(cfg: config_module.Config, source: str | None, port: str | None,
     with Store.in_dir(cfg.data_path) as store:
         calibration = store.calibration(sensor.calibration or None)
     with open_source(sensor) as weights:
-        pipeline = Pipeline(weights.channels, sensor.rate_hz, calibration=_scales(calibration))
+        pipeline = Pipeline(weights.channels, calibration=_scales(calibration))
         print(f"companion monitor: {sensor.source}  (Ctrl-C stops)", file=out)
-        run_monitor(weights, pipeline, out, duration_s)
+        run_monitor(weights, pipeline, out, duration_s, wanted_rate=sensor.wanted_rate)
     return 0
 
 
@@ -51,7 +51,7 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
     out = out or sys.stdout
     sensor = sensor_settings(cfg, source, port)
     with open_source(sensor) as weights:
-        pipeline = Pipeline(weights.channels, sensor.rate_hz)
+        pipeline = Pipeline(weights.channels)
         calibrator = Calibrator(pipeline, known_g)
         virtual = weights.virtual
         while not calibrator.done:

@@ -13,7 +13,8 @@ def open_source(sensor: Sensor, source: str | None = None, table=None) -> Weight
     if kind == "simulator":
         from companion.sensing.simulator import SimulatedSeesaw
 
-        return SimulatedSeesaw(seed=sensor.simulator.seed, rate_hz=sensor.rate_hz, table=table)
+        # `auto`: a simulated board with RATE high; `rate_hz: 10` simulates the common 10/s one
+        return SimulatedSeesaw(seed=sensor.simulator.seed, rate_hz=sensor.wanted_rate or 80.0, table=table)
     if kind == "gpio":
         from companion.sensing.gpio_source import GpioSource
 
@@ -23,6 +24,6 @@ def open_source(sensor: Sensor, source: str | None = None, table=None) -> Weight
     if kind == "serial":
         from companion.sensing.serial_link import SerialSource
 
-        return SerialSource(sensor.serial.port, rate=sensor.rate_hz,
+        return SerialSource(sensor.serial.port, rate=sensor.wanted_rate,
                             baudrate=sensor.serial.baudrate)
     raise ValueError(f"unknown sensor source {kind!r}")

@@ -44,6 +44,7 @@ class CompanionApp(App):
         problems = []
         self._source, self._source_opened = source, source is not None
         self._seesaw = None
+        self._rate_warned = False
         self._screen_keyboard = None  # companion.ui.keyboard.OnScreenKeyboard while it is on
         if not self.has_cjk:
             problems.append(i18n.translate("app.no_cjk_font", "en"))
@@ -170,9 +171,9 @@ class CompanionApp(App):
         if calibration is None and self.source.virtual:
             calibration = virtual_calibration(self.source)
         try:
-            return Seesaw(self.source, calibration, rate_hz=sensor.rate_hz)
+            return Seesaw(self.source, calibration, rate_hz=sensor.wanted_rate)
         except CompanionError:  # a stored calibration that does not fit this sensor
-            return Seesaw(self.source, None, rate_hz=sensor.rate_hz)
+            return Seesaw(self.source, None, rate_hz=sensor.wanted_rate)
 
     def _update_sensor_status(self, *_):
         name = self.tr(f"app.source_{self.cfg.sensor.source}", self.lang)
@@ -180,6 +181,7 @@ class CompanionApp(App):
             self.sensor_text, self.sensor_ok = name, False
             return
         self.seesaw.poll()
+        self._warn_of_the_rate()
         status = self.source.status()
         state = "app.sensor_connected" if status.connected else "app.sensor_disconnected"
         text = f"{name}: {self.tr(state, self.lang)}"
@@ -190,6 +192,15 @@ class CompanionApp(App):
             text += f" · {self.tr('app.sensor_stable' if still else 'app.sensor_moving', self.lang)}"
         self.sensor_text = text
         self.sensor_ok = status.connected
+
+    def _warn_of_the_rate(self) -> None:
+        """Once: the board does not run at the configured rate (the measured one is used)."""
+        mismatch = None if self._rate_warned else self.seesaw.rate_warning()
+        if mismatch is not None:
+            self._rate_warned = True
+            wanted, measured = mismatch
+            text = self.tr("app.rate_mismatch", self.lang, wanted=f"{wanted:g}", measured=f"{measured:.0f}")
+            self.notice = f"{self.notice}  {text}".strip()
 
     def on_stop(self):
         from companion.ui.widgets import GameScreen

@@ -115,3 +115,22 @@ def test_refereed_game_by_touch_with_bombs_and_no_fleet_on_the_shared_screen(gui
     assert screen.stage == "report" and "24: 1回中 1回まちがい" in screen.report_text
     assert "抜け: 6×4" in screen.report_text
     gui.screenshot("11-report")
+
+
+def test_after_a_refused_bomb_a_pair_off_the_board_is_no_attack(gui):
+    screen = open_and_start(gui, "opp_tracker", names=("Aki", "Ben"))
+    for cell in ("2×9", "3×6", "6×3", "9×2"):  # every cell of 18, nobody hit
+        for action in ({"type": "attack", "cell": cell}, {"type": "report", "hits": []},
+                       {"type": "report", "hits": []}):
+            assert screen.play(action), screen.notice_text
+        screen.continue_play()
+    type_keys(gui, screen, "18")
+    gui.tap(screen.ids.primary)
+    assert "すべて攻撃済み" in screen.notice_text and screen.stage == "play"
+    type_keys(gui, screen, "×9")
+    assert screen.keypad.entry == "18×9" and screen.ids.primary.disabled  # it was "18×9 を攻撃", enabled
+    gui.screenshot("refused-bomb-then-18x9")
+    gui.tap(screen.ids.notice)
+    assert not screen.notice_text
+    tap_cell(gui, screen, "9×9")
+    assert not screen.ids.primary.disabled and "9×9 を攻撃" in screen.primary_text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from companion.games.kuku.views import parse_ship_token
+from companion.games.kuku.rules import ship_of
 
 
 def tap_cell(gui, screen, cell: str) -> None:
@@ -44,7 +44,7 @@ def assert_no_leak(gui, screen) -> None:
     for seat in (0, 1):
         private = screen.stage == "place" and screen.private_seat == seat
         for secret in state.secrets(seat):
-            _, kind, cell = parse_ship_token(secret)
+            kind, cell = ship_of(secret)
             assert secret not in texts, f"{secret} in a text at stage {screen.stage}"
             assert not re.search(rf"(?<!\d){re.escape(cell)}(?!\d)", texts) or cell in named, \
                 f"{secret} named on screen at stage {screen.stage}"

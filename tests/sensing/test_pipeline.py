@@ -36,6 +36,20 @@ def test_stable_only_after_a_still_window():
     assert still[-1].stable and not still[2].stable
 
 
+@pytest.mark.parametrize("rate", [10.0, 80.0])
+def test_stability_is_judged_over_time_at_either_rate(rate):
+    """Still for the motion window (0.1 s) and at least 4 samples: 0.1 s at 80/s, 0.3 s at 10/s."""
+    pipe = calibrated()
+    times = [i / rate for i in range(12)]
+    readings = pipe.feed([Sample(t, 0, 1000 + 400 * 40) for t in times])
+    first = next(r.t for r in readings if r.stable)
+    assert first == pytest.approx(max(0.1, 3 / rate))
+    assert pipe.channels[0].rate_hz == pytest.approx(rate)
+    assert pipe.measured_rate_hz == (pytest.approx(rate) if rate == 10 else 0.0)  # known over >= 1 s
+    pipe.feed([Sample(1.2 + i / rate, 0, 1000 + 400 * 40) for i in range(round(1.5 * rate))])
+    assert pipe.measured_rate_hz == pytest.approx(rate)
+
+
 def test_tare_refuses_while_moving_and_zeroes_when_still():
     pipe = Pipeline(channels=1, rate_hz=RATE)
     pipe.feed(stream(range(0, 4000, 100)))

@@ -9,7 +9,12 @@ short history per pan.  Screens then ask
 * `battle()`: the judge's verdict (LEFT = the attacker's pan is heavier);
 * `identities(verdict, counterweight_tap)` (a function): the classes behind a
   verdict, for judging "identify" (`Identities` or a `redo` reason);
-* `settled(channel)`: a still weight in grams, for the calibration wizard only.
+* `settled(channel)`: a still weight in grams, for the calibration wizard only;
+* `rate_warning()`: (wanted, measured) samples/s when the configured rate is not
+  the board's.
+
+The rate in use is the measured one: the judge starts on the source's word (or
+80/s) and is rebuilt once the pipeline has measured another.
 
 A calibration (`apply_calibration`) is the pipeline's tare offsets and scales
 plus, when the wizard measured them, the piece classes.  Without measured
@@ -33,13 +38,14 @@ from companion.sensing.judge import (
     PanState, Verdict,
 )
 from companion.games.gunkan.pieces import COMBINE, COUNTERWEIGHT, SHIPS, SUBMARINE, PieceClass, default_table, pan_classes
-from companion.sensing.pipeline import NotStableError, Pipeline
+from companion.sensing.pipeline import NotStableError, Pipeline, rate_differs
 from companion.sensing.source import WeightSource
 
 EMPTY, SETTLING, LOADED, REFUSED = "empty", "settling", "loaded", "refused"
 STACKED = SUBMARINE + COMBINE + COUNTERWEIGHT  # "submarine+counterweight"
 COMPARISON = {LEFT: "attacker_heavier", RIGHT: "defender_heavier", BALANCED: "balanced"}
-_HISTORY_S = 0.5  # per pan, for `settled`
+_HISTORY_S = 1.0  # per pan, for `settled`
+STILL_MIN_SAMPLES = 6  # `settled` never judges on fewer readings (4 left after trimming): 0.5 s at 10/s
 CHANGE_G = 3.0  # a pan's weight moving this far from its mark: a piece was put on or taken off
 
 
@@ -76,11 +82,15 @@ class Seesaw:
 
     def __init__(self, source: WeightSource, calibration: Mapping | None = None,
                  rate_hz: float | None = None, judge_config: JudgeConfig = JudgeConfig()):
+        """`rate_hz`: the configured rate (None: whatever the board runs at)."""
         self.source = source
-        self.rate_hz = float(rate_hz or source.status().rate_hz or 80.0)
+        self.wanted_rate_hz = rate_hz
+        # Until measured, the fastest rate: on a slower board the judge's windows (in
+        # samples) then only last longer, never shorter.
+        self.rate_hz = float(source.status().rate_hz or 80.0)
         self.judge_config = judge_config
         self.pipeline = Pipeline(source.channels, self.rate_hz)
-        self._history = [deque(maxlen=max(8, round(_HISTORY_S * self.rate_hz))) for _ in range(2)]
+        self._history: list[deque] = [deque(), deque()]
         self.calibration: dict | None = None
         self._marks: list[float | None] = [None, None]
         self.changed = False  # a pan's load changed since `mark()`
@@ -125,11 +135,29 @@ class Seesaw:
         for reading in readings:
             self.judge.feed(reading)
             if reading.channel < 2:
-                self._history[reading.channel].append(reading)
+                history = self._history[reading.channel]
+                history.append(reading)
+                while history[0].t < reading.t - _HISTORY_S:
+                    history.popleft()
                 mark = self._marks[reading.channel]
                 if mark is not None and abs(reading.grams - mark) > CHANGE_G:
                     self.changed = True
+        self._follow_rate()
         return len(readings)
+
+    def _follow_rate(self) -> None:
+        """Judge at the measured rate once it is known and not the one assumed."""
+        measured = self.pipeline.measured_rate_hz
+        if rate_differs(self.rate_hz, measured):
+            self.rate_hz = measured
+            self.set_table(self.table)
+
+    def rate_warning(self) -> tuple[float, float] | None:
+        """(configured, measured) samples/s when the board does not run at the configured rate."""
+        measured = self.pipeline.measured_rate_hz
+        if rate_differs(self.wanted_rate_hz, measured):
+            return float(self.wanted_rate_hz), measured
+        return None
 
     def reset(self) -> None:
         """A new weighing: verdicts rest only on readings from now on."""
@@ -169,17 +197,19 @@ class Seesaw:
     # -- still weights (calibration wizard) ------------------------------------------
 
     def settled(self, channel: int, hold_s: float = 0.3, band_g: float = 0.3) -> tuple[float, float] | None:
-        """(grams, noise σ per sample) when the pan's last `hold_s` of readings stay
-        within `band_g` (the highest and lowest left out, as spikes), else None."""
+        """(grams, noise σ per sample) when the pan's readings of the last `hold_s` (and
+        never fewer than STILL_MIN_SAMPLES) stay within `band_g`, the highest and lowest
+        left out as spikes; else None.  Judged by time, so alike at 10 and 80 samples/s."""
         history = self._history[channel]
-        if not history:
-            return None
-        recent = sorted(r.grams for r in history if r.t > history[-1].t - hold_s)
-        if len(recent) < max(4, 0.8 * hold_s * self.rate_hz):
-            return None
+        if len(history) < STILL_MIN_SAMPLES or history[-1].t - history[0].t < hold_s:
+            return None  # not yet watched for `hold_s`
+        start = history[-1].t - hold_s
+        recent = [r.grams for r in history if r.t >= start]
+        if len(recent) < STILL_MIN_SAMPLES:
+            recent = [r.grams for r in list(history)[-STILL_MIN_SAMPLES:]]
         calibrated = self.pipeline.channels[channel].calibrated
         band = band_g if calibrated else self.pipeline.config.motion_band_counts
-        trimmed = recent[1:-1]
+        trimmed = sorted(recent)[1:-1]
         if trimmed[-1] - trimmed[0] > band:
             return None
         return float(np.median(trimmed)), float(np.std(trimmed))
@@ -225,12 +255,10 @@ def virtual_calibration(source, known_g: float = 100.0) -> dict:
         step = calibrator.step
         if step.kind == "mass":
             twin.place(step.channel, grams=known_g)
-            run(0.5)
-        try:
-            calibrator.do()
-        except NotStableError:  # not expected of a quiet twin; give it time
-            run(0.5)
-            continue
+        run(0.5)
+        while not calibrator.ready():  # at 10 samples/s a quiet twin takes a little longer
+            run(0.1)
+        calibrator.do()
         if step.kind == "mass":
             twin.remove(step.channel)
             run(0.5)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.games.kuku.board import CELL_INDEX, CELLS, PRODUCTS, cells_of, value
-from companion.games.kuku.views import parse_ship_token
+from companion.games.kuku.rules import ship_of
 
 LEVELS = (1, 2, 3)
 N_CELLS = len(CELLS)
@@ -83,7 +83,7 @@ class Knowledge:
     def from_view(cls, view: dict) -> "Knowledge":
         seat = view["seat"]
         attacked = _mask(view["markers"])
-        ships = [parse_ship_token(token)[1:] for token in view["fleet"] if token not in view["sunk"]]
+        ships = [ship_of(token) for token in view["fleet"] if token not in view["sunk"]]
         leader = next((CELL_INDEX[cell] for kind, cell in ships if kind == "leader"), None)
         return cls(
             seat=seat,
@@ -123,7 +123,7 @@ class KukuAI:
 
     # ---------------------------------------------------------------- set-up
     def _place(self, view: dict) -> dict:
-        placed = [parse_ship_token(token)[1:] for token in view["fleet"]]
+        placed = [ship_of(token) for token in view["fleet"]]
         kind = "leader" if all(kind != "leader" for kind, _ in placed) else "normal"
         free = [cell for cell in CELLS if cell not in {cell for _, cell in placed}]
         if self.level < 3:

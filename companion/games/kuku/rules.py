@@ -19,8 +19,9 @@ Actions (plain JSON dicts):
 * ``{"type": "leader", "cell": "3×8" | None}``  (tracker, basic rule, both fleets
   gone) which of my ships sunk by this attack was the leader; None = sunk earlier
 
-A ship is spelled ``"leader@4×6"`` / ``"normal@3×8"`` in the seat views; those
-spellings are the seat's secrets until the game is over.
+A ship is spelled ``"0:leader@4×6"`` / ``"1:normal@3×8"`` (its seat, kind and cell)
+in the views (views.py); those spellings are the seat's secrets until the game is over,
+and no seat's can be mistaken for another's (both may have a ship on one cell).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from companion.games.kuku.board import (
     value,
 )
 from companion.games.kuku import views
+from companion.games.kuku.views import ship_of, ship_token  # noqa: F401  (how views spell a ship)
 from companion.games.kuku.end import end_of_attack
 
 FLEET = ("normal", "normal", "leader")

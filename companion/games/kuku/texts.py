@@ -1,15 +1,19 @@
-"""Reading 九九戦艦 views for the screen: what an attack did, in words; the computer's turn.
+"""Reading 九九戦艦 views for people: what an attack did, as `Text`s; the computer's turn.
 
 Everything here reads public views and attack records (and, for the computer,
-its own seat's view) and a `tr(key, **values)` function; nothing touches Kivy.
+its own seat's view); nothing touches Kivy.  A name is a person's typed name or a
+Text (the computer).  Several lines are a list of Texts, which a renderer joins.
+Colours are Kivy-style markup (`[color=…]`) inside the catalog's `kuku_ui.coloured`.
 """
 
 from __future__ import annotations
 
 from companion.games.kuku.board import CELL_INDEX
-from companion.games.kuku.views import parse_ship_token
+from companion.games.kuku.rules import ship_of
+from companion.play.controller import Text
 
 MARKER_HEX = {"red": "ff5a4f", "blue": "5b8cff"}
+RIGHT_HEX, WRONG_HEX, GOOD_HEX = "7cf59a", "ff8a80", "9be7a6"
 JOIN = "、"
 
 
@@ -17,69 +21,69 @@ def pairs_text(pairs: list[str]) -> str:
     return JOIN.join(pairs) if pairs else "—"
 
 
-def headline(record: dict, names: list[str], tr) -> str:
+def coloured(hex_colour: str, text: Text) -> Text:
+    return Text("kuku_ui.coloured", {"hex": hex_colour, "text": text})
+
+
+def headline(record: dict, names: list) -> Text:
     """"赤: 3×8 を通常攻撃" / "赤: 九九ボム 24「3×8、8×3」"."""
     who = names[record["by"]]
     if record["action"] == "attack":
-        return tr("kuku_ui.did_attack", player=who, cell=record["target"])
-    return tr("kuku_ui.did_bomb", player=who, product=record["product"], pairs=pairs_text(record["listing"]))
+        return Text("kuku_ui.did_attack", {"player": who, "cell": record["target"]})
+    return Text("kuku_ui.did_bomb", {"player": who, "product": record["product"],
+                                     "pairs": pairs_text(record["listing"])})
 
 
-def verdict(record: dict, tr) -> list[str]:
+def verdict(record: dict) -> list[Text]:
     """A bomb's judgement; after a failed one, the right listing (the learning moment)."""
     if record["action"] != "bomb":
         return []
-    lines = [tr(f"kuku.judgement_{record['judgement']}")]
+    lines = [Text(f"kuku.judgement_{record['judgement']}")]
     if record["judgement"] != "exact":
         faults = record["faults"]
         strays = faults["wrong"] + faults["extra"]
         if faults["omission"]:
-            lines.append(tr("kuku_ui.missing", pairs=pairs_text(faults["omission"])))
+            lines.append(Text("kuku_ui.missing", {"pairs": pairs_text(faults["omission"])}))
         if strays:
-            lines.append(tr("kuku_ui.stray", pairs=pairs_text(strays)))
-        lines.append("[color=7cf59a]" + tr("kuku.correct_listing", pairs=pairs_text(record["correct"])) + "[/color]")
+            lines.append(Text("kuku_ui.stray", {"pairs": pairs_text(strays)}))
+        lines.append(coloured(RIGHT_HEX, Text("kuku.correct_listing", {"pairs": pairs_text(record["correct"])})))
     elif record["already"]:
-        lines.append(tr("kuku.already_attacked", cells=pairs_text(record["already"])))
+        lines.append(Text("kuku.already_attacked", {"cells": pairs_text(record["already"])}))
     return lines
 
 
-def marker_lines(record: dict, tr) -> list[str]:
+def marker_lines(record: dict) -> list[Text]:
     """Which marker both players put on their trays, cell by cell."""
-    lines = []
-    for cell in sorted(record["markers"], key=CELL_INDEX.__getitem__):
-        colour = record["markers"][cell]
-        word = tr(f"kuku_ui.marker_{colour}")
-        lines.append(f"{cell}  [color={MARKER_HEX[colour]}]●[/color] {word}")
-    return lines
+    return [Text("kuku_ui.marker_line", {"cell": cell, "hex": MARKER_HEX[record["markers"][cell]],
+                                         "word": Text(f"kuku_ui.marker_{record['markers'][cell]}")})
+            for cell in sorted(record["markers"], key=CELL_INDEX.__getitem__)]
 
 
-def hit_lines(record: dict, names: list[str], tr) -> list[str]:
-    """Who announced "hit" (and a self-destruct), then the ships left."""
+def hit_lines(record: dict, names: list) -> list[Text]:
+    """Who announced "hit" (and a self-destruct)."""
     lines = []
     for seat in (record["by"], 1 - record["by"]):
         cells = record["hits"][seat]
         if cells:
-            lines.append(tr("kuku_ui.announced_hit", player=names[seat], cells=pairs_text(cells)))
+            lines.append(Text("kuku_ui.announced_hit", {"player": names[seat], "cells": pairs_text(cells)}))
             if seat == record["by"]:
-                lines.append(tr("kuku.self_destruct"))
+                lines.append(Text("kuku.self_destruct"))
     if record["cells"] and not any(record["hits"]):
-        lines.append(tr("kuku_ui.nobody_hit"))
+        lines.append(Text("kuku_ui.nobody_hit"))
     return lines
 
 
-def remaining_text(remaining: list[int], names: list[str], tr) -> str:
-    return tr("kuku_ui.remaining", a=names[0], na=remaining[0], b=names[1], nb=remaining[1])
+def remaining_text(remaining: list[int], names: list) -> Text:
+    return Text("kuku_ui.remaining", {"a": names[0], "na": remaining[0], "b": names[1], "nb": remaining[1]})
 
 
-def announcement(record: dict, names: list[str], tr) -> str:
-    """The whole news of one attack, as Kivy markup lines."""
-    lines = verdict(record, tr)
+def announcement(record: dict, names: list) -> list[Text]:
+    """The whole news of one attack, line by line."""
+    lines = verdict(record)
     if record["markers"]:
-        lines.append(tr("kuku_ui.place_markers"))
-        lines += marker_lines(record, tr)
-    lines += hit_lines(record, names, tr)
-    lines.append(remaining_text(record["remaining"], names, tr))
-    return "\n".join(lines)
+        lines.append(Text("kuku_ui.place_markers"))
+        lines += marker_lines(record)
+    return lines + hit_lines(record, names) + [remaining_text(record["remaining"], names)]
 
 
 def markers_after(history: list[dict], count: int) -> dict[str, str]:
@@ -91,8 +95,8 @@ def markers_after(history: list[dict], count: int) -> dict[str, str]:
 
 
 def fleet_kinds(tokens: list[str]) -> dict[str, str]:
-    """Cell → kind from ship tokens such as "1:leader@4×6"."""
-    return {cell: kind for _, kind, cell in map(parse_ship_token, tokens)}
+    """Cell → kind from ship tokens such as "0:leader@4×6"."""
+    return {cell: kind for kind, cell in map(ship_of, tokens)}
 
 
 def computer_turn(ai, state, seat: int) -> list:

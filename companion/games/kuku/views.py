@@ -18,11 +18,10 @@ def ship_token(seat: int, kind: str, cell: str) -> str:
     return f"{seat}:{kind}@{cell}"
 
 
-def parse_ship_token(token: str) -> tuple[int, str, str]:
-    """(seat, kind, cell) of a ship token."""
-    seat, _, ship = token.partition(":")
-    kind, _, cell = ship.partition("@")
-    return int(seat), kind, cell
+def ship_of(token: str) -> tuple[str, str]:
+    """(kind, cell) of a ship token."""
+    kind, _, cell = token.partition(":")[2].partition("@")
+    return kind, cell
 
 
 def fleet_tokens(state, seat: int) -> list[str]:

@@ -1,5 +1,7 @@
 """The seesaw glue over the simulator, on a manual clock."""
 
+import dataclasses
+
 import pytest
 
 from companion.sensing.judge import BALANCED, LEFT, REWEIGH, RIGHT, Verdict
@@ -11,11 +13,11 @@ from companion.sensing.simulator import ManualClock, SimulatedSeesaw
 
 
 class Rig:
-    def __init__(self, calibration="virtual", seed=3, table=None):
+    def __init__(self, calibration="virtual", seed=3, table=None, rate=80.0, source=None, wanted=None):
         self.clock = ManualClock(0.0)
-        self.sim = SimulatedSeesaw(seed=seed, clock=self.clock, table=default_table() if table is None else table)
+        self.sim = SimulatedSeesaw(seed=seed, rate_hz=rate, clock=self.clock, table=default_table() if table is None else table)
         cal = virtual_calibration(self.sim) if calibration == "virtual" else calibration
-        self.seesaw = Seesaw(self.sim, cal)
+        self.seesaw = Seesaw(source(self.sim) if source else self.sim, cal, rate_hz=wanted)
         self.run(1.0)
 
     def run(self, seconds):
@@ -58,6 +60,41 @@ def test_empty_pans_read_empty_and_pieces_loaded(rig):
     assert abs(grams - 18.0) < 0.5 and noise < 0.2
     rig.clear()
     assert rig.seesaw.pan(0).kind == EMPTY
+
+
+class Unmeasured:
+    """A hardware source before its reader has measured the rate (status says 0)."""
+
+    def __init__(self, sim):
+        self.sim, self.channels = sim, sim.channels
+
+    def poll(self):
+        return self.sim.poll()
+
+    def status(self):
+        return dataclasses.replace(self.sim.status(), rate_hz=0.0)
+
+
+@pytest.mark.parametrize("rate", [10.0, 80.0])
+def test_a_still_weight_is_judged_over_time_at_either_rate(rate):
+    rig = Rig(rate=rate)
+    rig.sim.place(0, "cruiser")
+    rig.run(0.25)
+    assert rig.seesaw.settled(0) is None  # still moving, and at 10/s not 6 readings yet
+    rig.run(1.25)
+    grams, noise = rig.seesaw.settled(0)
+    assert abs(grams - default_table()["cruiser"].mass_g) < 0.5 and 0 < noise < 0.2
+
+
+@pytest.mark.parametrize("wanted", [None, 10, 80])
+def test_the_rate_in_use_is_the_measured_one_and_a_wrong_setting_warns(wanted):
+    rig = Rig(rate=10.0, source=Unmeasured, wanted=wanted)
+    assert rig.seesaw.rate_hz == 80.0  # the guess until measured: on a slower board its sample windows only last longer
+    rig.run(1.5)
+    assert rig.seesaw.rate_hz == pytest.approx(10.0, rel=0.03)
+    warning = rig.seesaw.rate_warning()
+    assert warning is None if wanted != 80 else warning == (80.0, pytest.approx(10.0, rel=0.03))
+    assert rig.weigh("destroyer", "cruiser").kind == RIGHT  # the judge runs at the measured rate
 
 
 @pytest.mark.parametrize("left,right,kind", [
