@@ -84,13 +84,9 @@ def to_json(value: Any) -> Any:
     return value
 
 
-def refusal(error: Exception) -> Text:
-    """A rules refusal as words for a person: its key and values when it has them, else
-    the two halves of a "ja / en" message (either language reads its own half)."""
-    if hasattr(error, "key"):
-        return Text(error.key, getattr(error, "params", {}))
-    ja, _, en = str(error).partition(" / ")
-    return Text("play.refusal", {"ja": ja, "en": en or ja})
+def refusal(error) -> Text:
+    """A rules refusal (`IllegalAction`) as words for a person: its key and values."""
+    return Text(error.key, error.params)
 
 
 def may_undo_placing(placed: list[int], seat: int, first: int) -> bool:
