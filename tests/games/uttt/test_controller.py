@@ -4,6 +4,8 @@ import json
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion import i18n
 from companion.games.uttt.controller import UtttController
@@ -134,3 +136,34 @@ def test_listeners_hear_every_change(store):
     c.act(TABLE, "cell", 40)
     c.act(TABLE, "undo")
     assert heard == [1, 0]
+
+SENDERS = (TABLE, 0, 1)
+KINDS = ("cell", "undo", "mode", "another", "review", "no_such_kind")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(SENDERS), st.sampled_from(KINDS), st.integers(-2, 82),
+                          st.booleans()), max_size=60))
+def test_random_senders_only_do_what_they_were_offered(tmp_path_factory, presses):
+    with Store.in_dir(tmp_path_factory.mktemp("uttt")) as store:
+        c = UtttController.open(store, rng=random.Random(0))
+        for who, kind, number, offered in presses:
+            offers = [o for o in c.offers(who) if o.kind == kind]
+            if offered and offers and offers[0].choices:
+                value = offers[0].choices[number % len(offers[0].choices)]
+            else:
+                value = {"mode": "hard"}.get(kind, number)
+            allowed = any(o.accepts(value) for o in offers)
+            before = (c.session.id, list(c.session.actions), c.epoch)
+            if allowed:
+                c.act(who, kind, value)
+                assert c.epoch == before[2] + 1
+            else:
+                with pytest.raises(Refused):
+                    c.act(who, kind, value)
+                assert (c.session.id, list(c.session.actions), c.epoch) == before
+            for seat in (0, 1):  # a phone never moves for the other seat
+                assert all(o.seat in (None, seat) for o in c.offers(seat))
+            json.dumps(to_json(c.display(TABLE)), ensure_ascii=False)
+            if c.computer_turn():
+                think_now(c)
