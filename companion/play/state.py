@@ -168,7 +168,13 @@ class Game:
         return self.new_state_fn(self.options(options))
 
     def state_from_json(self, data: Mapping) -> State:
-        return self.state_from_json_fn(data)
+        """The state `to_json` wrote; anything else is refused as `IllegalAction`."""
+        try:
+            return self.state_from_json_fn(data)
+        except IllegalAction:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+            raise IllegalAction("play.bad_state", game=self.name, error=repr(error)) from None
 
     def replay(self, options: Mapping[str, Any] | None, actions) -> State:
         """The state after playing `actions` from the start: how a log becomes a game."""

@@ -120,3 +120,14 @@ def test_bad_options_are_refused_as_illegal_and_nothing_else(name, which, value)
         game.new_state({key: value})
     except IllegalAction as error:
         assert error.text("ja") != error.key
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(POSITIONS), json_values, st.integers(0, 1000), st.text(max_size=5))
+def test_a_bent_saved_state_is_refused_as_illegal_and_nothing_else(state, value, how, field):
+    data = mutated(json.loads(json.dumps(state.to_json())), value, how, field)
+    game = games()[state.game]
+    try:
+        game.state_from_json(data)
+    except IllegalAction as error:
+        assert error.text("ja") != error.key
