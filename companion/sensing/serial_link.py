@@ -249,31 +249,40 @@ class SerialSource(WeightSource):
     # -- reader thread -------------------------------------------------------------
 
     def _run(self) -> None:
+        """Connect, serve, and after any failure retry with backoff, until closed.
+
+        Nothing escapes this loop: an unexpected exception (a bug, a pyserial URL
+        handler raising KeyError) is reported in the status and retried like a
+        lost link, so the reader never dies while the source is open."""
         delay = self._backoff[0]
         while not self._stop.is_set():
             handshakes = self._stats.connections
             try:
-                port = self._open()
-            except (serial.SerialException, OSError, ValueError) as e:
-                self._lost(f"cannot open {self.port}: {e}; is the seesaw plugged in?")
-            else:
-                try:
-                    self._serve(port)
-                except (serial.SerialException, OSError) as e:
-                    self._lost(f"lost {self.port}: {e}")
-                except LinkLost as e:
-                    self._lost(f"{self.port}: {e}")
-                except Exception as e:  # a bug must not kill the reader for good
-                    log.exception("serial link on %s", self.port)
-                    self._lost(f"{self.port}: internal error {e!r}; reconnecting")
-                finally:
-                    _close_quietly(port)
+                self._connect_and_serve()
+            except Exception as e:
+                log.exception("serial link on %s", self.port)
+                self._lost(f"{self.port}: unexpected error {e!r}; retrying")
             if self._stats.connections > handshakes:
                 delay = self._backoff[0]
             self._stop.wait(delay)
             delay = min(delay * 2, self._backoff[1])
         with self._lock:
             self._connected = False
+
+    def _connect_and_serve(self) -> None:
+        try:
+            port = self._open()
+        except (serial.SerialException, OSError, ValueError) as e:
+            self._lost(f"cannot open {self.port}: {e}; is the seesaw plugged in?")
+            return
+        try:
+            self._serve(port)
+        except (serial.SerialException, OSError) as e:
+            self._lost(f"lost {self.port}: {e}")
+        except LinkLost as e:
+            self._lost(f"{self.port}: {e}")
+        finally:
+            _close_quietly(port)
 
     def _open(self) -> serial.SerialBase:
         port = self._opener(self.port)

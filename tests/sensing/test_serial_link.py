@@ -276,3 +276,46 @@ def test_measured_rate():
         stats.arrivals.append(10 + i / 80)
     assert stats.rate(10.25) == pytest.approx(80)
     assert stats.rate(20.0) == 0.0
+
+
+def test_reader_survives_any_error_while_opening_and_keeps_retrying():
+    """pyserial's loop:// handler raises KeyError for an unknown logging level: the
+    reader reports it and retries with backoff, forever, instead of dying."""
+    attempts = []
+
+    def opener(url):
+        attempts.append(url)
+        return serial.serial_for_url(url, do_not_open=True)
+
+    source = SerialSource("loop://?logging=bogus", opener=opener, backoff=(0.01, 0.04))
+    try:
+        wait_until(lambda: len(attempts) >= 5)
+        status = source.status()
+        assert not status.connected and "unexpected error KeyError('bogus')" in status.detail
+        assert source._thread.is_alive()
+    finally:
+        source.close()
+    assert not source._thread.is_alive()
+
+
+@pytest.mark.parametrize("where", ["opener", "read"])
+def test_reader_recovers_from_an_unexpected_exception(device, where):
+    """A bug in the opener or in a port read is a reported, retried failure; once it
+    stops happening the link connects as usual."""
+    failures = [RuntimeError("boom")] * 3
+
+    class FlakyPort(FakePort):
+        def read(self, size=1):
+            if failures:
+                raise failures.pop()
+            return super().read(size)
+
+    def opener(url):
+        if where == "opener" and failures:
+            raise failures.pop()
+        return (FlakyPort if where == "read" else FakePort)(device, [])
+
+    with SerialSource("fake://", opener=opener, backoff=(0.01, 0.02)) as source:
+        wait_until(lambda: "RuntimeError('boom')" in source.status().extra["last_error"])
+        wait_until(lambda: source.status().connected)
+        assert failures == []
