@@ -80,7 +80,7 @@ class CommandError(Exception):
     """A command line that cannot be obeyed; `code` goes into the ERR reply."""
 
     def __init__(self, command, code):
-        Exception.__init__(self, code)
+        super().__init__(code)
         self.command = command
         self.code = code
 
