@@ -334,7 +334,8 @@ class SerialSource(WeightSource):
         hello = session.hello
         if hello.protocol != PROTOCOL_VERSION:
             raise LinkLost(f"firmware {hello.firmware} speaks protocol {hello.protocol}, this "
-                           f"companion speaks {PROTOCOL_VERSION}: install the matching firmware")
+                           f"companion speaks {PROTOCOL_VERSION}: copy this companion's firmware "
+                           "onto the seesaw (firmware/README.md, 'Copying the firmware')")
         self._commands.clear()  # the wanted settings are re-sent below
         if self._rate is not None and self._rate != hello.rate:
             self._commands.append(encode_command("RATE", self._rate))

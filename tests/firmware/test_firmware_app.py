@@ -35,7 +35,7 @@ def samples(messages):
 def test_boot_says_hello_then_streams_after_settling():
     rig = Rig()
     (hello,) = rig.run(0)
-    assert (hello.firmware, hello.channels, hello.rate, hello.gain, hello.rates) == ("1.0.0", 2, 10, 128, (10, 80))
+    assert (hello.firmware, hello.channels, hello.rate, hello.gain, hello.rates) == ("2.0.0", 2, 10, 128, (10, 80))
     lines = samples(rig.run(2000))
     values = [m.values for m in lines]
     assert values[-1] == (1000, -2000)

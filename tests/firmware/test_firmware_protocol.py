@@ -28,9 +28,9 @@ def encode(kind, a):
     return protocol.pong_line(a["token"])
 
 
-@pytest.mark.parametrize("case", VECTORS["crc8"], ids=lambda c: c["ascii"] or "empty")
-def test_crc8(case):
-    assert "%02X" % protocol.crc8(case["ascii"].encode()) == case["crc"]
+@pytest.mark.parametrize("case", VECTORS["crc32"], ids=lambda c: c["ascii"] or "empty")
+def test_check(case):
+    assert protocol.check(case["ascii"].encode()) == case["crc"].encode()
 
 
 @pytest.mark.parametrize("case", VECTORS["device_encodings"], ids=lambda c: c["bytes"][:24])
