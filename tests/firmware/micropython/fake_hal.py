@@ -30,9 +30,11 @@ class ManualClock:
 
 
 class FakeHX711:
-    """One chip.  `value` (int, or callable(ms) -> int) is what input A at gain 128
-    reads; A/64 reads half of it and B/32 reads `b_value`.  mode: "ok", "missing"
-    (unplugged: DOUT pulled high) or "stuck_low" (DOUT shorted to ground)."""
+    """One chip, driven edge by edge (`rise`, `dout`) as the PIO cycle model does, or
+    one read at a time (`read`) as a fake hal does.  `value` (int, or callable(ms)
+    -> int) is what input A at gain 128 reads; A/64 reads half of it and B/32
+    reads `b_value`.  mode: "ok", "missing" (unplugged: DOUT pulled high) or
+    "stuck_low" (DOUT shorted to ground)."""
 
     def __init__(self, clock, value=0, rate=10):
         self.clock = clock
@@ -40,30 +42,38 @@ class FakeHX711:
         self.b_value = 0
         self.rate = rate
         self.mode = "ok"
-        self.pulses = []  # extra pulses the firmware sent with every read
-        self.glitches = {}  # next read only: {edge: edges the chip sees there (0 or 2)}
+        self.pulses = []  # extra pulses the firmware sent with every read (fake hal)
+        self.glitches = {}  # next transfer only: {edge: edges the chip sees there (0 or 2)}
         self.resets = 0
         self.setting = 1  # extra pulses of the setting in force
-        self.sent = []  # (value, setting it was converted at) of every complete transfer
+        self.sent = []  # (value, setting it was converted at) of every finished transfer
         self._shifted = None  # edges seen in the transfer under way, or None
+        self._edges = 0  # edges clocked in it
+        self._glitches = {}
         self._unread = False  # a conversion waits: DOUT low
-        self._word = 0
+        self._word = self._value = self._from = 0
         self._next = clock() + self.period()
 
     def period(self):
         return 1000 // self.rate
 
     def _convert(self):
-        """Latch the newest conversion (none while a transfer is under way)."""
+        """A conversion completes every period, unless a transfer is stuck half way;
+        the one after a finished transfer uses the setting its edge count chose."""
         now = self.clock()
-        if self._shifted is None and now >= self._next:
-            while self._next <= now:
-                self._next += self.period()
-            value = self.value(now) if callable(self.value) else self.value
-            self._value = {1: value, 3: value // 2, 2: self.b_value}[self.setting]
-            self._word = self._value & 0xFFFFFF
-            self._from = self.setting
-            self._unread = True
+        if now < self._next or (self._shifted is not None and self._shifted < 25):
+            return
+        if self._shifted is not None:
+            self.setting = min(self._shifted, 27) - 24
+            self.sent.append((self._value, self._from))
+            self._shifted = None
+        while self._next <= now:
+            self._next += self.period()
+        value = self.value(now) if callable(self.value) else self.value
+        self._value = {1: value, 3: value // 2, 2: self.b_value}[self.setting]
+        self._word = self._value & 0xFFFFFF
+        self._from = self.setting
+        self._unread = True
 
     def dout(self):
         if self.mode != "ok":
@@ -71,30 +81,33 @@ class FakeHX711:
         self._convert()
         if self._shifted is None:
             return 0 if self._unread else 1
-        if self._shifted == 0 or self._shifted > 24:
-            return 0 if self._shifted == 0 else 1
-        return (self._word >> (24 - self._shifted)) & 1
+        if self._shifted > 24:
+            return 1
+        return (self._word >> (24 - self._shifted)) & 1 if self._shifted else 0
 
     def ready(self):
         return self.dout() == 0
+
+    def rise(self):
+        """One rising edge of SCK."""
+        if self.mode != "ok":
+            return
+        if self._shifted is None:
+            if self.dout() != 0:
+                return  # converting: the edge is ignored
+            self._shifted, self._edges, self._unread = 0, 0, False
+            self._glitches, self.glitches = self.glitches, {}
+        self._edges += 1
+        self._shifted += self._glitches.get(self._edges, 1)
 
     def read(self, pulses):
         """What the PIO read assembles clocking 24 + `pulses` edges: DOUT after each
         rising edge, then DOUT once more with the clock low after the last one."""
         self.pulses.append(pulses)
-        glitches, self.glitches = self.glitches, {}
         word = 0
-        for edge in range(1, 25 + pulses):
-            if self.mode == "ok" and self._shifted is None and self.dout() == 0:
-                self._shifted = 0  # the first edge after DOUT fell starts a transfer
-            if self.mode == "ok" and self._shifted is not None:
-                self._shifted += glitches.get(edge, 1)
+        for _ in range(24 + pulses):
+            self.rise()
             word = (word << 1) | self.dout()
-        if self._shifted is not None and self._shifted >= 25:
-            self.setting = min(self._shifted, 27) - 24
-            self.sent.append((self._value, self._from))
-            self._shifted = None
-            self._unread = False
         return (word << 1) | self.dout()
 
     def reset(self):

@@ -27,12 +27,19 @@ if (!script) {
   process.exit(2);
 }
 
+// Byte-exact output, written a line at a time.
+function writer(stream) {
+  let pending = [];
+  const flush = () => { if (pending.length) stream.write(Buffer.from(pending)); pending = []; };
+  return { put: (bytes) => { pending.push(...bytes); if (bytes.includes(10)) flush(); }, flush };
+}
+const out = writer(process.stdout), err = writer(process.stderr);
 const input = [];
 const mp = await loadMicroPython({
   heapsize: 8 * 1024 * 1024,
   linebuffer: false,
-  stdout: (bytes) => process.stdout.write(bytes),
-  stderr: (bytes) => process.stderr.write(bytes),
+  stdout: out.put,
+  stderr: err.put,
   stdin: () => (input.length ? input.shift() : null),
 });
 mp.registerJsModule("usb", {
@@ -77,4 +84,6 @@ try {
   process.stderr.write(String(e.message ?? e) + "\n");
   status = 1;
 }
+out.flush();
+err.flush();
 process.exitCode = status;
