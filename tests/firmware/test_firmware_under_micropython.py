@@ -3,6 +3,7 @@ CPython fakes: the things CPython is lenient about fail here as on a Pico."""
 
 import json
 
+import scenario
 import vector_outputs
 from under_micropython import ROOT, run_micropython
 
@@ -46,3 +47,20 @@ def test_the_shared_vectors_under_micropython():
         if reply[0].startswith("HELLO "):
             reply[:] = ["HELLO"]
     assert got == expected(vectors)
+
+
+def test_the_app_loop_gives_the_same_transcript_under_micropython_and_cpython():
+    """Commands, refusals, an unplugged chip, a missed clock pulse and a stuck
+    data line: MicroPython's run of the main loop matches CPython's line for line."""
+    under_micropython = run_micropython("scenario.py").stdout.decode().splitlines()
+    assert under_micropython == scenario.transcript()
+    device = [line.split(" ", 1)[1] for line in under_micropython if " > " not in line
+              and not line.startswith("---")]
+    errors = [line for line in device if line.startswith("ERR ")]
+    assert len(errors) == len(scenario.REFUSALS) + 1  # and RATE 80 on the pinless board
+    assert "ERR RATE unsupported*6FBBBADA" in device
+    for fault in ("FAULT 1 missing", "FAULT 0 desync", "FAULT 1 ok", "FAULT 0 ok"):
+        assert any(line.startswith(fault + "*") for line in device), fault
+    refused_at = [int(line.split()[0]) for line in under_micropython if "ERR " in line]
+    streamed_at = [int(line.split()[0]) for line in under_micropython if " S " in line]
+    assert all(any(t < s < t + 100 for s in streamed_at) for t in refused_at[:-1])
