@@ -5,7 +5,9 @@ import json
 
 import scenario
 import vector_outputs
-from under_micropython import ROOT, run_micropython
+from under_micropython import FIRMWARE, ROOT, run_micropython
+
+from companion.sensing.serial_protocol import Fault, Hello, Reply, SampleLine, parse_line
 
 VECTORS = ROOT / "docs" / "protocol_vectors.json"
 
@@ -64,3 +66,48 @@ def test_the_app_loop_gives_the_same_transcript_under_micropython_and_cpython():
     refused_at = [int(line.split()[0]) for line in under_micropython if "ERR " in line]
     streamed_at = [int(line.split()[0]) for line in under_micropython if " S " in line]
     assert all(any(t < s < t + 100 for s in streamed_at) for t in refused_at[:-1])
+
+
+PICO = {**FIRMWARE, "tests/firmware/micropython/pico": "/pico"}
+
+
+def boot(*args):
+    """boot.py then main.py under MicroPython on the simulated Pico: (the device's
+    lines parsed by the host codec, other printed lines, the board's report)."""
+    out = run_micropython("pico_boot.py", *args, trees=PICO).stdout.decode()
+    *lines, report = out.rstrip("\r\n").splitlines()
+    assert report.startswith("BOARD ")
+    device = [parse_line(line.encode(), 2) for line in lines if "*" in line]
+    return device, [line for line in lines if "*" not in line], json.loads(report[6:])
+
+
+def test_boot_and_main_on_a_simulated_pico_answer_every_refusal_and_keep_streaming():
+    device, printed, board = boot()
+    assert isinstance(device[0], Hello) and device[0].rates == (10, 80)
+    replies = [m for m in device if isinstance(m, Reply)]
+    assert replies[0] == Reply(True, "RATE", "80")
+    codes = [(r.command, r.detail) for r in replies[1:]]
+    assert codes == [("RATE", "arg"), ("GAIN", "arg"), ("FLY", "unknown"), ("PING", "arg"),
+                     ("STOP", "arg"), ("GAIN", "arg"), ("?", "checksum"), ("?", "checksum"),
+                     ("?", "format"), ("?", "toolong")]
+    after = device[device.index(replies[-1]) + 1:]
+    assert [m.values for m in after if isinstance(m, SampleLine)][:5] == [(1000, -2000)] * 5
+    faults = [m for m in device if isinstance(m, Fault)]
+    assert Fault(1, "missing") in faults and faults[-1] == Fault(1, "ok")
+    assert [m.rate for m in device if isinstance(m, Hello)] == [10, 80]  # boot, and the answer
+    seqs = [m.seq for m in device if isinstance(m, SampleLine)]
+    assert len(seqs) > 300 and seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+    assert printed == ["seesaw stopped: REPL ready (mpremote reset restarts it)"]
+    assert board["resets"] == 0 and board["watchdog_ms"] == 4000 and board["rates"] == [80, 80]
+    assert board["timers_after_boot"] == 1 and board["timers_at_end"] == 1 and board["led"] == 1
+    assert board["resets_of_chips"][0] == 0 and min(board["reads"]) > 300
+
+
+def test_rate_80_on_a_pico_without_the_rate_pin_is_refused_not_a_reboot():
+    """The reboot loop of issue 13: a host asking for 80/s from a board with RATE
+    tied low restarted the Pico on every try."""
+    device, printed, board = boot("pinless")
+    assert device[0].rates == (10,)
+    assert Reply(False, "RATE", "unsupported") in device
+    assert board["resets"] == 0 and board["rates"] == [10, 10]
+    assert sum(isinstance(m, SampleLine) for m in device) > 10

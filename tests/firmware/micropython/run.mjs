@@ -6,8 +6,8 @@
 // every MP_DIR also goes on sys.path.  SCRIPT.py runs as __main__ with sys.argv
 // set to [SCRIPT.py, ARG...].  What Python writes to sys.stdout / sys.stderr comes
 // out byte for byte on this process's stdout / stderr.  Python's stdin is a queue
-// that the script fills itself with `import usb; usb.send(text)` (what the host
-// would type on the serial line); an empty queue reads as "no data yet".
+// that the script fills itself with `import usb; usb.send(hex)` (the bytes the host
+// sends on the serial line, as hex digits); an empty queue reads as end of input.
 // Exit status: 0 when the script ends normally or by SystemExit(0), 1 on an
 // uncaught exception (its traceback on stderr).
 import fs from "node:fs";
@@ -43,7 +43,7 @@ const mp = await loadMicroPython({
   stdin: () => (input.length ? input.shift() : null),
 });
 mp.registerJsModule("usb", {
-  send: (text) => { for (const b of Buffer.from(text, "latin1")) input.push(b); },
+  send: (hex) => { for (const b of Buffer.from(hex, "hex")) input.push(b); },
   pending: () => input.length,
 });
 
