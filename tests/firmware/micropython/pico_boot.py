@@ -28,8 +28,8 @@ for (dout, sck), chip in zip(config.CHIPS, chips):
 piostats = []
 
 
-def at(feed, event):
-    board.schedule[feed] = event
+def at(ms, event):
+    board.schedule.append((ms, event))
 
 
 def type_line(text):
@@ -46,16 +46,16 @@ def interrupt():
     raise KeyboardInterrupt  # Ctrl-C from a terminal: maintenance mode
 
 
-at(400, type_line("RATE 80"))
+at(300, type_line("RATE 80"))
 if "pinless" in sys.argv:
-    at(1000, interrupt)
+    at(2000, interrupt)
 else:
     for i, text in enumerate(REFUSALS):
-        at(600 + 150 * i, type_line(text))
-    at(2200, unplug(chips[1], "missing"))
-    at(2900, unplug(chips[1], "ok"))
-    at(3600, type_line("HELLO"))
-    at(3900, interrupt)
+        at(500 + 50 * i, type_line(text))
+    at(1400, unplug(chips[1], "missing"))
+    at(2700, unplug(chips[1], "ok"))
+    at(3200, type_line("HELLO"))
+    at(3400, interrupt)
 
 
 def run(path):

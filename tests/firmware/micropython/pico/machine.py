@@ -2,8 +2,8 @@
 has no hardware): pins wired to fake HX711s, the watchdog, timers, reset.
 
 `board` is the simulated board: the test script wires chips to it, schedules what
-happens at which watchdog feed (one per loop turn of the firmware), and reads
-back what the firmware did.  A reset raises SystemExit, as the board would stop
+happens when (checked at every watchdog feed, one per loop turn of the firmware),
+and reads back what the firmware did.  A reset raises SystemExit, as the board would stop
 running the script there."""
 
 import time
@@ -20,7 +20,8 @@ class Board:
         self.rate_pin = None
         self.high_since = {}  # SCK gpio -> ticks_us it rose
         self.feeds = 0
-        self.schedule = {}  # feed number -> callable
+        self.schedule = []  # (ms after the first feed, callable), in time order
+        self.started = None
         self.resets = 0
         self.timers = 0
         self.watchdog_ms = None
@@ -75,10 +76,13 @@ class Board:
         return chip.dout() if chip is not None else self.levels.get(gpio, 1)  # pulled up
 
     def feed(self):
+        """A watchdog feed: one loop turn of the firmware; run what is due."""
         self.feeds += 1
-        event = self.schedule.pop(self.feeds, None)
-        if event is not None:
-            event()
+        now = time.ticks_ms()
+        if self.started is None:
+            self.started = now
+        while self.schedule and time.ticks_diff(now, self.started) >= self.schedule[0][0]:
+            self.schedule.pop(0)[1]()
 
 
 board = Board()
