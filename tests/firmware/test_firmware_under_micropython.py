@@ -114,3 +114,28 @@ def test_rate_80_on_a_pico_without_the_rate_pin_is_refused_not_a_reboot():
     assert board["resets"] == 0 and board["rates"] == [10, 10]
     after = device[device.index(Reply(False, "RATE", "unsupported")):]
     assert [m.values for m in after if isinstance(m, SampleLine)][-5:] == [(1000, -2000)] * 5
+
+
+def test_the_pio_program_reads_every_gain_and_shows_what_it_can_of_a_missed_pulse():
+    """seesaw.hw_pico.Chip with the real PIO program in a cycle model (pico/rp2.py)
+    against an HX711 fake driven edge by edge."""
+    cases = json.loads(run_micropython("pio_reads.py", trees=PICO).stdout)
+    clean = [c for c in cases if not c["glitches"]]
+    assert len(clean) == 18
+    for c in clean:
+        assert (c["read"], c["in_step"], c["busy_after"], c["next_ready"]) == (c["value"], True, True, True)
+        assert c["setting"] == {128: 1, 32: 2, 64: 3}[c["gain"]]
+    assert {c["longest_high_us"] for c in cases} == {2.0}  # datasheet: at most 50 us
+    assert {c["reset"] for c in cases} == {1}  # SCK high 100 us: the chip restarted
+    missed = [c for c in cases if c["glitches"] and c["gain"] == 128 and c["glitches"][0][1] == 0]
+    assert len(missed) == 8
+    for c in missed:
+        if c["value"] % 2 == 0:  # the LSB shows as the first check bit: caught at once
+            assert not c["in_step"]
+        else:  # passes every level check, but the chip never signals the next conversion
+            assert c["in_step"] and not c["next_ready"]
+    # The limit (firmware/README.md): a missed pulse at gain 64 or an extra edge makes a
+    # complete 26-edge transfer, shifted and selecting B/32; no DOUT level shows it.
+    limits = [c for c in cases if c not in clean and c not in missed]
+    assert [(c["in_step"], c["next_ready"], c["setting"]) for c in limits] == [(True, True, 2)] * 2
+    assert all(c["read"] != c["value"] for c in limits)
