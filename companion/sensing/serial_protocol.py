@@ -136,13 +136,16 @@ def _parse_hello(words: list[str], line: bytes) -> Hello:
             raise LineError("field", line)
         fields[key] = value
     try:
+        protocol = _int_field(fields["proto"], line, 0, 999)
+        if protocol != PROTOCOL_VERSION:  # read only to be refused: its settings may differ
+            return Hello(fields["fw"], protocol, channels=0, rate=0, gain=0, rates=(), fields=fields)
         rate = _choice(fields["rate"], RATES, line)
         rates = tuple(_choice(r, RATES, line) for r in fields.get("rates", fields["rate"]).split(","))
         if rate not in rates or fields.get("run", "1") not in ("0", "1"):
             raise LineError("field", line)
         return Hello(
             firmware=fields["fw"],
-            protocol=_int_field(fields["proto"], line, 0, 999),
+            protocol=protocol,
             channels=_int_field(fields["ch"], line, 1, 8),
             rate=rate,
             gain=_choice(fields["gain"], GAINS, line),

@@ -8,7 +8,8 @@ the tests) that provides:
     ticks_ms() ticks_diff(a, b) ticks_add(t, ms) sleep_ms(ms)
     is_ready(ch)             DOUT of chip `ch` is low: a conversion is waiting
     read_raw(ch, pulses)     clock 24 data bits + `pulses` extra pulses, return
-                             the bits as one int (see hx711.decode)
+                             the bits read then DOUT once more after the last
+                             pulse, as one int (see hx711.decode)
     reset_chip(ch)           power-cycle the chip through its SCK line
     set_rate(hz)             drive the HX711 RATE pin
     led(on)  feed_watchdog()  read_input() -> bytes (never blocks)  write(bytes)
