@@ -2,6 +2,7 @@
 which runs 10^6 of them) must never be taken for a different valid message."""
 
 import importlib.util
+import random
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,6 @@ def test_the_attack_has_teeth_protocol_1s_crc8_lets_damage_through(figures):
 
 @pytest.mark.parametrize("kind", line_faults.CLASSES)
 def test_each_damage_changes_the_line_as_its_class_says(kind):
-    import random
     rng = random.Random(5)
     line, other = b"S 17 12345 -2000*01A44CCA", b"PONG alive*37BB11B8"
     for _ in range(200):
