@@ -275,6 +275,11 @@ class SerialSource(WeightSource):
         except (serial.SerialException, OSError, ValueError) as e:
             self._lost(f"cannot open {self.port}: {e}; is the seesaw plugged in?")
             return
+        except Exception as e:  # e.g. a pyserial URL handler's KeyError for a bad option
+            log.exception("opening serial port %s", self.port)
+            self._lost(f"cannot open {self.port} ({type(e).__name__}: {e}); check the port "
+                       "setting (sensor.serial.port)")
+            return
         try:
             self._serve(port)
         except (serial.SerialException, OSError) as e:
