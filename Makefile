@@ -17,7 +17,7 @@ test: system-deps-test $(VENV)/.test-installed $(MICROPYTHON)/node_modules/.inst
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(VENV)/.test-installed
-	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b --json || exit 1; done
+	@for b in bench/[!_]*.py; do echo "== $$b"; $(PY) $$b --json || exit 1; done
 
 system-deps-run:
 	@sh scripts/system-deps.sh run
