@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 CONFIG ?= config.yaml
+# MicroPython's WebAssembly port (npm), for the firmware tests under a real MicroPython.
+MICROPYTHON := tests/firmware/micropython
 # On a Raspberry Pi, let the venv see apt's python3-lgpio (GPIO on every Pi, the Pi 5 too).
 VENV_FLAGS := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo --system-site-packages)
 
@@ -11,11 +13,11 @@ VENV_FLAGS := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo --
 run: system-deps-run $(VENV)/.run-installed
 	$(PY) -m companion --config $(CONFIG)
 
-test: system-deps-test $(VENV)/.test-installed
+test: system-deps-test $(VENV)/.test-installed $(MICROPYTHON)/node_modules/.installed
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(VENV)/.test-installed
-	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b --json || exit 1; done
+	@for b in bench/[!_]*.py; do echo "== $$b"; $(PY) $$b --json || exit 1; done
 
 system-deps-run:
 	@sh scripts/system-deps.sh run
@@ -35,5 +37,9 @@ $(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@ $(VENV)/.run-installed
 
+$(MICROPYTHON)/node_modules/.installed: $(MICROPYTHON)/package.json $(MICROPYTHON)/package-lock.json
+	cd $(MICROPYTHON) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 clean:
-	rm -rf $(VENV) .pytest_cache artifacts
+	rm -rf $(VENV) .pytest_cache artifacts $(MICROPYTHON)/node_modules

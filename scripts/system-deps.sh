@@ -6,6 +6,10 @@ set -eu
 
 packages="libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-cjk"
 [ "${1:-run}" = test ] && packages="$packages xvfb xauth shellcheck openscad"
+# npm installs MicroPython's WebAssembly port for the firmware tests; a machine whose
+# Node.js came from elsewhere (with its own npm) needs neither Debian package.
+[ "${1:-run}" = test ] && ! command -v node >/dev/null 2>&1 && packages="$packages nodejs"
+[ "${1:-run}" = test ] && ! command -v npm >/dev/null 2>&1 && packages="$packages npm"
 # On a Raspberry Pi the GPIO path needs lgpio (the only pin library that works on a Pi 5);
 # the Makefile's venv sees it through --system-site-packages.
 grep -qs "Raspberry Pi" /proc/device-tree/model && packages="$packages python3-lgpio"

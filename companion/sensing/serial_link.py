@@ -242,31 +242,45 @@ class SerialSource(WeightSource):
     # -- reader thread -------------------------------------------------------------
 
     def _run(self) -> None:
+        """Connect, serve, and after any failure retry with backoff, until closed.
+
+        Nothing escapes this loop: an unexpected exception (a bug, a pyserial URL
+        handler raising KeyError) is reported in the status and retried like a
+        lost link, so the reader never dies while the source is open."""
         delay = self._backoff[0]
         while not self._stop.is_set():
             handshakes = self._stats.connections
             try:
-                port = self._open()
-            except (serial.SerialException, OSError, ValueError) as e:
-                self._lost(f"cannot open {self.port}: {e}; is the seesaw plugged in?")
-            else:
-                try:
-                    self._serve(port)
-                except (serial.SerialException, OSError) as e:
-                    self._lost(f"lost {self.port}: {e}")
-                except LinkLost as e:
-                    self._lost(f"{self.port}: {e}")
-                except Exception as e:  # a bug must not kill the reader for good
-                    log.exception("serial link on %s", self.port)
-                    self._lost(f"{self.port}: internal error {e!r}; reconnecting")
-                finally:
-                    _close_quietly(port)
+                self._connect_and_serve()
+            except Exception as e:
+                log.exception("serial link on %s", self.port)
+                self._lost(f"{self.port}: unexpected error {e!r}; retrying")
             if self._stats.connections > handshakes:
                 delay = self._backoff[0]
             self._stop.wait(delay)
             delay = min(delay * 2, self._backoff[1])
         with self._lock:
             self._connected = False
+
+    def _connect_and_serve(self) -> None:
+        try:
+            port = self._open()
+        except (serial.SerialException, OSError, ValueError) as e:
+            self._lost(f"cannot open {self.port}: {e}; is the seesaw plugged in?")
+            return
+        except Exception as e:  # e.g. a pyserial URL handler's KeyError for a bad option
+            log.exception("opening serial port %s", self.port)
+            self._lost(f"cannot open {self.port} ({type(e).__name__}: {e}); check the port "
+                       "setting (sensor.serial.port)")
+            return
+        try:
+            self._serve(port)
+        except (serial.SerialException, OSError) as e:
+            self._lost(f"lost {self.port}: {e}")
+        except LinkLost as e:
+            self._lost(f"{self.port}: {e}")
+        finally:
+            _close_quietly(port)
 
     def _open(self) -> serial.SerialBase:
         port = self._opener(self.port)
@@ -318,7 +332,8 @@ class SerialSource(WeightSource):
         hello = session.hello
         if hello.protocol != PROTOCOL_VERSION:
             raise LinkLost(f"firmware {hello.firmware} speaks protocol {hello.protocol}, this "
-                           f"companion speaks {PROTOCOL_VERSION}: install the matching firmware")
+                           f"companion speaks {PROTOCOL_VERSION}: copy this companion's firmware "
+                           "onto the seesaw (firmware/README.md, 'Copying the firmware')")
         self._commands.clear()  # the wanted settings are re-sent below
         if self._rate is not None and self._rate != hello.rate:
             self._commands.append(encode_command("RATE", self._rate))

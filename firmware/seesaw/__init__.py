@@ -4,4 +4,4 @@ Everything here except `hw_pico` is plain Python that CPython can import, so the
 protocol and the sampling logic are tested on the host (tests/firmware/).
 """
 
-VERSION = "1.0.0"
+VERSION = "2.0.0"

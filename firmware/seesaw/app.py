@@ -8,7 +8,8 @@ the tests) that provides:
     ticks_ms() ticks_diff(a, b) ticks_add(t, ms) sleep_ms(ms)
     is_ready(ch)             DOUT of chip `ch` is low: a conversion is waiting
     read_raw(ch, pulses)     clock 24 data bits + `pulses` extra pulses, return
-                             the bits as one int (see hx711.decode)
+                             the bits read then DOUT once more after the last
+                             pulse, as one int (see hx711.decode)
     reset_chip(ch)           power-cycle the chip through its SCK line
     set_rate(hz)             drive the HX711 RATE pin
     led(on)  feed_watchdog()  read_input() -> bytes (never blocks)  write(bytes)
@@ -26,9 +27,10 @@ class Channel:
     def __init__(self, index, now):
         self.index = index
         self.fault = None  # None, "missing" or "desync"
-        self.fresh = None  # a reading not yet sent
+        self.fresh = None  # the latest counted reading not yet sent
+        self.pending = None  # a read that counts once DOUT falls for the next conversion
         self.discard = hx711.SETTLE_READS
-        self.since = now  # start of the wait for the next conversion
+        self.since = now  # the last read (or reset): start of the wait for DOUT to fall
 
     def done(self):
         """Nothing more to wait for before the next sample line."""
@@ -72,8 +74,7 @@ class App:
             for line in self.reader.feed(data):
                 self.handle(line)
         now = hal.ticks_ms()
-        if self.running:
-            self.sample(now)
+        self.sample(now)
         hal.led(led.level(self.led_state(now), now))
 
     # -- commands -------------------------------------------------------------
@@ -149,11 +150,10 @@ class App:
     # -- sampling -------------------------------------------------------------
 
     def restart_wait(self):
-        now = self.hal.ticks_ms()
-        self.last_line = now
+        """The next sample line waits for a new reading from every channel."""
+        self.last_line = self.hal.ticks_ms()
         for ch in self.chans:
             ch.fresh = None
-            ch.since = now
 
     def settle_all(self):
         self.restart_wait()
@@ -166,32 +166,44 @@ class App:
             self.send(protocol.fault_line(ch.index, fault or "ok"))
 
     def sample(self, now):
-        """Read every chip that has a conversion waiting; send a line when all are in."""
+        """Read every chip as soon as its DOUT falls (streaming or not, so no reading
+        goes stale); send a line when every channel has a new one."""
         hal = self.hal
-        pulses = hx711.GAIN_PULSES[self.gain]
         for ch in self.chans:
-            if ch.fresh is not None or hal.ticks_diff(now, ch.since) < 0:
-                continue  # already has its reading, or holding off after a reset
+            if hal.ticks_diff(now, ch.since) < 0:
+                continue  # holding off after a reset
             if hal.is_ready(ch.index):
-                value, in_step = hx711.decode(hal.read_raw(ch.index, pulses), pulses)
-                ch.since = now
-                if not in_step:
-                    self.set_fault(ch, "desync")
-                    hal.reset_chip(ch.index)
-                    ch.discard = hx711.SETTLE_READS
-                    ch.since = hal.ticks_add(now, hx711.DESYNC_HOLDOFF_MS)
-                    continue
-                self.set_fault(ch, None)
-                if ch.discard > 0:
-                    ch.discard -= 1
-                else:
-                    ch.fresh = value
+                if ch.pending is not None:
+                    self.count(ch, ch.pending)  # the next conversion came: the read was whole
+                self.read(ch, now)
             elif hal.ticks_diff(now, ch.since) > hx711.READY_TIMEOUT_MS:
-                self.set_fault(ch, "missing")
-                hal.reset_chip(ch.index)
-                ch.discard = hx711.SETTLE_READS
-                ch.since = now
-        self.maybe_send_sample(now)
+                # after a read: stuck mid-transfer (it missed a clock pulse); else no chip
+                self.reset(ch, "desync" if ch.pending is not None else "missing", now, 0)
+        if self.running:
+            self.maybe_send_sample(now)
+
+    def read(self, ch, now):
+        pulses = hx711.GAIN_PULSES[self.gain]
+        value, in_step = hx711.decode(self.hal.read_raw(ch.index, pulses), pulses)
+        ch.since = now
+        ch.pending = value if in_step else None
+        if not in_step:
+            self.reset(ch, "desync", now, hx711.DESYNC_HOLDOFF_MS)
+
+    def count(self, ch, value):
+        ch.pending = None
+        self.set_fault(ch, None)
+        if ch.discard > 0:
+            ch.discard -= 1
+        else:
+            ch.fresh = value  # the latest wins: a faster chip waits for the slower one
+
+    def reset(self, ch, fault, now, holdoff):
+        self.set_fault(ch, fault)
+        self.hal.reset_chip(ch.index)
+        ch.pending = ch.fresh = None
+        ch.discard = hx711.SETTLE_READS
+        ch.since = self.hal.ticks_add(now, holdoff)
 
     def maybe_send_sample(self, now):
         """Send once every channel has a reading or an excuse (fault, settling) and
@@ -207,9 +219,7 @@ class App:
         self.seq = (self.seq + 1) % protocol.SEQ_MODULO
         self.last_line = now
         for ch in self.chans:
-            if ch.fresh is not None:
-                ch.fresh = None
-                ch.since = now
+            ch.fresh = None
 
     def led_state(self, now):
         if self.identify_until is not None:

@@ -20,7 +20,8 @@ from seesaw import config, hx711, keepalive
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, in_shiftdir=rp2.PIO.SHIFT_LEFT)
 def hx711_read():
     # The CPU puts (extra pulses - 1) once DOUT is low, then gets one word:
-    # 24 data bits, MSB first, followed by the DOUT level at each extra pulse.
+    # 24 data bits, MSB first, the DOUT level at each extra pulse, and DOUT once
+    # more with SCK low after the last pulse (seesaw.hx711.decode).
     pull()              .side(0)
     mov(x, osr)         .side(0)
     set(y, 23)          .side(0)
@@ -32,6 +33,7 @@ def hx711_read():
     nop()               .side(1)
     in_(pins, 1)        .side(1)      # must read 1: the chip is in step
     jmp(x_dec, "extra") .side(0) [1]
+    in_(pins, 1)        .side(0)      # and stays high after the gain pulses
     push()              .side(0)
 
 
@@ -117,7 +119,10 @@ class PicoHardware:
     def read_input(self):
         data = b""
         while len(data) < 64 and self._poll.poll(0):
-            data += sys.stdin.buffer.read(1)
+            byte = sys.stdin.buffer.read(1)
+            if not byte:  # readable but empty (end of input): nothing more now
+                break
+            data += byte
         return data
 
     def write(self, data):

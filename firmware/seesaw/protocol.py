@@ -1,47 +1,32 @@
 """The seesaw serial protocol, device side (docs/protocol.md).
 
 Written in the MicroPython subset: no typing, no dataclasses, no f-strings.
-Outgoing lines are `body*HH` + CR LF, HH being the CRC-8 of the body; incoming
-command lines may omit the checksum so that a person can type them.
+Outgoing lines are `body*HHHHHHHH` + CR LF, HHHHHHHH being the CRC-32 of the
+body (binascii's, in C on the Pico); incoming command lines may omit the
+checksum so that a person can type them.
 """
 
-PROTOCOL = 1
+import binascii
+
+PROTOCOL = 2
 MAX_LINE = 120  # bytes before the line end, checksum included
 SEQ_MODULO = 65536
 RATES = (10, 80)
 GAINS = (128, 64, 32)
 MAX_TOKEN = 16  # PING token length
-HEX = "0123456789ABCDEF"
 TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 MAX_NAME = 12  # longest command name echoed back in an ERR line
 
 
-def _crc_table():
-    table = bytearray(256)
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = ((c << 1) ^ 0x07) if c & 0x80 else (c << 1)
-            c &= 0xFF
-        table[i] = c
-    return bytes(table)
-
-
-_TABLE = _crc_table()
-
-
-def crc8(data):
-    """CRC-8/SMBUS (polynomial 0x07, initial value 0) of `data` (bytes)."""
-    c = 0
-    for b in data:
-        c = _TABLE[c ^ b]
-    return c
+def check(body):
+    """The line check of `body` (bytes): its CRC-32 as 8 upper-case hex digits (bytes)."""
+    return ("%08X" % (binascii.crc32(body) & 0xFFFFFFFF)).encode()
 
 
 def frame(body):
-    """The bytes of one outgoing line: body, '*', CRC as 2 upper-case hex digits, CR LF."""
-    c = crc8(body.encode())
-    return (body + "*" + HEX[c >> 4] + HEX[c & 15] + "\r\n").encode()
+    """The bytes of one outgoing line: body, '*', its check, CR LF."""
+    raw = body.encode()
+    return raw + b"*" + check(raw) + b"\r\n"
 
 
 def sample_line(seq, values):
@@ -80,7 +65,7 @@ class CommandError(Exception):
     """A command line that cannot be obeyed; `code` goes into the ERR reply."""
 
     def __init__(self, command, code):
-        Exception.__init__(self, code)
+        super().__init__(code)
         self.command = command
         self.code = code
 
@@ -102,8 +87,7 @@ def parse_command(line):
     star = line.rfind(b"*")
     if star >= 0:
         body, given = line[:star], line[star + 1:]
-        c = crc8(body)
-        if given != (HEX[c >> 4] + HEX[c & 15]).encode():
+        if given != check(body):
             raise CommandError("?", "checksum")
         line = body
     words = line.decode().split()

@@ -1,8 +1,10 @@
-"""Firmware tests run the MicroPython modules under CPython: put firmware/ on the path."""
+"""Firmware tests run the MicroPython modules under CPython: put firmware/ on the path,
+and the fakes that run under both interpreters (micropython/)."""
 
 import sys
 from pathlib import Path
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
-if str(FIRMWARE) not in sys.path:
-    sys.path.insert(0, str(FIRMWARE))
+HERE = Path(__file__).resolve().parent
+for path in (HERE.parents[1] / "firmware", HERE / "micropython"):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))

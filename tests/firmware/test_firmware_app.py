@@ -35,7 +35,7 @@ def samples(messages):
 def test_boot_says_hello_then_streams_after_settling():
     rig = Rig()
     (hello,) = rig.run(0)
-    assert (hello.firmware, hello.channels, hello.rate, hello.gain, hello.rates) == ("1.0.0", 2, 10, 128, (10, 80))
+    assert (hello.firmware, hello.channels, hello.rate, hello.gain, hello.rates) == ("2.0.0", 2, 10, 128, (10, 80))
     lines = samples(rig.run(2000))
     values = [m.values for m in lines]
     assert values[-1] == (1000, -2000)
@@ -143,3 +143,49 @@ def test_any_input_gets_valid_replies_and_never_stops_the_loop(data):
     lines = rig.run(30, data)  # every line the firmware sends is a valid protocol line
     assert all(isinstance(m, (Hello, Reply, Pong, Fault, SampleLine)) for m in lines)
     assert rig.hw.watchdog_feeds == 30
+
+
+def test_every_conversion_is_read_and_lines_follow_the_slower_chip():
+    """Both chips are read as soon as DOUT falls, the faster one's latest reading
+    is sent, and lines go out at the slower chip's pace."""
+    rig = Rig(values=(lambda ms: ms, lambda ms: -ms))
+    rig.chips[1].period = lambda: 90  # a slightly faster crystal
+    lines = samples(rig.run(3000))
+    fast = rig.chips[1].sent
+    assert len(fast) >= 3000 // 90 - 2  # no conversion skipped
+    assert len(rig.chips[0].sent) >= 3000 // 100 - 2
+    assert 24 <= len(lines) <= 31  # the slower chip's 10/s, less the settling reads
+    right = [line.values[1] for line in lines if line.values[1] is not None]
+    assert set(right) <= {value for value, _ in fast}
+    assert right == sorted(right, reverse=True) and len(set(right)) == len(right)  # each new
+    assert lines[-1].values[1] <= fast[-3][0]  # one of the newest (-ms): kept the latest
+
+
+@pytest.mark.parametrize("value", [1001, 1000], ids=["LSB 1", "LSB 0"])
+@pytest.mark.parametrize("edge", [1, 12, 24, 25])
+def test_a_missed_clock_pulse_at_gain_128_never_becomes_a_reading(value, edge):
+    """A chip that misses a pulse shows its LSB where DOUT must be high: a 0 is
+    caught at once; a 1 leaves it mid-transfer, never signalling the next
+    conversion, so the read does not count and the chip is reset."""
+    rig = Rig(values=(value, -2000))
+    rig.run(1500)
+    rig.chips[0].glitches = {edge: 0}
+    lines = rig.run(2000)
+    assert Fault(0, "desync") in lines and rig.chips[0].resets == 1
+    assert {m.values[0] for m in samples(lines)} <= {value, None}
+    assert samples(lines)[-1].values == (value, -2000) and lines[-1] != Fault(0, "desync")
+
+
+def test_a_chip_unplugged_right_after_a_read_sends_no_reading():
+    """DOUT high for good after a read: that read is never confirmed."""
+    rig = Rig(values=(1000, -2000))
+    rig.run(1500)
+    chip = rig.chips[0]
+    while not chip.ready():
+        rig.run(1)
+    rig.run(1)  # read now, confirmation pending
+    chip.value = 4242
+    chip.mode = "missing"
+    lines = rig.run(1500)
+    assert {m.values[0] for m in samples(lines)} <= {1000, None}
+    assert Fault(0, "desync") in lines and Fault(0, "missing") in lines

@@ -69,7 +69,7 @@ def test_streams_obeys_commands_and_reports_faults(port_path):
         with SerialSource(port_path, rate=80, gain=64, backoff=(0.05, 0.2)) as source:
             wait_until(lambda: source.status().connected)
             samples = collect(source, 40)
-            assert {(s.channel, s.raw) for s in samples[-20:]} == {(0, 1000), (1, -2000)}
+            assert {(s.channel, s.raw) for s in samples[-20:]} == {(0, 500), (1, -1000)}  # gain 64: half
             assert pico.hw.rate == 80 and pico.chips[0].pulses[-1] == 3
             status = source.status()
             assert status.extra["settings"] == {"rate": 80, "gain": 64, "running": True}

@@ -7,30 +7,15 @@ import pytest
 from seesaw import hx711, protocol
 from seesaw.app import App
 from seesaw_fakes import FakeHardware, FakeHX711, ManualClock, MemoryLine
+from vector_outputs import encode
 
 VECTORS = json.loads((Path(__file__).parents[2] / "docs" / "protocol_vectors.json").read_text())
 COMMANDS = VECTORS["commands"]
 
 
-def encode(kind, a):
-    if kind == "sample":
-        return protocol.sample_line(a["seq"], a["values"])
-    if kind == "hello":
-        return protocol.hello_line(a["fw"], a["channels"], a["rate"], a["rates"], a["gain"],
-                                   a["running"], a["reset"], a["board"])
-    if kind == "fault":
-        return protocol.fault_line(a["channel"], a["code"])
-    if kind == "ok":
-        return protocol.ok_line(a["command"], a["detail"])
-    if kind == "err":
-        return protocol.err_line(a["command"], a["code"])
-    assert kind == "pong"
-    return protocol.pong_line(a["token"])
-
-
-@pytest.mark.parametrize("case", VECTORS["crc8"], ids=lambda c: c["ascii"] or "empty")
-def test_crc8(case):
-    assert "%02X" % protocol.crc8(case["ascii"].encode()) == case["crc"]
+@pytest.mark.parametrize("case", VECTORS["crc32"], ids=lambda c: c["ascii"] or "empty")
+def test_check(case):
+    assert protocol.check(case["ascii"].encode()) == case["crc"].encode()
 
 
 @pytest.mark.parametrize("case", VECTORS["device_encodings"], ids=lambda c: c["bytes"][:24])

@@ -7,10 +7,10 @@ import pytest
 import serial
 
 from companion.sensing.serial_link import LinkStats, SerialSource
-from companion.sensing.serial_protocol import LineSplitter, frame
+from companion.sensing.serial_protocol import LineSplitter, crc8, frame
 from companion.sensing.source import SensorError
 
-HELLO = "HELLO fw=1.0.0 proto=1 ch=2 rate=10 rates=10,80 gain=128 run=1 reset=power id=AB"
+HELLO = "HELLO fw=2.0.0 proto=2 ch=2 rate=10 rates=10,80 gain=128 run=1 reset=power id=AB"
 
 
 def wait_until(predicate, timeout=10.0):
@@ -155,7 +155,7 @@ def test_handshake_applies_settings_then_streams(device, link):
     status = source.status()
     assert status.bad == 0 and status.dropped == 0
     assert status.extra["settings"] == {"rate": 80, "gain": 64, "running": True}
-    assert "firmware 1.0.0" in status.detail and "80/s" in status.detail
+    assert "firmware 2.0.0" in status.detail and "80/s" in status.detail
 
 
 def test_dtr_is_set_before_the_port_opens(device, link):
@@ -211,12 +211,30 @@ def test_a_port_without_the_firmware_fails_the_handshake(link):
         source.close()
 
 
-def test_incompatible_firmware_is_refused(link):
-    device = FakeDevice(hello=HELLO.replace("proto=1", "proto=2"))
+class OldFirmware(FakeDevice):
+    """A protocol-1 firmware: CRC-8 lines, and it refuses CRC-32 commands."""
+
+    def send(self, data: bytes) -> None:
+        body = data.rstrip().rpartition(b"*")[0]
+        super().send(body + b"*%02X\r\n" % crc8(body))
+
+    def receive(self, data: bytes) -> None:
+        self.commands.append(data.decode().strip())
+        self.send(frame(self.hello, "\r\n"))  # it answers anything with its HELLO
+
+
+@pytest.mark.parametrize("device", [FakeDevice(hello=HELLO.replace("proto=2", "proto=3")),
+                                    OldFirmware(hello=HELLO.replace("proto=2", "proto=1"))],
+                         ids=["newer", "protocol 1 (CRC-8)"])
+def test_firmware_of_another_protocol_version_is_refused_with_a_clear_message(device):
     source = SerialSource("fake://", opener=lambda url: FakePort(device, []), backoff=(0.05, 0.1))
     try:
-        wait_until(lambda: "protocol 2" in source.status().detail)
-        assert not source.status().connected
+        wait_until(lambda: "speaks protocol" in source.status().detail)
+        status = source.status()
+        assert not status.connected and status.extra["connections"] == 0
+        want = device.hello.split("proto=")[1][0]
+        assert f"speaks protocol {want}, this companion speaks 2" in status.detail
+        assert "firmware/README.md" in status.detail
     finally:
         source.close()
 
@@ -276,3 +294,47 @@ def test_measured_rate():
         stats.arrivals.append(10 + i / 80)
     assert stats.rate(10.25) == pytest.approx(80)
     assert stats.rate(20.0) == 0.0
+
+
+def test_reader_survives_any_error_while_opening_and_keeps_retrying():
+    """pyserial's loop:// handler raises KeyError for an unknown logging level: the
+    reader reports it and retries with backoff, forever, instead of dying."""
+    attempts = []
+
+    def opener(url):
+        attempts.append(url)
+        return serial.serial_for_url(url, do_not_open=True)
+
+    source = SerialSource("loop://?logging=bogus", opener=opener, backoff=(0.01, 0.04))
+    try:
+        wait_until(lambda: len(attempts) >= 5)
+        status = source.status()
+        assert not status.connected and "(KeyError: 'bogus')" in status.detail
+        assert "sensor.serial.port" in status.detail
+        assert source._thread.is_alive()
+    finally:
+        source.close()
+    assert not source._thread.is_alive()
+
+
+@pytest.mark.parametrize("where", ["opener", "read"])
+def test_reader_recovers_from_an_unexpected_exception(device, where):
+    """A bug in the opener or in a port read is a reported, retried failure; once it
+    stops happening the link connects as usual."""
+    failures = [RuntimeError("boom")] * 3
+
+    class FlakyPort(FakePort):
+        def read(self, size=1):
+            if failures:
+                raise failures.pop()
+            return super().read(size)
+
+    def opener(url):
+        if where == "opener" and failures:
+            raise failures.pop()
+        return (FlakyPort if where == "read" else FakePort)(device, [])
+
+    with SerialSource("fake://", opener=opener, backoff=(0.01, 0.02)) as source:
+        wait_until(lambda: "boom" in source.status().extra["last_error"])
+        wait_until(lambda: source.status().connected)
+        assert failures == []

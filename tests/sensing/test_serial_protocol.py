@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from companion.sensing.serial_link import DeviceSession, LinkStats
 from companion.sensing.serial_protocol import (
-    Fault, Hello, LineError, LineSplitter, Pong, Reply, SampleLine, Unknown, crc8,
+    Fault, Hello, LineError, LineSplitter, Pong, Reply, SampleLine, Unknown, crc32,
     encode_command, frame, parse_line, seq_gap)
 
 VECTORS = json.loads((Path(__file__).parents[2] / "docs" / "protocol_vectors.json").read_text())
@@ -34,9 +34,9 @@ def as_dict(msg) -> dict:
     return {"kind": "unknown", "tag": msg.tag}
 
 
-@pytest.mark.parametrize("case", VECTORS["crc8"], ids=lambda c: c["ascii"] or "empty")
-def test_crc8_vectors(case):
-    assert "%02X" % crc8(case["ascii"].encode()) == case["crc"]
+@pytest.mark.parametrize("case", VECTORS["crc32"], ids=lambda c: c["ascii"] or "empty")
+def test_crc32_vectors(case):
+    assert "%08X" % crc32(case["ascii"].encode()) == case["crc"]
 
 
 @pytest.mark.parametrize("case", VECTORS["device_lines"]["valid"], ids=lambda c: c["line"][:30])
@@ -87,7 +87,7 @@ SAMPLE_LINE = frame("S 17 12345 -2000", "\r\n")
 
 def session_with_hello() -> DeviceSession:
     session = DeviceSession(LinkStats())
-    session.feed(b"\n" + frame("HELLO fw=1.0.0 proto=1 ch=2 rate=10 gain=128"), 0.0)
+    session.feed(b"\n" + frame("HELLO fw=2.0.0 proto=2 ch=2 rate=10 gain=128"), 0.0)
     assert session.hello is not None
     return session
 
@@ -107,7 +107,7 @@ def test_session_ignores_samples_before_the_handshake_and_restarts_on_hello():
     assert session.feed(frame("S 100 1 2"), 0.0) == []
     session = session_with_hello()
     session.feed(frame("S 100 1 2"), 1.0)
-    session.feed(frame("HELLO fw=1.0.0 proto=1 ch=2 rate=10 gain=128") + frame("S 0 1 2"), 2.0)
+    session.feed(frame("HELLO fw=2.0.0 proto=2 ch=2 rate=10 gain=128") + frame("S 0 1 2"), 2.0)
     assert session.stats.dropped == 0 and session.stats.restarts == 0
 
 
@@ -162,8 +162,26 @@ def test_garbage_never_becomes_samples(chunks, cut):
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 8 * len(SAMPLE_LINE) - 17))
 def test_any_single_bit_flip_is_rejected(bit):
-    """CRC-8 catches every single-bit error: a flipped line never yields a sample."""
+    """CRC-32 catches every single-bit error: a flipped line never yields a sample."""
     corrupted = bytearray(SAMPLE_LINE)
     corrupted[bit // 8] ^= 1 << (bit % 8)
     session = session_with_hello()
     assert session.feed(bytes(corrupted) + b"\n", 1.0) == []
+
+
+@pytest.mark.parametrize("hello", [
+    "HELLO fw=2.0.0 proto=2 ch=2 rate=10 gain=100",
+    "HELLO fw=2.0.0 proto=2 ch=2 rate=20 gain=128",
+    "HELLO fw=2.0.0 proto=2 ch=2 rate=10 rates=10,1_0 gain=128",
+    "HELLO fw=2.0.0 proto=2 ch=2 rate=10 gain=128 run=yes",
+])
+def test_session_drops_and_counts_a_hello_with_settings_outside_the_allowed_sets(hello):
+    session = DeviceSession(LinkStats())
+    assert session.feed(b"\n" + frame(hello) + frame("S 1 10 20"), 0.0) == []
+    assert session.hello is None and session.stats.bad == 1
+
+
+def test_session_drops_and_counts_a_star_inside_a_body():
+    session = session_with_hello()
+    assert session.feed(frame("S 1 10*5 20") + frame("S 2 10 20"), 1.0)[0].raw == 10
+    assert session.stats.bad == 1
