@@ -188,6 +188,18 @@ def test_additional_damage_needs_a_salvo_on_an_enemy_ship_and_takes_the_ship():
     assert table(state)["sunk"][1] == ["ship-roma"], "the player of the additional damage takes it"
 
 
+def test_additional_damage_respects_the_carrier_screen_of_a_ship_that_joined_later():
+    """A carrier hit while alone is screened again by a ship added later: additional
+    damage may no longer name its salvo (RULES.md §3, the carrier screen's decision)."""
+    data = in_normal_turns().to_json()
+    data["table"]["fleets"][1] = [{"id": "ship-enterprise", "salvos": [{"card": "salvo-18-3", "extra": []}]},
+                                  {"id": "ship-yamato", "salvos": [{"card": "salvo-16-2", "extra": []}]}]
+    state = GAME.state_from_json(data).apply("draw").apply({"drew": "additional_damage-2"})
+    assert state.legal_actions() == [{"play": "additional_damage-2", "ship": "ship-yamato", "salvo": 0}]
+    with pytest.raises(IllegalAction):
+        state.apply({"play": "additional_damage-2", "ship": "ship-enterprise", "salvo": 0})
+
+
 def test_minefield_hits_every_ship_carriers_too_and_the_last_layer_takes_them():
     state = red(in_normal_turns(), "minefield-2", fleet=1)  # seat 0 on seat 1's fleet
     assert {s: v["hits"] for s, v in fleet(state, 1).items()} == dict.fromkeys(fleet(state, 1), 2)
