@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from companion.errors import CompanionError
+from companion.i18n import translate
 from companion.play.session import Session
 from companion.play.state import Action
 
@@ -49,6 +50,10 @@ class Text:
     def render(self, tr: Callable[..., str]) -> str:
         """In words, through `tr(key, **values)` (a catalog lookup in one language)."""
         return tr(self.key, **{k: v.render(tr) if isinstance(v, Text) else v for k, v in self.params.items()})
+
+    def say(self, lang: str) -> str:
+        """In words of `lang`, from the locale catalogs."""
+        return self.render(lambda key, /, **values: translate(key, lang, **values))
 
 
 @dataclass(frozen=True)

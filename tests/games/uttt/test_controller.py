@@ -7,7 +7,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import i18n
 from companion.games.uttt.controller import UtttController
 from companion.play.controller import TABLE, Refused, to_json
 from companion.play.session import Session
@@ -18,13 +17,7 @@ X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 
 
 
 def words(text, lang="ja"):
-    return text.render(lambda key, **v: i18n.translate(key, lang, **v))
-
-
-@pytest.fixture
-def store(tmp_path):
-    with Store.in_dir(tmp_path) as store:
-        yield store
+    return text.say(lang)
 
 
 def kinds(controller, who=TABLE):
