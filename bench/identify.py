@@ -15,11 +15,13 @@ from _weighing import REWEIGH, arguments, latency_figures, report, run_sessions
 def main() -> None:
     args = arguments(__doc__.splitlines()[0], default_count=10_000)
     start = time.perf_counter()
-    results = run_sessions("identify", args.count, args.seed, args.rate, args.workers)
+    results = run_sessions("identify", args)
     decided = [r for r in results if r["kind"] != REWEIGH]
     figures = {
         "identifications": len(results),
         "rate_hz": args.rate,
+        "stress": args.stress,
+        "seed": args.seed,
         "misidentified": sum(r["kind"] != r["truth"] for r in decided),
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),
         **latency_figures(results),

@@ -30,11 +30,13 @@ from _weighing import REWEIGH, arguments, latency_figures, report, run_sessions
 def main() -> None:
     args = arguments(__doc__.splitlines()[0], default_count=10_000)
     start = time.perf_counter()
-    results = run_sessions("battle", args.count, args.seed, args.rate, args.workers)
+    results = run_sessions("battle", args)
     decided = [r for r in results if r["kind"] != REWEIGH]
     figures = {
         "battles": len(results),
         "rate_hz": args.rate,
+        "stress": args.stress,
+        "seed": args.seed,
         "misjudged": sum(r["kind"] != r["truth"] for r in decided),
         "misidentified": sum(not r["classes_ok"] for r in decided),
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),
