@@ -31,6 +31,7 @@ from companion.sensing.calibration import Calibrator
 from companion.sensing.judge import BALANCED, LEFT, REWEIGH, RIGHT, Judge
 from companion.sensing.pieces import default_table, pan_classes
 from companion.sensing.pipeline import NotStableError, Pipeline
+from companion.sensing.recording import Recorder, read_recording
 from companion.sensing.simulator import FAMILIES, ManualClock, Realism, SimulatedSeesaw
 
 CHUNK_S = 0.1  # how often the rig polls the source (the app polls about as often)
@@ -61,6 +62,17 @@ class Rig:
         self.table = default_table()
         self.left_classes, self.right_classes = pan_classes(self.table)
         self.judge = Judge(self.left_classes, self.right_classes, rate_hz=rate_hz)
+        self.recorder = None
+
+    def record(self, path: str, scenario: str) -> None:
+        """From now on, save the stream and the weighings' events (after calibration: its result goes in the header)."""
+        self.recorder = Recorder(path, source="simulator", rate_hz=self.sim.rate_hz,
+                                 calibration=self.pipeline.calibration(),
+                                 note=f"bench {scenario}, seed {self.sim.seed}, stress {self.stress}")
+
+    def event(self, t: float, event: str, **data) -> None:
+        if self.recorder is not None:
+            self.recorder.event(t, event, **data)
 
     def place(self, channel: int, piece: str, at: float) -> tuple[float, str]:
         """Put a piece down with a hand drawn from the families; returns (let-go time, family).
@@ -74,6 +86,7 @@ class Rig:
             hand = replace(hand, overshoot=float(peak / mass - 1.0))
         load = self.sim.place(channel, piece, at=at, transient=hand)
         letgo, hand = self.sim.hand(load)
+        self.event(at, "placed", pan=channel, piece=piece, letgo=round(letgo, 6), family=hand.family)
         return letgo, hand.family
 
     def run(self, until: float, ask=None) -> tuple[float, object] | None:
@@ -82,7 +95,10 @@ class Rig:
         while self.clock() < until:
             self.clock.advance(CHUNK_S)
             found = None
-            for reading in self.pipeline.feed(self.sim.poll()):
+            samples = self.sim.poll()
+            if self.recorder is not None:
+                self.recorder.samples(samples)
+            for reading in self.pipeline.feed(samples):
                 self.judge.feed(reading)
                 if ask is not None and found is None:
                     answer = ask()
@@ -150,6 +166,7 @@ def battle(rig: Rig) -> dict:
     else:
         defender = rig.right_classes[rng.integers(len(rig.right_classes))].name
     judge.reset()
+    rig.event(rig.clock(), "reset", scenario="battle")
     t1 = rig.clock() + rng.uniform(0.0, 0.3)
     t2 = t1 + rng.uniform(0.2, 1.5)
     first, second = ((0, attacker), (1, defender)) if rng.random() < 0.7 else ((1, defender), (0, attacker))
@@ -161,6 +178,8 @@ def battle(rig: Rig) -> dict:
         return verdict if verdict.final else None
 
     found = rig.run(t2 + TIMEOUT_S, ask)
+    if found:
+        rig.event(found[0], "verdict", kind=found[1].kind, left=found[1].left, right=found[1].right)
     oracle = rig.oracle(t2, [attacker, defender])
     t_end = found[0] if found else rig.clock()
     rig.clear(t_end)
@@ -181,6 +200,7 @@ def identification(rig: Rig) -> dict:
     classes = rig.left_classes if channel == 0 else rig.right_classes
     piece = classes[rng.integers(len(classes))].name
     judge.reset()
+    rig.event(rig.clock(), "reset", scenario="identify")
     t0 = rig.clock() + rng.uniform(0.0, 0.3)
     letgo, family = rig.place(channel, piece, at=t0)
 
@@ -189,6 +209,9 @@ def identification(rig: Rig) -> dict:
         return state if state.kind in ("class", REWEIGH) else None
 
     found = rig.run(t0 + TIMEOUT_S, ask)
+    if found:
+        rig.event(found[0], "verdict", kind=found[1].kind, pan=channel,
+                  group=found[1].group.name if found[1].group else None)
     oracle = rig.oracle(t0, [piece, None] if channel == 0 else [None, piece])
     rig.clear(found[0] if found else rig.clock())
     result = {"truth": judge.group_of(channel, piece).name, "kind": REWEIGH, "latency": None, "oracle": oracle,
@@ -201,17 +224,89 @@ def identification(rig: Rig) -> dict:
 SCENARIOS = {"battle": battle, "identify": identification}
 
 
-def session(job: tuple[str, int, int, float, bool]) -> list[dict]:
-    scenario, seed, count, rate_hz, stress = job
+def session(job: tuple) -> list[dict]:
+    scenario, seed, count, rate_hz, stress, record_dir = job
     rig = Rig(seed, rate_hz, stress)
     rig.calibrate()
-    return [SCENARIOS[scenario](rig) for _ in range(count)]
+    if record_dir:
+        rig.record(os.path.join(record_dir, f"{scenario}-{rate_hz:g}hz{'-stress' if stress else ''}-{seed}.jsonl.gz"),
+                   scenario)
+    results = [SCENARIOS[scenario](rig) for _ in range(count)]
+    if rig.recorder is not None:
+        rig.recorder.close()
+    return results
+
+
+def replay(path: str) -> list[dict]:
+    """Judge every weighing of a recording again (a bench's own, or one from a real seesaw whose
+    "placed" events name the pieces): the stream goes through a fresh Pipeline and Judge."""
+    recording = read_recording(path)
+    pipeline = Pipeline(recording.header["channels"], recording.rate_hz, calibration=recording.calibration)
+    table = default_table()
+    left, right = pan_classes(table)
+    judge = Judge(left, right, rate_hz=recording.rate_hz)
+    events = sorted(recording.events, key=lambda e: e["t"])
+    weighings = []  # [reset event, placed events]
+    for e in events:
+        if e["event"] == "reset":
+            weighings.append([e, []])
+        elif e["event"] == "placed" and weighings:
+            weighings[-1][1].append(e)
+    starts = [w[0]["t"] for w in weighings] + [float("inf")]
+    results, current, found = [], -1, None
+
+    def close(index: int, found) -> None:
+        reset, placed = weighings[index]
+        if not placed:
+            return
+        last = max(p["t"] for p in placed)
+        letgo = max(p.get("letgo", p["t"]) for p in placed) - last
+        family = max(placed, key=lambda p: p.get("letgo", p["t"])).get("family", "recorded")
+        pieces = {p["pan"]: p["piece"] for p in placed}
+        r = {"letgo": letgo, "oracle": letgo, "family": family, "latency": None, "kind": REWEIGH, "classes_ok": True}
+        if reset.get("scenario", "battle") == "battle":
+            r["truth"] = truth_verdict(judge, pieces[0], pieces[1])
+            if found and found[1].kind != REWEIGH:
+                v = found[1]
+                r.update(kind=v.kind, latency=found[0] - last, classes_ok=(
+                    v.left == judge.group_of(0, pieces[0]).name and v.right == judge.group_of(1, pieces[1]).name))
+        else:
+            (pan, piece), = pieces.items()
+            r["truth"] = judge.group_of(pan, piece).name
+            if found and found[1].kind == "class":
+                r.update(kind=found[1].group.name, latency=found[0] - last)
+        results.append(r)
+
+    for reading in pipeline.feed(recording.samples):
+        while reading.t >= starts[current + 1]:
+            if current >= 0:
+                close(current, found)
+            current, found = current + 1, None
+            judge.reset()
+        judge.feed(reading)
+        if current < 0 or found is not None:
+            continue
+        reset, placed = weighings[current]
+        needed = 2 if reset.get("scenario", "battle") == "battle" else 1
+        if len(placed) < needed or reading.t < max(p["t"] for p in placed):
+            continue
+        if needed == 2:
+            v = judge.battle()
+            found = (reading.t, v) if v.final else None
+        else:
+            state = judge.identify(placed[0]["pan"])
+            found = (reading.t, state) if state.kind in ("class", REWEIGH) else None
+    if current >= 0:
+        close(current, found)
+    return results
 
 
 def run_sessions(scenario: str, args: argparse.Namespace) -> list[dict]:
+    if args.replay:
+        return [r for path in args.replay for r in replay(path)]
     total, workers = args.count, args.workers
-    jobs = [(scenario, args.seed * 100_003 + i, min(PER_SESSION, total - i * PER_SESSION), args.rate, args.stress)
-            for i in range((total + PER_SESSION - 1) // PER_SESSION)]
+    jobs = [(scenario, args.seed * 100_003 + i, min(PER_SESSION, total - i * PER_SESSION), args.rate, args.stress,
+             args.record) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
     if workers <= 1:
         results = [session(job) for job in jobs]
     else:
@@ -230,6 +325,8 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=2, help="seed 1 is the one the judge was tuned on")
     parser.add_argument("--rate", type=float, default=80.0, help="samples per second (10 or 80)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--record", metavar="DIR", help="save each session's stream and events to DIR")
+    parser.add_argument("--replay", nargs="+", metavar="FILE", help="judge recordings instead of simulating")
     parser.set_defaults(count=None)
     args = parser.parse_args()
     if args.count is None:

@@ -62,13 +62,19 @@ class SerialSettings:
 
 
 @dataclass(frozen=True)
+class ReplaySettings:
+    file: str = ""  # a recording made by `companion record`
+
+
+@dataclass(frozen=True)
 class Sensor:
-    source: str = _opt("simulator", choices=("simulator", "gpio", "serial"))
+    source: str = _opt("simulator", choices=("simulator", "gpio", "serial", "replay"))
     rate_hz: int = _opt(80, choices=(10, 80))
     calibration: str = ""  # the stored calibration to use; empty: the newest
     simulator: SimulatorSettings = SimulatorSettings()
     gpio: GpioSettings = GpioSettings()
     serial: SerialSettings = SerialSettings()
+    replay: ReplaySettings = ReplaySettings()
 
 
 @dataclass(frozen=True)
