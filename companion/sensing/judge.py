@@ -76,7 +76,7 @@ class JudgeConfig:
     history_s: float = 0.6  # look-back for the press that put the load down...
     press_drop_g: float = 0.3  # ...the signal must have come down this far from its peak...
     press_guard_s: float = 0.3  # ...or the press be this long ago
-    release_max_s: float = 0.9  # the slowest hand, landing to let-go (a cautious release)
+    release_max_s: float = 0.5  # the slowest press, landing to let-go (a rising, cautious one is "pressed")
     confirm_s: float = 0.5  # a pan that changes class without being emptied must keep the new one this long
     accept_fraction: float = 0.4  # of the free gap to a neighbour, added to a class's spread
     empty_fraction: float = 0.5  # under this share of the lightest class: an empty pan
