@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 from _weighing import REWEIGH, arguments, latency_figures, report, run_sessions
@@ -19,9 +20,8 @@ def main() -> None:
     decided = [r for r in results if r["kind"] != REWEIGH]
     figures = {
         "identifications": len(results),
-        "rate_hz": args.rate,
-        "stress": args.stress,
-        "seed": args.seed,
+        **({"replayed": [os.path.basename(f) for f in args.replay]} if args.replay else
+           {"rate_hz": args.rate, "stress": args.stress, "seed": args.seed}),
         "misidentified": sum(r["kind"] != r["truth"] for r in decided),
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),
         **latency_figures(results),

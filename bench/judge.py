@@ -22,6 +22,7 @@ a verdict on fewer must assume how the hand lets go.  The floor is about
 
 from __future__ import annotations
 
+import os
 import time
 
 from _weighing import REWEIGH, arguments, latency_figures, report, run_sessions
@@ -34,9 +35,8 @@ def main() -> None:
     decided = [r for r in results if r["kind"] != REWEIGH]
     figures = {
         "battles": len(results),
-        "rate_hz": args.rate,
-        "stress": args.stress,
-        "seed": args.seed,
+        **({"replayed": [os.path.basename(f) for f in args.replay]} if args.replay else
+           {"rate_hz": args.rate, "stress": args.stress, "seed": args.seed}),
         "misjudged": sum(r["kind"] != r["truth"] for r in decided),
         "misidentified": sum(not r["classes_ok"] for r in decided),
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),
