@@ -94,10 +94,15 @@ class Estimate:
     reason: str = ""
 
 
-def _landed_s(t: Sequence[float], g: Sequence[float], level: float) -> float:
-    """How long ago the signal was last under half its level (the load's landing)."""
+def _landing(g: Sequence[float], level: float) -> int | None:
+    """The index of the last reading under half the level: the load landed just after it."""
     half = 0.5 * level
-    j = next((i for i in range(len(g) - 1, -1, -1) if g[i] < half), None)
+    return next((i for i in range(len(g) - 1, -1, -1) if g[i] < half), None)
+
+
+def _landed_s(t: Sequence[float], g: Sequence[float], level: float) -> float:
+    """How long ago the load landed."""
+    j = _landing(g, level)
     return math.inf if j is None else t[-1] - t[j]
 
 
@@ -109,8 +114,7 @@ def _past_press(t: Sequence[float], g: Sequence[float], n: int, level: float, cf
     come down from it by `press_drop_g`, or after `press_guard_s`."""
     if level <= 0:
         return True
-    half = 0.5 * level
-    j = next((i for i in range(len(g) - 1, -1, -1) if g[i] < half), None)
+    j = _landing(g, level)
     if j is None:
         return True
     if t[-1] - t[j] >= cfg.press_guard_s or j == len(g) - 1:
@@ -271,7 +275,7 @@ class Judge:
     reading (a "reweigh" needs a still misfit seen for `reweigh_after_s`).
     Call `reset()` when the pans are cleared for the next weighing.  Windows
     are counted in seconds of readings' timestamps, so any sample rate works;
-    `rate_hz` only sizes the buffers.
+    `rate_hz` only sizes the blocks of idle signal the noise is measured on.
     """
 
     def __init__(self, left_classes: Iterable[PieceClass], right_classes: Iterable[PieceClass] | None = None,

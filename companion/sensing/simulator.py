@@ -66,7 +66,7 @@ class Transient:
     ring_hz: float = 8.0
     ring_decay_s: float = 0.06
     touch_after_s: float = 0.0  # a second touch this long after the let-go...
-    touch: float = 0.0  # ...pressing (lifting, when negative) by this fraction of the mass...
+    touch: float = 0.0  # ...pushing by this fraction of the mass...
     touch_s: float = 0.0  # ...for this long (a half-sine)
     family: str = "press"
 
@@ -80,6 +80,12 @@ class Transient:
     def duration_s(self) -> float:
         """Until the ringing has died away to under 0.1 % of its start (and any touch is over)."""
         return max(self.rise_s + self.release_s + 7.0 * self.ring_decay_s, self.letgo_s)
+
+
+def _pick(rng: np.random.Generator, span: tuple[float, float], hard: bool) -> float:
+    """A value in (easy end, hard end); with `hard`, in the fifth next to the hard end."""
+    lo, hi = span
+    return lo + (hi - lo) * float(rng.uniform(0.8 if hard else 0.0, 1.0))
 
 
 @dataclass(frozen=True)
@@ -103,8 +109,7 @@ class HandFamily:
 
     def draw(self, rng: np.random.Generator, name: str, hard: bool) -> Transient:
         def pick(span: tuple[float, float]) -> float:
-            lo, hi = span
-            return lo + (hi - lo) * float(rng.uniform(0.8 if hard else 0.0, 1.0))
+            return _pick(rng, span, hard)
 
         return Transient(overshoot=pick(self.overshoot), rise_s=pick(self.rise_s), release_s=pick(self.release_s),
                          ring=pick(self.ring), ring_hz=pick(self.ring_hz), ring_decay_s=pick(self.ring_decay_s),
@@ -115,10 +120,7 @@ class HandFamily:
         """A knock on the table near this hand's let-go, or None for a family without one."""
         if not self.bump_g[1]:
             return None
-        lo, hi = self.bump_g
-        d_lo, d_hi = self.bump_decay_s
-        grams = float(rng.uniform(lo + 0.8 * (hi - lo) if hard else lo, hi))
-        decay = float(rng.uniform(d_lo + 0.8 * (d_hi - d_lo) if hard else d_lo, d_hi))
+        grams, decay = _pick(rng, self.bump_g, hard), _pick(rng, self.bump_decay_s, hard)
         return Bump(at=float(rng.uniform(-0.1, 0.3)), grams=grams, hz=float(rng.uniform(8.0, 20.0)), decay_s=decay,
                     share=(float(rng.uniform(0.5, 1.0)), float(rng.uniform(0.5, 1.0))))
 
@@ -146,17 +148,18 @@ class Bump:
 
 
 FAMILIES = {
-    # the hand presses the piece down, overshoots and lets go (the original model)
+    # the hand presses the piece down, overshoots and lets go (the original model: Realism's own ranges)
     "press": HandFamily(overshoot=(0.0, 0.5), rise_s=(0.08, 0.02), release_s=(0.05, 0.4), ring=(0.0, 0.08),
                         ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.12)),
     # pushed across from the table's edge: the pan takes the weight over a slide, no press
     "slide": HandFamily(overshoot=(0.0, 0.05), rise_s=(0.15, 0.4), release_s=(0.01, 0.05), ring=(0.0, 0.03),
                         ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.1)),
-    # let fall from 2-5 mm: a short impact of up to twice the weight, then strong ringing
+    # let fall from 2-5 mm: an impact of 1.5 to 3 times the weight for a few ms, then strong ringing
     "drop": HandFamily(overshoot=(0.5, 2.0), rise_s=(0.01, 0.004), release_s=(0.01, 0.03), ring=(0.02, 0.08),
                        ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.12)),
-    # put down, then pushed on again to straighten it: up to a quarter of its weight (a lift would
-    # be a new placement: the signal falls under half the load first)
+    # put down, then pushed on again to straighten it, 0.3-0.8 s after letting go (a person sees the
+    # crooked piece and reaches back): up to a quarter of its weight for 0.1-0.4 s (a lift would be
+    # a new placement: the signal falls under half the load first)
     "straighten": HandFamily(overshoot=(0.0, 0.3), rise_s=(0.08, 0.02), release_s=(0.05, 0.2), ring=(0.0, 0.05),
                              ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.1), touch_after_s=(0.8, 0.3),
                              touch=(0.05, 0.25), touch_s=(0.1, 0.4)),
