@@ -1,8 +1,12 @@
 """Benchmark: simulated identifications of single pieces through the app's pipeline and judge.
 
-    bench/identify.py --json  10,000 identifications at 80 samples/s with the
-                              default piece table (needs misidentified 0,
-                              reweigh_rate <= 0.01)
+    bench/identify.py --json           10,000 identifications at 80 samples/s, every hand family
+    bench/identify.py --json --stress  2,000 at the hard end of every family
+    bench/identify.py --json --rate 10 the same at 10 samples/s
+    bench/identify.py --replay FILE... judge recorded weighings
+
+Asked for the same figures as bench/judge.py (see there): misidentified 0, and the
+let-go overhead and ratio, counted from the piece's landing.
 """
 
 from __future__ import annotations
