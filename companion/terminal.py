@@ -157,5 +157,5 @@ def record(cfg: config_module.Config, source: str | None, port: str | None, out_
             except KeyboardInterrupt:
                 pass
             count += len(weights.poll())
-    print(f"{count} samples saved to {out_path}", file=out)
+    print(f"{count} 件を保存しました / {count} samples saved to {out_path}", file=out)
     return 0
