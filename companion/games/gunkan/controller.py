@@ -115,10 +115,8 @@ class GunkanController(Controller):
         if who != TABLE and who not in SEATS:
             return []
         found = [Offer("weighing")] if who == TABLE and self.seesaw is not None else []
-        if self.question is not None:
-            if who == TABLE:
-                found.append(Offer("answer", choices=tuple(self.answers())))
-            return found
+        if self.question is not None and who == TABLE:  # the rest stays as it was, under the dialog
+            found.append(Offer("answer", choices=tuple(self.answers())))
         seats = SEATS if who == TABLE else (who,)
         found += self._play_offers(seats, who == TABLE)
         if who == TABLE and self.undo_count():

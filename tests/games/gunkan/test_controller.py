@@ -190,8 +190,8 @@ def test_seesaw_mode_a_whole_game(store):
     # undo the last battle, after a yes
     fought = len(c.session.state.battles)
     act(c, TABLE, "ask", "undo")
-    assert c.display(TABLE)["question"]["name"] == "undo" and buttons(c) == []
-    refused(c, TABLE, "attack", 0)  # the question first
+    assert c.display(TABLE)["question"]["name"] == "undo" and c.display(0)["question"] is None
+    assert buttons(c) == ["attack:0", "attack:1"]  # as they were, under the dialog
     act(c, TABLE, "answer", "no")
     assert len(c.session.state.battles) == fought
     act(c, TABLE, "ask", "undo")
