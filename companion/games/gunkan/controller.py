@@ -30,6 +30,7 @@ Choices the brief left open:
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from companion.games.gunkan import display
 from companion.games.gunkan.display import seat_name
 from companion.games.gunkan.seesaw import COMPARISON, EMPTY, REFUSED, PanStatus, identities
@@ -141,7 +142,8 @@ class GunkanController(Controller):
         attacker, defender = battle.attacker, battle.defender
         cancel = [Offer("cancel", Text("gunkan.action.cancel"))] if table else []
         if phase == "declare" and not self.identify:
-            kinds = [a["kind"] for a in self.state.legal_actions() if a["type"] == "declare"]  # no mine when none is left
+            # from the legal actions: no mine once the defender has none left
+            kinds = [a["kind"] for a in self.state.legal_actions() if a["type"] == "declare"]
             return [Offer("declare", Text(f"gunkan.declared.{k}"), defender, (k,))
                     for k in kinds if defender in seats] + cancel
         if phase == "counterweight":

@@ -147,7 +147,8 @@ def _report(view: dict) -> list[list]:
     for seat, tally in enumerate(view["report"]):
         lost = [part for n, (name, count) in enumerate(tally["lost"].items())
                 for part in (["、"] if n else []) + [piece(name), f"×{count}"]]
-        lines.append([Text("gunkan_ui.report_lost", {"seat": seat_name(seat)})] + (lost or [Text("gunkan_ui.report_none")]))
+        head = Text("gunkan_ui.report_lost", {"seat": seat_name(seat)})
+        lines.append([head] + (lost or [Text("gunkan_ui.report_none")]))
     return lines
 
 
