@@ -162,9 +162,11 @@ class GunkanController(Controller):
         return cancel
 
     def answers(self) -> list[str]:
-        """The answers to the open question, "no" / "close" last."""
+        """The answers to the open question that can be given now, "no" / "close" last."""
         if self.question == "undo":
-            return ["yes", "no"]
+            return ["yes", "no"] if self.undo_count() else ["no"]
+        if self.stage() not in ("idle", "verdict"):  # a battle began meanwhile (from a seat's own screen)
+            return ["close"]
         kinds = [k for k in END_KINDS if k != "all_gone" or not self.identify]  # identify counts ships itself
         return [f"{kind}:{seat}" for kind in kinds for seat in SEATS] + ["close"]
 

@@ -4,9 +4,12 @@ Every step is checked for leaks: no display model, the table's or a seat's, hold
 weight, a rank or a fought ship's class before the end (identify: the report after)."""
 
 import json
+import random
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion import i18n
 from companion.games.gunkan.controller import GunkanController, Weighing
@@ -424,3 +427,74 @@ def test_whole_battles_through_the_real_seesaw_glue(store):
         rig.run(c, 1.0)
         assert c.stage() == "idle"
     assert len(c.session.state.battles) == 3
+
+
+GROUPS = list(SHIPS) + ["mine", "port", "submarine+counterweight", "carrier|submarine+counterweight",
+                        "cruiser|destroyer", "mine|port", None]
+PANS = [PanStatus(EMPTY), PanStatus("settling"), PanStatus(REFUSED, "overload")] + [PanStatus(LOADED)] * 5
+verdicts = st.builds(Verdict, st.sampled_from([LEFT, RIGHT, BALANCED, REWEIGH, "waiting"]),
+                     st.just(1.0), st.sampled_from(GROUPS), st.sampled_from(GROUPS))
+weighings = st.builds(Weighing, st.tuples(st.sampled_from(PANS), st.sampled_from(PANS)),
+                      st.one_of(verdicts, verdicts, verdicts, st.none()), st.booleans())
+
+
+@settings(max_examples=80, deadline=None)
+@given(steps=st.lists(st.one_of(st.integers(0, 30), weighings, st.just(Weighing(changed=True)), st.just("end")),
+                      min_size=20, max_size=150),
+       mode=st.sampled_from(["seesaw", "identify"]), sensed=st.booleans())
+def test_any_taps_and_weighings_keep_the_secrets_and_the_log(tmp_path_factory, steps, mode, sensed):
+    """Whatever the table taps (any of its offers) and the seesaw reads, the controller
+    neither fails nor leaks, and what it shows is on disk."""
+    with Store.in_dir(tmp_path_factory.mktemp("gunkan")) as store:
+        c = GunkanController.open(store, seesaw=FakeSeesaw(sensed))
+        act(c, TABLE, "mode", mode)
+        for step in steps:
+            offers = [(o.kind, value) for o in c.offers(TABLE) for value in (o.choices or (None,))]
+            if isinstance(step, Weighing):
+                act(c, TABLE, "weighing", step)
+            elif step == "end":  # the end question opens only seldom, so that games go on
+                if ("ask", "end") in offers:
+                    act(c, TABLE, "ask", "end")
+            else:  # a tap on a button; now and then one going back, or one that ends the game
+                rare = [o for o in offers if o in (("cancel", None), ("ask", "undo"), ("declare", "port"))
+                        or o[0] == "answer" and ":" in o[1]]
+                taps = [o for o in offers if o not in rare + [("ask", "end"), ("weighing", None)]]
+                taps = rare if step >= 27 else taps
+                if taps:
+                    act(c, TABLE, *taps[step % len(taps)])
+            if c.stage() == "over":
+                return
+            assert store.actions(c.session.id) == c.session.actions
+
+
+@pytest.mark.parametrize("mode,depth", [("seesaw", 8), ("identify", 5)])  # identify: random classes run out
+def test_random_playouts_reach_deep_games_without_a_leak(store, mode, depth):
+    """Seeded random games: taps mostly forward, weighings of every kind, pans emptied."""
+    rnd, deepest = random.Random(mode), 0
+    for _ in range(6):
+        c = GunkanController.open(store, seesaw=FakeSeesaw(rnd.random() < 0.5))
+        act(c, TABLE, "mode", mode)
+        for _ in range(400):
+            offers = [(o.kind, value) for o in c.offers(TABLE) if o.kind != "weighing"
+                      for value in (o.choices or (None,))]
+            roll = rnd.random()
+            if roll < 0.3:
+                right = "port" if roll < 0.003 else rnd.choice([g for g in GROUPS if g != "port"])  # the end
+                weigh(c, Verdict(rnd.choice([LEFT, RIGHT, BALANCED, BALANCED, REWEIGH]), 1.0,
+                                 rnd.choice(GROUPS), right), changed=rnd.random() < 0.3)
+            elif roll < 0.45:
+                empty(c)
+            elif roll < 0.5 or not offers:
+                weigh(c, None, rnd.choice(PANS).kind, rnd.choice(PANS).kind)
+            else:
+                rare = [o for o in offers if o in (("cancel", None), ("ask", "undo"), ("ask", "end"),
+                                                   ("declare", "port")) or o[0] == "answer" and ":" in o[1]]
+                common = [o for o in offers if o not in rare]
+                act(c, TABLE, *rnd.choice(rare if roll > 0.995 or not common else common))
+            assert store.actions(c.session.id) == c.session.actions
+            if c.stage() == "over":
+                break
+        deepest = max(deepest, len(c.session.state.battles))
+        if not c.session.state.is_over():
+            c.session.abandon()
+    assert deepest >= depth  # whole games, not only their openings
