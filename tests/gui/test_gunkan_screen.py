@@ -30,7 +30,7 @@ def gunkan(gui):
 
 def tap_action(gui, screen, name):
     gui.wait_until(lambda: not screen.locked, what="the input lock")  # as a person's next tap
-    gui.wait_until(lambda: name in screen.action_buttons, what=f"the {name} button {list(screen.action_buttons)} {screen.stage} {screen.session and screen.session.actions[-3:]} {screen.controller.question}")
+    gui.wait_until(lambda: name in screen.action_buttons, what=f"the {name} button")
     gui.tap(screen.action_buttons[name])
 
 
