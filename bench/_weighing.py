@@ -1,10 +1,19 @@
 """Shared scenario code for bench/judge.py and bench/identify.py.
 
-A session is one simulated seesaw with its own hardware (offsets, scales, drift,
-oscillators), calibrated through the app's Calibrator, then used for many
-weighings.  Every weighing draws its pieces, noise level and hand transients
-afresh.  Samples go through the app's Pipeline and Judge, one reading at a time;
-a verdict's time is the time of the reading that settled it.
+A session is one simulated seesaw with its own hardware (offsets, scales, noise,
+drift, oscillators), calibrated through the app's Calibrator, then used for many
+weighings.  Every weighing draws its pieces and each hand afresh, from every
+hand family of the simulator (`FAMILIES`: press, slide, drop, straighten,
+cautious, bump).  `--stress` draws the hard end of every range instead: noise
+0.08 g, presses that peak inside the next class's band, 0.3-0.4 s releases,
+6-8 % ringing at 5-7 Hz.  Samples go through the app's Pipeline and Judge, one
+reading at a time; a verdict's time is the time of the reading that settled it.
+The judge sees the readings only, never a hand's parameters.
+
+The yardstick is the hand: `letgo_overhead_s` is the verdict's time minus the
+moment the last hand let go (the end of its release, or of a straightening
+touch), `letgo_ratio_median` the latency over max(oracle, let-go), both
+counted from the second piece's landing.
 """
 
 from __future__ import annotations
@@ -14,42 +23,72 @@ import json
 import os
 from multiprocessing import Pool
 
+from dataclasses import replace
+
 import numpy as np
 
 from companion.sensing.calibration import Calibrator
 from companion.sensing.judge import BALANCED, LEFT, REWEIGH, RIGHT, Judge
 from companion.games.gunkan.pieces import default_table, pan_classes
 from companion.sensing.pipeline import NotStableError, Pipeline
-from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
+from companion.sensing.recording import Recorder, read_recording
+from companion.sensing.simulator import FAMILIES, ManualClock, Realism, SimulatedSeesaw
 
 CHUNK_S = 0.1  # how often the rig polls the source (the app polls about as often)
 TIMEOUT_S = 5.0  # no verdict this long after the last piece landed: counted as a reweigh
 ORACLE_SPAN_S = 3.0
 ORACLE_STEP_S = 0.002
-FILTER_DELAY = 1  # readings the pipeline's median-of-3 spike filter lags behind
 PER_SESSION = 50
 
 
-def hardest_realism(rng: np.random.Generator) -> Realism:
-    """Per weighing: no kinder than real hardware (the simulator draws each hand within these)."""
-    return Realism(noise_g=float(rng.uniform(0.05, 0.08)), spike_rate=0.01, overshoot_max=0.5,
-                   release_s=(0.05, 0.4), ring_max=0.08, drift_g=0.3, crosstalk_max=0.02)
+def realism(noise_g: float, stress: bool) -> Realism:
+    """No kinder than real hardware: every hand family, within what people do (or at its hard end)."""
+    return Realism(noise_g=0.08 if stress else noise_g, spike_rate=0.01, drift_g=0.3, crosstalk_max=0.02,
+                   families=tuple(FAMILIES), hard=stress)
 
 
 class Rig:
     """A simulated seesaw wired to the app's pipeline and judge, on a manual clock."""
 
-    def __init__(self, seed: int, rate_hz: float):
+    def __init__(self, seed: int, rate_hz: float, stress: bool = False):
         self.rng = np.random.default_rng([seed, 0x5EE5A7])
+        self.stress = stress
         self.clock = ManualClock(0.0)
         signs = np.where(self.rng.random(2) < 0.5, -1.0, 1.0)  # some cells are wired reversed
         scales = tuple(float(s * self.rng.uniform(380.0, 900.0)) for s in signs)
-        self.sim = SimulatedSeesaw(seed, rate_hz, self.clock, hardest_realism(self.rng), counts_per_gram=scales,
+        noise = float(self.rng.uniform(0.05, 0.08))  # the hardware's: the same all session
+        self.sim = SimulatedSeesaw(seed, rate_hz, self.clock, realism(noise, stress), counts_per_gram=scales,
                                    table=default_table())
         self.pipeline = Pipeline(2, rate_hz)
         self.table = default_table()
         self.left_classes, self.right_classes = pan_classes(self.table)
         self.judge = Judge(self.left_classes, self.right_classes, rate_hz=rate_hz)
+        self.recorder = None
+
+    def record(self, path: str, scenario: str) -> None:
+        """From now on, save the stream and the weighings' events (after calibration: its result goes in the header)."""
+        self.recorder = Recorder(path, source="simulator", rate_hz=self.sim.rate_hz,
+                                 calibration=self.pipeline.calibration(),
+                                 note=f"bench {scenario}, seed {self.sim.seed}, stress {self.stress}")
+
+    def event(self, t: float, event: str, **data) -> None:
+        if self.recorder is not None:
+            self.recorder.event(t, event, **data)
+
+    def place(self, channel: int, piece: str, at: float) -> tuple[float, str]:
+        """Put a piece down with a hand drawn from the families; returns (let-go time, family).
+        Under stress a press peaks inside the band of the next heavier class."""
+        hand = self.sim.draw_transient(self.rng)
+        groups = self.judge.groups[channel]
+        mass = sum(self.table[p].mass_g for p in piece.split("+"))
+        heavier = [g for g in groups if g.low > mass]
+        if self.stress and hand.overshoot > 0 and heavier:
+            peak = self.rng.uniform(heavier[0].accept_low, heavier[0].accept_high)
+            hand = replace(hand, overshoot=float(peak / mass - 1.0))
+        load = self.sim.place(channel, piece, at=at, transient=hand)
+        letgo, hand = self.sim.hand(load)
+        self.event(at, "placed", pan=channel, piece=piece, letgo=round(letgo, 6), family=hand.family)
+        return letgo, hand.family
 
     def run(self, until: float, ask=None) -> tuple[float, object] | None:
         """Advance to `until`, feeding every reading; with `ask`, stop at the first
@@ -57,7 +96,10 @@ class Rig:
         while self.clock() < until:
             self.clock.advance(CHUNK_S)
             found = None
-            for reading in self.pipeline.feed(self.sim.poll()):
+            samples = self.sim.poll()
+            if self.recorder is not None:
+                self.recorder.samples(samples)
+            for reading in self.pipeline.feed(samples):
                 self.judge.feed(reading)
                 if ask is not None and found is None:
                     answer = ask()
@@ -85,11 +127,6 @@ class Rig:
             if step.kind == "mass":
                 self.sim.remove(step.channel)
                 self.run(self.clock() + 1.0)
-
-    def floor(self, oracle: float) -> float:
-        """The soonest a windowed judge can answer: its shortest window of
-        readings, all taken after the oracle, behind the spike filter."""
-        return oracle + (self.judge.shortest_window + FILTER_DELAY) / self.sim.rate_hz
 
     def oracle(self, since: float, truth: list[str]) -> float:
         """When the noiseless signals enter, and stay within, their classes' bands."""
@@ -123,79 +160,154 @@ def truth_verdict(judge: Judge, left: str, right: str) -> str:
 
 def battle(rig: Rig) -> dict:
     """Attacker on the left, defender on the right, in either order; judge until final."""
-    rng, sim, judge = rig.rng, rig.sim, rig.judge
-    sim.realism = hardest_realism(rng)
+    rng, judge = rig.rng, rig.judge
     attacker = rig.left_classes[rng.integers(len(rig.left_classes))].name
     if rng.random() < 0.25:  # a good share of same-rank battles: the balanced case is the tight one
         defender = attacker.split("+")[0] if "+" not in attacker else "carrier"
     else:
         defender = rig.right_classes[rng.integers(len(rig.right_classes))].name
     judge.reset()
+    rig.event(rig.clock(), "reset", scenario="battle")
     t1 = rig.clock() + rng.uniform(0.0, 0.3)
     t2 = t1 + rng.uniform(0.2, 1.5)
     first, second = ((0, attacker), (1, defender)) if rng.random() < 0.7 else ((1, defender), (0, attacker))
-    sim.place(first[0], first[1], at=t1)
-    sim.place(second[0], second[1], at=t2)
+    hands = [rig.place(*first, at=t1), rig.place(*second, at=t2)]
+    letgo, family = max(hands)
+
     def ask():
         verdict = judge.battle()
         return verdict if verdict.final else None
 
     found = rig.run(t2 + TIMEOUT_S, ask)
+    if found:
+        rig.event(found[0], "verdict", kind=found[1].kind, left=found[1].left, right=found[1].right)
     oracle = rig.oracle(t2, [attacker, defender])
-    floor = rig.floor(oracle)
     t_end = found[0] if found else rig.clock()
     rig.clear(t_end)
     truth = truth_verdict(judge, attacker, defender)
-    if found is None:
-        return {"truth": truth, "kind": REWEIGH, "latency": None, "oracle": oracle, "floor": floor, "classes_ok": True}
-    t, verdict = found
-    classes_ok = verdict.kind == REWEIGH or (
-        verdict.left == judge.group_of(0, attacker).name and verdict.right == judge.group_of(1, defender).name)
-    return {"truth": truth, "kind": verdict.kind, "latency": t - t2, "oracle": oracle, "floor": floor,
-            "classes_ok": classes_ok,
-            "pieces": [attacker, defender]}
+    result = {"truth": truth, "kind": REWEIGH, "latency": None, "oracle": oracle, "letgo": letgo - t2,
+              "family": family, "classes_ok": True}
+    if found is not None:
+        t, verdict = found
+        result.update(kind=verdict.kind, latency=t - t2, classes_ok=verdict.kind == REWEIGH or (
+            verdict.left == judge.group_of(0, attacker).name and verdict.right == judge.group_of(1, defender).name))
+    return result
 
 
 def identification(rig: Rig) -> dict:
     """One piece (or the submarine with its counterweight) on one pan; identify it."""
-    rng, sim, judge = rig.rng, rig.sim, rig.judge
-    sim.realism = hardest_realism(rng)
+    rng, judge = rig.rng, rig.judge
     channel = int(rng.integers(2))
     classes = rig.left_classes if channel == 0 else rig.right_classes
     piece = classes[rng.integers(len(classes))].name
     judge.reset()
+    rig.event(rig.clock(), "reset", scenario="identify")
     t0 = rig.clock() + rng.uniform(0.0, 0.3)
-    sim.place(channel, piece, at=t0)
+    letgo, family = rig.place(channel, piece, at=t0)
 
     def ask():
         state = judge.identify(channel)
         return state if state.kind in ("class", REWEIGH) else None
 
     found = rig.run(t0 + TIMEOUT_S, ask)
+    if found:
+        rig.event(found[0], "verdict", kind=found[1].kind, pan=channel,
+                  group=found[1].group.name if found[1].group else None)
     oracle = rig.oracle(t0, [piece, None] if channel == 0 else [None, piece])
-    floor = rig.floor(oracle)
     rig.clear(found[0] if found else rig.clock())
-    truth = judge.group_of(channel, piece).name
-    if found is None or found[1].kind == REWEIGH:
-        return {"truth": truth, "kind": REWEIGH, "latency": None, "oracle": oracle, "floor": floor}
-    t, state = found
-    return {"truth": truth, "kind": state.group.name, "latency": t - t0, "oracle": oracle, "floor": floor,
-            "piece": piece}
+    result = {"truth": judge.group_of(channel, piece).name, "kind": REWEIGH, "latency": None, "oracle": oracle,
+              "letgo": letgo - t0, "family": family}
+    if found is not None and found[1].kind != REWEIGH:
+        result.update(kind=found[1].group.name, latency=found[0] - t0)
+    return result
 
 
 SCENARIOS = {"battle": battle, "identify": identification}
 
 
-def session(job: tuple[str, int, int, float]) -> list[dict]:
-    scenario, seed, count, rate_hz = job
-    rig = Rig(seed, rate_hz)
+def session(job: tuple) -> list[dict]:
+    scenario, seed, count, rate_hz, stress, record_dir = job
+    rig = Rig(seed, rate_hz, stress)
     rig.calibrate()
-    return [SCENARIOS[scenario](rig) for _ in range(count)]
+    if record_dir:
+        rig.record(os.path.join(record_dir, f"{scenario}-{rate_hz:g}hz{'-stress' if stress else ''}-{seed}.jsonl.gz"),
+                   scenario)
+    results = [SCENARIOS[scenario](rig) for _ in range(count)]
+    if rig.recorder is not None:
+        rig.recorder.close()
+    return results
 
 
-def run_sessions(scenario: str, total: int, seed: int, rate_hz: float, workers: int) -> list[dict]:
-    jobs = [(scenario, seed * 100_003 + i, min(PER_SESSION, total - i * PER_SESSION), rate_hz)
-            for i in range((total + PER_SESSION - 1) // PER_SESSION)]
+def replay(path: str) -> list[dict]:
+    """Judge every weighing of a recording again (a bench's own, or one from a real seesaw whose
+    "placed" events name the pieces): the stream goes through a fresh Pipeline and Judge."""
+    recording = read_recording(path)
+    pipeline = Pipeline(recording.header["channels"], recording.rate_hz, calibration=recording.calibration)
+    table = default_table()
+    left, right = pan_classes(table)
+    judge = Judge(left, right, rate_hz=recording.rate_hz)
+    events = sorted(recording.events, key=lambda e: e["t"])
+    weighings = []  # [reset event, placed events]
+    for e in events:
+        if e["event"] == "reset":
+            weighings.append([e, []])
+        elif e["event"] == "placed" and weighings:
+            weighings[-1][1].append(e)
+    starts = [w[0]["t"] for w in weighings] + [float("inf")]
+    results, current, found = [], -1, None
+
+    def close(index: int, found) -> None:
+        reset, placed = weighings[index]
+        if not placed:
+            return
+        last = max(p["t"] for p in placed)
+        letgo = max(p.get("letgo", p["t"]) for p in placed) - last
+        family = max(placed, key=lambda p: p.get("letgo", p["t"])).get("family", "recorded")
+        pieces = {p["pan"]: p["piece"] for p in placed}
+        r = {"letgo": letgo, "oracle": letgo, "family": family, "latency": None, "kind": REWEIGH, "classes_ok": True}
+        if reset.get("scenario", "battle") == "battle":
+            r["truth"] = truth_verdict(judge, pieces[0], pieces[1])
+            if found and found[1].kind != REWEIGH:
+                v = found[1]
+                r.update(kind=v.kind, latency=found[0] - last, classes_ok=(
+                    v.left == judge.group_of(0, pieces[0]).name and v.right == judge.group_of(1, pieces[1]).name))
+        else:
+            (pan, piece), = pieces.items()
+            r["truth"] = judge.group_of(pan, piece).name
+            if found and found[1].kind == "class":
+                r.update(kind=found[1].group.name, latency=found[0] - last)
+        results.append(r)
+
+    for reading in pipeline.feed(recording.samples):
+        while reading.t >= starts[current + 1]:
+            if current >= 0:
+                close(current, found)
+            current, found = current + 1, None
+            judge.reset()
+        judge.feed(reading)
+        if current < 0 or found is not None:
+            continue
+        reset, placed = weighings[current]
+        needed = 2 if reset.get("scenario", "battle") == "battle" else 1
+        if len(placed) < needed or reading.t < max(p["t"] for p in placed):
+            continue
+        if needed == 2:
+            v = judge.battle()
+            found = (reading.t, v) if v.final else None
+        else:
+            state = judge.identify(placed[0]["pan"])
+            found = (reading.t, state) if state.kind in ("class", REWEIGH) else None
+    if current >= 0:
+        close(current, found)
+    return results
+
+
+def run_sessions(scenario: str, args: argparse.Namespace) -> list[dict]:
+    if args.replay:
+        return [r for path in args.replay for r in replay(path)]
+    total, workers = args.count, args.workers
+    jobs = [(scenario, args.seed * 100_003 + i, min(PER_SESSION, total - i * PER_SESSION), args.rate, args.stress,
+             args.record) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
     if workers <= 1:
         results = [session(job) for job in jobs]
     else:
@@ -208,28 +320,47 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quick", action="store_true", help="a small smoke run (300 weighings)")
-    parser.add_argument("--count", type=int, default=default_count)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--count", type=int)
+    parser.add_argument("--stress", action="store_true",
+                        help="the hard end of every hand family (default count: 2,000)")
+    parser.add_argument("--seed", type=int, default=2, help="seed 1 is the one the judge was tuned on")
     parser.add_argument("--rate", type=float, default=80.0, help="samples per second (10 or 80)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--record", metavar="DIR", help="save each session's stream and events to DIR")
+    parser.add_argument("--replay", nargs="+", metavar="FILE", help="judge recordings instead of simulating")
+    parser.set_defaults(count=None)
     args = parser.parse_args()
+    if args.count is None:
+        args.count = 2_000 if args.stress else default_count
     if args.quick:
         args.count = 300
     return args
 
 
 def latency_figures(results: list[dict]) -> dict:
-    latencies = np.array([r["latency"] for r in results if r["latency"] is not None])
-    ratios = np.array([r["latency"] / r["oracle"] for r in results
-                       if r["latency"] is not None and r["oracle"] > 0])
-    if not len(latencies):
+    """Latency against the oracle and against the hand, overall and per hand family."""
+    done = [r for r in results if r["latency"] is not None]
+    if not done:
         return {}
+    latencies = np.array([r["latency"] for r in done])
+    overhead = np.array([r["latency"] - r["letgo"] for r in done])
+    ratios = [r["latency"] / r["oracle"] for r in done if r["oracle"] > 0]
+    families = sorted({r["family"] for r in results})
     return {"latency_median_s": round(float(np.median(latencies)), 4),
             "latency_p99_s": round(float(np.percentile(latencies, 99)), 4),
             "oracle_median_s": round(float(np.median([r["oracle"] for r in results])), 4),
-            "oracle_ratio_median": round(float(np.median(ratios)), 4) if len(ratios) else None,
-            "floor_ratio_median": round(float(np.median([r["floor"] / r["oracle"] for r in results
-                                                          if r["oracle"] > 0])), 4)}
+            "oracle_ratio_median": round(float(np.median(ratios)), 4) if ratios else None,
+            "letgo_median_s": round(float(np.median([r["letgo"] for r in results])), 4),
+            "letgo_overhead_s": {"median": round(float(np.median(overhead)), 4),
+                                 "p99": round(float(np.percentile(overhead, 99)), 4)},
+            "letgo_ratio_median": round(float(np.median(latencies / np.maximum(
+                [r["oracle"] for r in done], [r["letgo"] for r in done]))), 4),
+            "families": {f: {"share": round(sum(r["family"] == f for r in results) / len(results), 3),
+                             "reweigh_rate": round(sum(r["family"] == f and r["latency"] is None for r in results)
+                                                   / max(1, sum(r["family"] == f for r in results)), 4),
+                             "letgo_overhead_median_s": round(float(np.median(
+                                 [r["latency"] - r["letgo"] for r in done if r["family"] == f] or [np.nan])), 4)}
+                         for f in families}}
 
 
 def report(figures: dict, as_json: bool) -> None:

@@ -1,12 +1,17 @@
 """Benchmark: simulated identifications of single pieces through the app's pipeline and judge.
 
-    bench/identify.py --json  10,000 identifications at 80 samples/s with the
-                              default piece table (needs misidentified 0,
-                              reweigh_rate <= 0.01)
+    bench/identify.py --json           10,000 identifications at 80 samples/s, every hand family
+    bench/identify.py --json --stress  2,000 at the hard end of every family
+    bench/identify.py --json --rate 10 the same at 10 samples/s
+    bench/identify.py --replay FILE... judge recorded weighings
+
+Asked for the same figures as bench/judge.py (see there): misidentified 0, and the
+let-go overhead and ratio, counted from the piece's landing.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
 from _weighing import REWEIGH, arguments, latency_figures, report, run_sessions
@@ -15,11 +20,12 @@ from _weighing import REWEIGH, arguments, latency_figures, report, run_sessions
 def main() -> None:
     args = arguments(__doc__.splitlines()[0], default_count=10_000)
     start = time.perf_counter()
-    results = run_sessions("identify", args.count, args.seed, args.rate, args.workers)
+    results = run_sessions("identify", args)
     decided = [r for r in results if r["kind"] != REWEIGH]
     figures = {
         "identifications": len(results),
-        "rate_hz": args.rate,
+        **({"replayed": [os.path.basename(f) for f in args.replay]} if args.replay else
+           {"rate_hz": args.rate, "stress": args.stress, "seed": args.seed}),
         "misidentified": sum(r["kind"] != r["truth"] for r in decided),
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),
         **latency_figures(results),

@@ -1,4 +1,4 @@
-"""`companion`: start the app, or one of its sub-commands (doctor, monitor, calibrate)."""
+"""`companion`: start the app, or one of its sub-commands (doctor, monitor, calibrate, record)."""
 
 from __future__ import annotations
 
@@ -17,14 +17,18 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("doctor", help="check this machine: display, font, config, sensor")
     monitor = commands.add_parser("monitor", help="live readings of the seesaw's pans")
     calibrate = commands.add_parser("calibrate", help="tare and calibrate each pan")
-    for sub in (monitor, calibrate):
-        sub.add_argument("--source", choices=("simulator", "gpio", "serial"),
+    record = commands.add_parser("record", help="save the raw stream of the seesaw to a file, with tapped events")
+    for sub in (monitor, calibrate, record):
+        sub.add_argument("--source", choices=("simulator", "gpio", "serial", "replay"),
                          help="override sensor.source")
         sub.add_argument("--port", help="serial port or pyserial URL (with --source serial)")
     monitor.add_argument("--seconds", type=float, help="stop after this long (default: Ctrl-C)")
     calibrate.add_argument("--mass", type=float, default=100.0,
                            help="the known mass you will put on each pan, in grams (default 100)")
     calibrate.add_argument("--name", default="default", help="name to save the calibration under")
+    record.add_argument("out", help="the recording to write (.jsonl, or .jsonl.gz compressed)")
+    record.add_argument("--seconds", type=float, help="stop after this long (default: Ctrl-C or end of input)")
+    record.add_argument("--note", default="", help="a line about what was recorded")
     args = parser.parse_args(argv)
 
     if args.command == "doctor":
@@ -41,6 +45,10 @@ def main(argv: list[str] | None = None) -> int:
             from companion import terminal
 
             return terminal.calibrate(cfg, args.source, args.port, args.name, args.mass)
+        if args.command == "record":
+            from companion import terminal
+
+            return terminal.record(cfg, args.source, args.port, args.out, args.seconds, args.note)
         return run_app(cfg)
     except CompanionError as exc:
         print(f"companion: {exc}", file=sys.stderr)

@@ -63,13 +63,19 @@ class SerialSettings:
 
 
 @dataclass(frozen=True)
+class ReplaySettings:
+    file: str = ""  # a recording made by `companion record`
+
+
+@dataclass(frozen=True)
 class Sensor:
-    source: str = _opt("simulator", choices=("simulator", "gpio", "serial"))
+    source: str = _opt("simulator", choices=("simulator", "gpio", "serial", "replay"))
     rate_hz: int | str = _opt("auto", choices=("auto", 10, 80))  # auto: the rate the board runs at
     calibration: str = ""  # the stored calibration to use; empty: the newest
     simulator: SimulatorSettings = SimulatorSettings()
     gpio: GpioSettings = GpioSettings()
     serial: SerialSettings = SerialSettings()
+    replay: ReplaySettings = ReplaySettings()
 
     @property
     def wanted_rate(self) -> int | None:

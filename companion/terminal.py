@@ -102,3 +102,60 @@ def _wait_until_ready(weights: WeightSource, pipeline: Pipeline, calibrator: Cal
 
 def _scales(calibration: dict | None) -> dict | None:
     return {"channels": calibration["channels"]} if calibration else None
+
+
+EVENT_HELP = ("Type a line and Enter to tap an event / イベントを入力: "
+              "'p L carrier' piece placed (pan L/R, piece), 'v left' verdict shown, 'r' pans cleared, "
+              "anything else a note; Ctrl-D or Ctrl-C ends.")
+
+
+def parse_event(line: str) -> tuple[str, dict]:
+    """A tapped line as an event: 'p L carrier' placed, 'v left' verdict, 'r' reset, else a note."""
+    words = line.split()
+    if words and words[0] == "p" and len(words) >= 2:
+        return "placed", {"pan": 0 if words[1].upper().startswith("L") else 1, "piece": " ".join(words[2:])}
+    if words and words[0] == "v":
+        return "verdict", {"shown": " ".join(words[1:])}
+    if words == ["r"]:
+        return "reset", {}
+    return "note", {"text": line.strip()}
+
+
+def record(cfg: config_module.Config, source: str | None, port: str | None, out_path: str,
+           duration_s: float | None, note: str = "", out: TextIO | None = None, lines: TextIO | None = None,
+           clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> int:
+    """Record the raw stream (and the saved calibration) to `out_path`; lines typed on
+    `lines` (stdin) become events at the moment they arrive."""
+    import select
+
+    from companion.sensing.recording import Recorder, RecordingSource
+
+    out, lines = out or sys.stdout, lines or sys.stdin
+    sensor = sensor_settings(cfg, source, port)
+    with Store.in_dir(cfg.data_path) as store:
+        calibration = store.calibration(sensor.calibration or None)
+    with open_source(sensor) as inner:
+        recorder = Recorder(out_path, source=sensor.source, rate_hz=inner.status().rate_hz or sensor.rate_hz,
+                            channels=inner.channels, calibration=calibration, note=note)
+        count, start, reading = 0, clock(), True
+        print(f"companion record: {sensor.source} -> {out_path}\n{EVENT_HELP}", file=out)
+        with RecordingSource(inner, recorder) as weights:
+            try:
+                while duration_s is None or clock() - start < duration_s:
+                    count += len(weights.poll())
+                    if reading and select.select([lines], [], [], 0)[0]:
+                        line = lines.readline()
+                        if not line:
+                            reading = False
+                            if duration_s is None:
+                                break
+                        elif line.strip():
+                            event, data = parse_event(line)
+                            recorder.event(clock(), event, **data)
+                            print(f"  {event} {data}", file=out)
+                    sleep(0.05)
+            except KeyboardInterrupt:
+                pass
+            count += len(weights.poll())
+    print(f"{count} 件を保存しました / {count} samples saved to {out_path}", file=out)
+    return 0

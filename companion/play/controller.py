@@ -18,8 +18,9 @@ Computer turns are handed to the host, which owns threads: `computer_turn()` giv
 actions)` commits its actions as one turn, unless the game moved on meanwhile.
 
 A subclass implements `stage()`, `offers()`, `display()` and `on_<kind>(seat, value)`
-for each kind of offer it makes; `play_turn` commits actions through
-`Session.play_all` (one transaction, undone as one).
+for each kind of offer it makes (a handler returning False changed nothing, so the
+listeners are not called: a sensor's input at many a second); `play_turn` commits
+actions through `Session.play_all` (one transaction, undone as one).
 """
 
 from __future__ import annotations
@@ -156,8 +157,8 @@ class Controller:
         offer = next((o for o in self.offers(who) if o.kind == kind and o.accepts(value)), None)
         if offer is None:
             raise Refused("play.not_now", kind=kind)
-        getattr(self, f"on_{kind}")(offer.seat, value)
-        self.changed()
+        if getattr(self, f"on_{kind}")(offer.seat, value) is not False:
+            self.changed()
 
     def changed(self) -> None:
         self.epoch += 1

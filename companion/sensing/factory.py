@@ -26,4 +26,12 @@ def open_source(sensor: Sensor, source: str | None = None, table=None) -> Weight
 
         return SerialSource(sensor.serial.port, rate=sensor.wanted_rate,
                             baudrate=sensor.serial.baudrate)
+    if kind == "replay":
+        from companion.sensing.recording import ReplaySource
+        from companion.sensing.source import SensorError
+
+        if not sensor.replay.file:
+            raise SensorError("sensor.replay.file が空です。録音ファイルを指定してください。 / "
+                              "sensor.replay.file is empty: name a recording made by `companion record`.")
+        return ReplaySource(sensor.replay.file)
     raise ValueError(f"unknown sensor source {kind!r}")

@@ -1,12 +1,20 @@
 """The weighing judge: which pan is heavier, and what lies on each.  Game-agnostic.
 
-The judge watches the pipeline's readings.  For each pan it looks at a short
-trailing window (spikes left out by a robust line fit) and asks two questions:
+The judge sees readings only.  It measures each pan's noise per reading on
+the idle, empty pan (short blocks of signal near zero; the median of their
+scatter, so a lift's tail or a knock counts little) and looks at trailing
+windows, counted in seconds so that 10 and 80 samples/s both work: the
+shortest holds `min_samples` readings, and longer ones are tried while the
+shorter is too uncertain or seems to drift.  Spikes are left out of a line
+fit; each window is asked two questions:
 
 * still?  The hand's press is over (the signal has come down from the peak
-  that followed the load's landing), and the window either drifts slowly (its
-  slope, on the safe side of its standard error, within `slope_max_g_s`) or
-  swings both ways (ringing, which decays about the final weight).
+  that followed the load's landing), and the window either is a line (its
+  residuals no larger than the measured noise allows) that drifts slowly (its
+  slope, on the safe side of its standard error, within `slope_max_g_s`), or
+  swings both ways (ringing, which decays about the final weight) once no hand
+  can still be letting go (`release_max_s`: a knock on the table during a slow
+  release rings about a moving level).
 * where?  For a slow drift: the level now and where the trend takes it within
   `horizon_s`, widened by `confidence_z` standard errors; for ringing: the
   window's swing.  That range must lie inside one class's band.
@@ -15,15 +23,17 @@ A class's band is its spread (mass ± spread) widened on each side by
 `accept_fraction` of the free gap to its neighbour, so a weight between two
 bands fits no class.  Classes whose spreads overlap cannot be told apart and
 form one group named "a|b" (a submarine with the counterweight weighs a
-carrier).  Two pans balance when their groups overlap; otherwise the heavier
-group wins.  The verdict comes on the first reading where both pans pass, and
-"reweigh" only after a still weight has fitted no class for `reweigh_after_s`.
-Overload, underload and missing calibration are refused.
+carrier).  A pan that showed one class and then another without being
+emptied (a finger straightening the piece, a piece stacked on it) must keep
+the new class for `confirm_s`.  Two pans balance when their groups overlap;
+otherwise the heavier group wins.  The verdict comes on the first reading
+where both pans pass, and "reweigh" only after a still weight has fitted no
+class for `reweigh_after_s`.  Overload, underload and missing calibration are
+refused.
 
-The judge assumes nothing about how a hand lets go.  Bounding the rest of a
-falling signal by the simulator's release curve was tried (verdicts 0.06 s
-sooner) and taken out: a real hand need not follow that curve, and a wrong
-verdict costs more than a sixteenth of a second.
+The judge assumes nothing about the shape of a hand's release.  Bounding the
+rest of a falling signal by the simulator's release curve was tried (verdicts
+0.06 s sooner) and taken out: a real hand need not follow that curve.
 """
 
 from __future__ import annotations
@@ -31,7 +41,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from companion.sensing.classes import PieceClass
 from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD, Reading
@@ -44,21 +54,27 @@ AMBIGUOUS = "|"  # joins the names of classes that weigh the same
 
 @dataclass(frozen=True)
 class JudgeConfig:
-    """Statistical settings; the defaults never misjudge the benchmark's hardest hands."""
+    """Statistical settings, all in seconds and grams, so they hold at 10 and 80 samples/s."""
 
-    windows_s: tuple[float, ...] = (0.1, 0.16, 0.3)  # trailing windows, tried shortest first
-    min_samples: int = 4  # and never fewer samples in a window (10 samples/s: 0.4 s)
-    noise_floor_g: float = 0.03  # never assume a quieter signal than this per sample
+    windows_s: tuple[float, ...] = (0.0, 0.1, 0.16, 0.3, 0.5)  # trailing windows, tried shortest first...
+    min_samples: int = 5  # ...and never fewer readings in a window
+    noise_prior_g: float = 0.1  # noise per reading assumed until idle pans have been seen
+    noise_floor_g: float = 0.03  # never assume a quieter signal than this per reading
+    idle_band_g: float = 1.0  # a pan reading within this of zero is idle (for the noise estimate)...
+    idle_block_s: float = 0.1  # ...and each block this long (at least min_samples + 3) gives one estimate
     outlier_sigmas: float = 6.0  # residuals beyond this are spikes, left out
     noise_margin_g: float = 0.05  # added around the window's extremes
+    fit_z: float = 3.3  # residuals this far above the noise (chi-square, z-score): not a line
     slope_max_g_s: float = 1.5  # a steady drift faster than this is still moving...
-    slope_z: float = 1.0  # ...judged this many standard errors on the safe side
+    slope_z: float = 0.5  # ...judged this many standard errors on the safe side
     oscillation_sigmas: float = 3.0  # a swing back by more than this is ringing, not drift
     horizon_s: float = 0.1  # a steady trend must stay inside the band this long
     confidence_z: float = 3.0  # standard errors around the trend's level
     history_s: float = 0.6  # look-back for the press that put the load down...
     press_drop_g: float = 0.3  # ...the signal must have come down this far from its peak...
     press_guard_s: float = 0.3  # ...or the press be this long ago
+    release_max_s: float = 0.5  # the slowest press, landing to let-go (a rising, cautious one is "pressed")
+    confirm_s: float = 0.5  # a pan that changes class without being emptied must keep the new one this long
     accept_fraction: float = 0.4  # of the free gap to a neighbour, added to a class's spread
     empty_fraction: float = 0.5  # under this share of the lightest class: an empty pan
     reweigh_after_s: float = 0.5  # a still weight fitting no class this long: reweigh
@@ -75,6 +91,18 @@ class Estimate:
     reason: str = ""
 
 
+def _landing(g: Sequence[float], level: float) -> int | None:
+    """The index of the last reading under half the level: the load landed just after it."""
+    half = 0.5 * level
+    return next((i for i in range(len(g) - 1, -1, -1) if g[i] < half), None)
+
+
+def _landed_s(t: Sequence[float], g: Sequence[float], level: float) -> float:
+    """How long ago the load landed."""
+    j = _landing(g, level)
+    return math.inf if j is None else t[-1] - t[j]
+
+
 def _past_press(t: Sequence[float], g: Sequence[float], n: int, level: float, cfg: JudgeConfig) -> bool:
     """Whether the hand's press that put the load down is over.
 
@@ -83,8 +111,7 @@ def _past_press(t: Sequence[float], g: Sequence[float], n: int, level: float, cf
     come down from it by `press_drop_g`, or after `press_guard_s`."""
     if level <= 0:
         return True
-    half = 0.5 * level
-    j = next((i for i in range(len(g) - 1, -1, -1) if g[i] < half), None)
+    j = _landing(g, level)
     if j is None:
         return True
     if t[-1] - t[j] >= cfg.press_guard_s or j == len(g) - 1:
@@ -105,20 +132,29 @@ def _line(t: Sequence[float], g: Sequence[float]) -> tuple[float, float, float, 
     return gm, slope, sxx, x, [gi - gm - slope * xi for xi, gi in zip(x, g)]
 
 
-def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int | None = None) -> Estimate:
-    """Judge the last `n` samples of a pan's history (t, g).
+def _chi2_limit(dof: int, z: float) -> float:
+    """The chi-square quantile `z` standard deviations up (Wilson-Hilferty), per degree of freedom."""
+    a = 2.0 / (9.0 * dof)
+    return (1.0 - a + z * math.sqrt(a)) ** 3
 
-    Still when the press is over and the window either drifts slowly (slope
-    within `slope_max_g_s`): `low..high` then covers the level now and where
-    the trend takes it in `horizon_s`; or swings both ways (ringing, which
-    decays about the final weight): `low..high` then covers the swing."""
+
+def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int | None = None,
+             sigma: float | None = None) -> Estimate:
+    """Judge the last `n` samples of a pan's history (t, g), whose noise per reading is `sigma`.
+
+    Still when the press is over and the window either swings both ways
+    (ringing, which decays about the final weight: `low..high` then covers
+    the swing) or is a line (its residuals no larger than the noise) that
+    drifts slowly (slope within `slope_max_g_s`): `low..high` then covers the
+    level now and where the trend takes it in `horizon_s`."""
     cfg = config
+    sigma = max(cfg.noise_floor_g, cfg.noise_prior_g if sigma is None else sigma)
     t, g = list(t), list(g)
     n = len(t) if n is None else n
     tw, gw = t[-n:], g[-n:]
     mean, slope, sxx, x, resid = _line(tw, gw)
     spread = sorted(abs(r) for r in resid)
-    floor = max(cfg.noise_floor_g, 1.4826 * spread[len(spread) // 2])
+    floor = max(sigma, 1.4826 * spread[len(spread) // 2])
     keep = [abs(r) <= cfg.outlier_sigmas * floor for r in resid]
     m = sum(keep)
     if m < max(cfg.min_samples, n - 2):
@@ -127,17 +163,20 @@ def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int
         tw = [v for v, k in zip(tw, keep) if k]
         gw = [v for v, k in zip(gw, keep) if k]
         mean, slope, sxx, x, resid = _line(tw, gw)
-    sigma = max(cfg.noise_floor_g, math.sqrt(sum(r * r for r in resid) / max(m - 2, 1)))
     level = mean + slope * x[-1]
     if not _past_press(t, g, n, level, cfg):
         return Estimate(level, -math.inf, math.inf, False, "pressed")
     low, high = min(gw) - cfg.noise_margin_g, max(gw) + cfg.noise_margin_g
-    swing = cfg.oscillation_sigmas * cfg.noise_floor_g
+    swing = cfg.oscillation_sigmas * sigma
     if m > 2:
         inner = gw[1:-1]
         if max(inner) - max(gw[0], gw[-1]) > swing and min(gw[0], gw[-1]) - min(inner) > swing:
-            # a crest and a trough: ringing about the final weight, which lies between them
-            return Estimate(level, low, high, True, "ringing")
+            # a crest and a trough: ringing about the final weight, which lies between them, once
+            # no hand can still be letting go (a knock on the table rings about a moving hand too)
+            still = _landed_s(t, g, level) >= cfg.release_max_s
+            return Estimate(level, low, high, still, "ringing" if still else "ringing_early")
+    if sum(r * r for r in resid) > sigma * sigma * (m - 2) * _chi2_limit(m - 2, cfg.fit_z):
+        return Estimate(level, low, high, False, "curved")
     se_slope = sigma / math.sqrt(sxx)
     if abs(slope) + cfg.slope_z * se_slope > cfg.slope_max_g_s:
         return Estimate(level, low, high, False, "drifting")
@@ -216,10 +255,13 @@ class Judge:
     """Streams of pipeline readings in; verdicts out.
 
     `left_classes` / `right_classes`: what may lie on each pan (the right pan
-    defaults to the left's list).  Feed every reading, then ask `battle()`,
+    defaults to the left's list).  Feed every reading, idle ones too (the
+    noise per reading is measured on idle, empty pans), then ask `battle()`,
     `identify(channel)` after every
     reading (a "reweigh" needs a still misfit seen for `reweigh_after_s`).
-    Call `reset()` when the pans are cleared for the next weighing.
+    Call `reset()` when the pans are cleared for the next weighing.  Windows
+    are counted in seconds of readings' timestamps, so any sample rate works;
+    `rate_hz` only sizes the blocks of idle signal the noise is measured on.
     """
 
     def __init__(self, left_classes: Iterable[PieceClass], right_classes: Iterable[PieceClass] | None = None,
@@ -230,32 +272,64 @@ class Judge:
         self.groups = [build_groups(left_classes, config.accept_fraction),
                        build_groups(right_classes, config.accept_fraction)]
         self._widest = [max(g.accept_high - g.accept_low for g in groups) for groups in self.groups]
-        self._sizes = [max(config.min_samples, round(w * rate_hz)) for w in config.windows_s]
-        history = max(max(self._sizes), round(config.history_s * rate_hz))
-        self._windows: list[deque[Reading]] = [deque(maxlen=history) for _ in range(2)]
-        self._estimates: list[Estimate | None] = [None, None]
+        self._fits = [self._fits_groups(groups) for groups in self.groups]
+        self._keep_s = max(max(config.windows_s), config.history_s)
+        self._keep_n = config.min_samples + 1
+        self._windows: list[deque[Reading]] = [deque() for _ in range(2)]
+        self._estimates: dict = {}  # (channel, fits) -> estimate of the latest reading
         self._unfit_since: list[float | None] = [None, None]
+        self._seen: list[str | None] = [None, None]  # the class a pan showed last
+        self._changing: list[tuple[str, float] | None] = [None, None]  # another class, since when
+        self._idle: list[list[Reading]] = [[], []]
+        self._block_n = max(config.min_samples + 3, round(config.idle_block_s * rate_hz))
+        self._noise_runs: list[deque[float]] = [deque(maxlen=31), deque(maxlen=31)]
 
-    @property
-    def shortest_window(self) -> int:
-        """Readings in the shortest window a verdict can rest on."""
-        return self._sizes[0]
+    def _fits_groups(self, groups: list[ClassGroup]) -> Callable[[Estimate], bool]:
+        empty = self.config.empty_fraction * groups[0].low
+        return lambda est: est.high < empty or any(g.fits(est.low, est.high) for g in groups)
+
+    def noise_g(self, channel: int) -> float:
+        """The noise per reading measured on the idle, empty pan (the prior until measured)."""
+        runs = sorted(self._noise_runs[channel])
+        return runs[len(runs) // 2] if len(runs) >= 5 else self.config.noise_prior_g
 
     def reset(self) -> None:
-        """Forget the past: the next verdict rests on readings fed from now on."""
+        """Forget the past: the next verdict rests on readings fed from now on (the noise
+        measured on idle pans, a property of the hardware, is kept)."""
         for w in self._windows:
             w.clear()
-        self._estimates = [None, None]
+        self._estimates = {}
         self._unfit_since = [None, None]
+        self._seen = [None, None]
+        self._changing = [None, None]
 
     def feed(self, reading: Reading) -> None:
         if 0 <= reading.channel < 2:
-            self._windows[reading.channel].append(reading)
-            self._estimates[reading.channel] = None
+            window = self._windows[reading.channel]
+            window.append(reading)
+            while len(window) > self._keep_n and window[0].t < reading.t - self._keep_s:
+                window.popleft()
+            self._estimates = {k: v for k, v in self._estimates.items() if k[0] != reading.channel}
+            self._watch_idle(reading)
 
     def feed_all(self, readings: Iterable[Reading]) -> None:
         for r in readings:
             self.feed(r)
+
+    def _watch_idle(self, reading: Reading) -> None:
+        """Cut idle signal into short blocks; the noise is the median of the blocks' scatter
+        about their lines (so the tail of a lift or a knock on the table in a few blocks
+        does not count), corrected for the median's bias."""
+        idle = self._idle[reading.channel]
+        if reading.flags or abs(reading.grams) > self.config.idle_band_g:
+            idle.clear()
+            return
+        idle.append(reading)
+        if len(idle) >= self._block_n:
+            _, _, _, _, resid = _line([r.t for r in idle], [r.grams for r in idle])
+            dof = len(resid) - 2
+            self._noise_runs[reading.channel].append(math.sqrt(sum(r * r for r in resid) / dof / _chi2_limit(dof, 0.0)))
+            idle.clear()
 
     def band(self, channel: int, group_name: str) -> tuple[float, float]:
         """The acceptance band (grams) of a group on a pan: for benchmarks' oracles."""
@@ -278,31 +352,44 @@ class Judge:
                 return flag
         return None
 
-    def _estimate(self, channel: int) -> Estimate | None:
-        """The window's estimate, or None until the window is full.
+    def _sizes(self, window: deque[Reading]) -> list[int]:
+        """Readings in each trailing window (by time), never fewer than `min_samples`."""
+        now, sizes, n = window[-1].t, [], 0
+        for w in self.config.windows_s:  # shortest first
+            while n < len(window) and window[-1 - n].t > now - w - 1e-9:
+                n += 1
+            size = max(self.config.min_samples, n)
+            if size <= len(window) and (not sizes or size > sizes[-1]):
+                sizes.append(size)
+        return sizes
 
-        A window that looks like it is drifting may hold part of a ringing
-        swing, or just noise on its slope: the longer windows, when one of
-        them is still as a whole, settle it."""
+    def _estimate(self, channel: int, fits: Callable[[Estimate], bool]) -> Estimate | None:
+        """The shortest window's estimate that is still and `fits`, or None until the
+        shortest window is full.  A short window may look like it is drifting (part of a
+        ringing swing, or noise on its slope) or be too uncertain to fit a band: the longer
+        windows, when one of them is still as a whole, settle it.  Without a fitting one,
+        the first still estimate (a still misfit) or else the shortest window's."""
         window = self._windows[channel]
-        if len(window) < self._sizes[0]:
+        if len(window) < self.config.min_samples:
             return None
-        if self._estimates[channel] is None:
-            est = self._estimate_over(window, self._sizes[0])
-            for n in self._sizes[1:]:
-                if est.reason != "drifting" or len(window) < n:
+        key = (channel, fits)
+        if key not in self._estimates:
+            tried = []
+            for n in self._sizes(window):
+                est = self._estimate_over(window, n)
+                tried.append(est)
+                if (est.still and fits(est)) or est.reason in ("moving", "pressed", "spiky"):
                     break
-                longer = self._estimate_over(window, n)
-                if longer.still:
-                    est = longer
-            self._estimates[channel] = est
-        return self._estimates[channel]
+            self._estimates[key] = tried[-1] if tried[-1].still and fits(tried[-1]) else next(
+                (e for e in tried if e.still), tried[0])
+        return self._estimates[key]
 
     def _estimate_over(self, window: deque[Reading], n: int) -> Estimate:
         recent = [window[-i].grams for i in range(1, n + 1)]
-        if max(recent) - min(recent) > self._widest[window[-1].channel]:  # cheap: clearly moving
+        channel = window[-1].channel
+        if max(recent) - min(recent) > self._widest[channel]:  # cheap: clearly moving
             return Estimate(recent[0], -math.inf, math.inf, False, "moving")
-        return estimate([r.t for r in window], [r.grams for r in window], self.config, n)
+        return estimate([r.t for r in window], [r.grams for r in window], self.config, n, self.noise_g(channel))
 
     def _unfit(self, channel: int) -> PanState:
         """A still weight that fits nothing: wait a little, then ask for a reweigh."""
@@ -314,6 +401,22 @@ class Judge:
             return PanState(REWEIGH, reason="between_classes")
         return PanState(UNSTABLE, reason="settling")
 
+    def _fitted(self, channel: int, group: ClassGroup) -> PanState:
+        """A pan that fits `group` now.  If it showed another class before without
+        being emptied (a finger straightening the piece, or a piece stacked on
+        it), the new class must hold for `confirm_s` first."""
+        self._unfit_since[channel] = None
+        seen = self._seen[channel]
+        if seen is not None and seen != group.name:
+            now = self._windows[channel][-1].t
+            changing = self._changing[channel]
+            if changing is None or changing[0] != group.name:
+                self._changing[channel] = changing = (group.name, now)
+            if now - changing[1] < self.config.confirm_s:
+                return PanState(UNSTABLE, reason="changed")
+        self._seen[channel], self._changing[channel] = group.name, None
+        return PanState("class", group)
+
     def identify(self, channel: int) -> PanState:
         """The class group on one pan, or why there is none yet."""
         refusal = self._refusal(channel)
@@ -321,19 +424,19 @@ class Judge:
             return PanState(UNSTABLE, reason=refusal)
         if refusal:
             return PanState(REFUSED, reason=refusal)
-        est = self._estimate(channel)
+        groups = self.groups[channel]
+        est = self._estimate(channel, self._fits[channel])
         if est is None or not est.still:
             if est is None or est.reason == "moving":
                 self._unfit_since[channel] = None  # real motion, not a noisy slope
             return PanState(UNSTABLE, reason=est.reason if est else "filling")
-        groups = self.groups[channel]
         if est.high < self.config.empty_fraction * groups[0].low:
             self._unfit_since[channel] = None
+            self._seen[channel] = self._changing[channel] = None
             return PanState(WAITING, reason="empty")
         for group in groups:
             if group.fits(est.low, est.high):
-                self._unfit_since[channel] = None
-                return PanState("class", group)
+                return self._fitted(channel, group)
         return self._unfit(channel)
 
     # -- verdicts --------------------------------------------------------------

@@ -7,7 +7,14 @@ that put it down or took it off:
     press:   the force ramps up to (1 + overshoot) x mass in `rise_s`
     release: the hand lets go; the excess decays (half-cosine) over `release_s`
     ringing: then a damped sine, amplitude `ring` x mass, decay `ring_decay_s`
+    touch:   optionally a second touch (a finger straightening the piece)
     creep:   the cell creeps by `creep` x mass with time constant `creep_tau_s`
+
+Hands come in families (`FAMILIES`: a press, a slide, a drop, a straightening
+touch, a cautious release, a bump of the table), each drawn within what a
+person does; `Realism.families` says which are drawn and `Realism.hard` draws
+the hard end of every range (the benchmarks' stress set).  A table bump
+(`bump()`) shakes both pans at once.
 
 plus a fraction (`crosstalk`) of every transient of the other pan, a slow
 bounded zero drift, white noise and occasional spikes (corrupt reads).  Grams
@@ -58,11 +65,111 @@ class Transient:
     ring: float = 0.0  # ringing amplitude as a fraction of the mass
     ring_hz: float = 8.0
     ring_decay_s: float = 0.06
+    touch_after_s: float = 0.0  # a second touch this long after the let-go...
+    touch: float = 0.0  # ...pushing by this fraction of the mass...
+    touch_s: float = 0.0  # ...for this long (a half-sine)
+    family: str = "press"
+
+    @property
+    def letgo_s(self) -> float:
+        """When the hand last lets go of the piece (after the placement began)."""
+        end = self.rise_s + self.release_s
+        return end + self.touch_after_s + self.touch_s if self.touch else end
 
     @property
     def duration_s(self) -> float:
-        """Until the ringing has died away to under 0.1 % of its start."""
-        return self.rise_s + self.release_s + 7.0 * self.ring_decay_s
+        """Until the ringing has died away to under 0.1 % of its start (and any touch is over)."""
+        return max(self.rise_s + self.release_s + 7.0 * self.ring_decay_s, self.letgo_s)
+
+
+def _pick(rng: np.random.Generator, span: tuple[float, float], hard: bool) -> float:
+    """A value in (easy end, hard end); with `hard`, in the fifth next to the hard end."""
+    lo, hi = span
+    return lo + (hi - lo) * float(rng.uniform(0.8 if hard else 0.0, 1.0))
+
+
+@dataclass(frozen=True)
+class HandFamily:
+    """A way people put a piece down: the ranges its transient is drawn from.
+
+    Each range is (easy end, hard end): `Realism.hard` draws from the last
+    fifth next to the hard end."""
+
+    overshoot: tuple[float, float]
+    rise_s: tuple[float, float]
+    release_s: tuple[float, float]
+    ring: tuple[float, float]
+    ring_hz: tuple[float, float]
+    ring_decay_s: tuple[float, float]
+    touch_after_s: tuple[float, float] = (0.0, 0.0)
+    touch: tuple[float, float] = (0.0, 0.0)
+    touch_s: tuple[float, float] = (0.0, 0.0)
+    bump_g: tuple[float, float] = (0.0, 0.0)  # a knock on the table during the weighing (grams)
+    bump_decay_s: tuple[float, float] = (0.05, 0.15)
+
+    def draw(self, rng: np.random.Generator, name: str, hard: bool) -> Transient:
+        def pick(span: tuple[float, float]) -> float:
+            return _pick(rng, span, hard)
+
+        return Transient(overshoot=pick(self.overshoot), rise_s=pick(self.rise_s), release_s=pick(self.release_s),
+                         ring=pick(self.ring), ring_hz=pick(self.ring_hz), ring_decay_s=pick(self.ring_decay_s),
+                         touch_after_s=pick(self.touch_after_s), touch=pick(self.touch), touch_s=pick(self.touch_s),
+                         family=name)
+
+    def draw_bump(self, rng: np.random.Generator, hard: bool) -> "Bump | None":
+        """A knock on the table near this hand's let-go, or None for a family without one."""
+        if not self.bump_g[1]:
+            return None
+        grams, decay = _pick(rng, self.bump_g, hard), _pick(rng, self.bump_decay_s, hard)
+        return Bump(at=float(rng.uniform(-0.1, 0.3)), grams=grams, hz=float(rng.uniform(8.0, 20.0)), decay_s=decay,
+                    share=(float(rng.uniform(0.5, 1.0)), float(rng.uniform(0.5, 1.0))))
+
+
+@dataclass(frozen=True)
+class Bump:
+    """A knock on the table: a damped sine on both pans (`at` is relative to a let-go until placed)."""
+
+    at: float
+    grams: float
+    hz: float
+    decay_s: float
+    share: tuple[float, float] = (1.0, 1.0)  # how much of it each pan feels
+
+    def grams_at(self, channel: int, t: np.ndarray) -> np.ndarray:
+        u = t - self.at
+        on = u >= 0
+        out = np.zeros_like(t)
+        out[on] = (self.share[channel] * self.grams * np.exp(-u[on] / self.decay_s)
+                   * np.sin(2.0 * np.pi * self.hz * u[on]))
+        return out
+
+    def end(self) -> float:
+        return self.at + 7.0 * self.decay_s
+
+
+FAMILIES = {
+    # the hand presses the piece down, overshoots and lets go (the original model: Realism's own ranges)
+    "press": HandFamily(overshoot=(0.0, 0.5), rise_s=(0.08, 0.02), release_s=(0.05, 0.4), ring=(0.0, 0.08),
+                        ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.12)),
+    # pushed across from the table's edge: the pan takes the weight over a slide, no press
+    "slide": HandFamily(overshoot=(0.0, 0.05), rise_s=(0.15, 0.4), release_s=(0.01, 0.05), ring=(0.0, 0.03),
+                        ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.1)),
+    # let fall from 2-5 mm: an impact of 1.5 to 3 times the weight for a few ms, then strong ringing
+    "drop": HandFamily(overshoot=(0.5, 2.0), rise_s=(0.01, 0.004), release_s=(0.01, 0.03), ring=(0.02, 0.08),
+                       ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.12)),
+    # put down, then pushed on again to straighten it, 0.3-0.8 s after letting go (a person sees the
+    # crooked piece and reaches back): up to a quarter of its weight for 0.1-0.4 s (a lift would be
+    # a new placement: the signal falls under half the load first)
+    "straighten": HandFamily(overshoot=(0.0, 0.3), rise_s=(0.08, 0.02), release_s=(0.05, 0.2), ring=(0.0, 0.05),
+                             ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.1), touch_after_s=(0.8, 0.3),
+                             touch=(0.05, 0.25), touch_s=(0.1, 0.4)),
+    # a cautious hand keeps part of the weight and lets it go slowly: the signal comes from below
+    "cautious": HandFamily(overshoot=(-0.3, -0.8), rise_s=(0.08, 0.03), release_s=(0.3, 0.8), ring=(0.0, 0.02),
+                           ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.08)),
+    # an ordinary press while someone knocks the table: both pans ring
+    "bump": HandFamily(overshoot=(0.0, 0.3), rise_s=(0.08, 0.02), release_s=(0.05, 0.3), ring=(0.0, 0.05),
+                       ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.1), bump_g=(0.5, 3.0)),
+}
 
 
 @dataclass(frozen=True)
@@ -84,6 +191,8 @@ class Realism:
     drift_period_s: tuple[float, float] = (120.0, 600.0)
     crosstalk_max: float = 0.02  # share of a transient that reaches the other pan
     rate_error: float = 0.01  # each HX711's own oscillator: rate within ±1 %
+    families: tuple[str, ...] = ("press",)  # hand families a placement is drawn from (see FAMILIES)
+    hard: bool = False  # draw every family's hard end (the stress set)
 
 
 QUIET = Realism(noise_g=0.0, spike_rate=0.0, overshoot_max=0.0, ring_max=0.0, creep_max=0.0,
@@ -128,6 +237,10 @@ def _press(u: np.ndarray, m: float, tr: Transient) -> np.ndarray:
     w = v - tr.release_s
     settled = w >= 0
     y[settled] = m + _ring(w[settled], m, tr)
+    if tr.touch:
+        z = (w - tr.touch_after_s) / tr.touch_s
+        touching = (z >= 0) & (z < 1)
+        y[touching] += m * tr.touch * np.sin(np.pi * z[touching])
     return y
 
 
@@ -190,6 +303,7 @@ class SimulatedSeesaw(WeightSource):
         self.realism = realism
         self.table = dict(table or {})
         self._loads: list[_Load] = []
+        self._bumps: list[Bump] = []
         self._placements = 0
         self._spikes = 0
         self._dropped = 0
@@ -223,8 +337,11 @@ class SimulatedSeesaw(WeightSource):
         return np.random.default_rng([self.seed, 0xBEEF, self._placements])
 
     def draw_transient(self, rng: np.random.Generator, lifting: bool = False) -> Transient:
-        """A random hand transient within `realism`."""
+        """A random hand transient within `realism` (a lift is always a plain one)."""
         r = self.realism
+        if not lifting and (r.families != ("press",) or r.hard):
+            name = r.families[int(rng.integers(len(r.families)))]
+            return FAMILIES[name].draw(rng, name, r.hard)
         return Transient(
             overshoot=0.0 if lifting else float(rng.uniform(0.0, r.overshoot_max)),
             rise_s=_uniform(rng, r.lift_s if lifting else r.rise_s),
@@ -253,7 +370,15 @@ class SimulatedSeesaw(WeightSource):
             creep=float(rng.uniform(0.0, r.creep_max)), creep_tau_s=_uniform(rng, r.creep_tau_s),
             crosstalk=float(rng.uniform(0.0, r.crosstalk_max)))
         self._loads.append(load)
+        family = FAMILIES.get(load.put.family)
+        knock = family.draw_bump(rng, r.hard) if family is not None else None
+        if knock is not None:
+            self.bump(replace(knock, at=load.placed_at + load.put.letgo_s + knock.at))
         return load.id
+
+    def bump(self, knock: Bump) -> None:
+        """Knock the table (both pans feel it)."""
+        self._bumps.append(knock)
 
     def remove(self, pan: int | str, load_id: int | None = None, *, at: float | None = None,
                transient: Transient | None = None) -> None:
@@ -273,6 +398,11 @@ class SimulatedSeesaw(WeightSource):
         for load in [ld for ld in self._loads if ld.removed_at is None]:
             self.remove(load.channel, load.id, at=at)
 
+    def hand(self, load_id: int) -> tuple[float, Transient]:
+        """(time the hand last let go, its transient) of a load: the truth, for benchmarks."""
+        load = next(ld for ld in self._loads if ld.id == load_id)
+        return load.placed_at + load.put.letgo_s, load.put
+
     def loads(self, pan: int | str) -> list[tuple[int, str, float]]:
         """(id, label, grams) of what lies on a pan now: the truth, for tests and oracles."""
         channel = self._pan(pan)
@@ -288,6 +418,9 @@ class SimulatedSeesaw(WeightSource):
         if not len(t):
             return total
         first, last = float(t[0]), float(t[-1])
+        for knock in self._bumps:
+            if last >= knock.at and first <= knock.end():
+                total += knock.grams_at(channel, t)
         for ld in self._loads:
             if last < ld.placed_at:
                 continue
@@ -386,6 +519,7 @@ class SimulatedSeesaw(WeightSource):
         samples.sort(key=lambda s: (s.t, s.channel))
         horizon = min(ch.t0 + ch.next_index * ch.period_s for ch in self._chan)
         self._loads = [ld for ld in self._loads if ld.end() >= horizon]
+        self._bumps = [b for b in self._bumps if b.end() >= horizon]
         return samples
 
     def status(self) -> SourceStatus:

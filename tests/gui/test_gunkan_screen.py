@@ -96,7 +96,7 @@ def battle(gui, screen, attacker, left, right, declare=None, counterweight=None)
 def describe(gui, screen):
     sim = gui.app.source
     return (f"{screen.prompt_text!r} {screen.session.actions[-4:]} {sim.loads(0)} {sim.loads(1)} "
-            f"{screen.seesaw.pan(0)} {screen.seesaw.pan(1)} {screen.seesaw.battle()} await={screen._await_change}")
+            f"{screen.seesaw.pan(0)} {screen.seesaw.pan(1)} {screen.seesaw.battle()} await={screen.controller.await_change}")
 
 
 def verdict(gui, screen, fought, shot):
@@ -321,8 +321,8 @@ def test_resumes_after_a_power_cut_and_reads_in_english(gui, gunkan):
     screen = gui.screen
     assert [b.verdict for b in screen.session.state.battles] == ["mine_cleared"]
     gui.app.lang = "en"
-    screen.refresh()
-    screen._buttons_key = None
+    screen.refresh()  # the buttons are drawn again in English
+    gui.pump(0.1)  # and laid out before a finger looks for them
     tap_action(gui, screen, "attack:0")
     place(gui, screen, "L", "cruiser")
     gui.screenshot("e01-declare-english")

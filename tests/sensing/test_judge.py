@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 from companion.sensing.judge import (
-    BALANCED, LEFT, REFUSED, REWEIGH, RIGHT, UNSTABLE, WAITING, Judge, build_groups)
+    BALANCED, LEFT, REFUSED, REWEIGH, RIGHT, UNSTABLE, WAITING, Judge, JudgeConfig, build_groups)
 from companion.games.gunkan.pieces import PieceClass, default_table, pan_classes
 from companion.sensing.pipeline import OVERLOAD, Pipeline, Reading
-from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw, Transient, _press
+from companion.sensing.simulator import FAMILIES, Bump, ManualClock, Realism, SimulatedSeesaw, Transient, _press
 
 RATE = 80.0
 LEFT_CLASSES, RIGHT_CLASSES = pan_classes(default_table())
@@ -148,3 +148,84 @@ def test_simulated_battles_end_to_end():
         assert first_final(verdicts).kind == kind, (attacker, defender)
         sim.clear()
         run(1.0)
+
+
+def test_noise_is_measured_on_idle_empty_pans():
+    j = judge()
+    assert j.noise_g(0) == JudgeConfig().noise_prior_g  # nothing seen yet: the prior
+    rng = np.random.default_rng(3)
+    for i in range(int(3 * RATE)):
+        j.feed(Reading(i / RATE, 0, 0, float(0.05 * rng.standard_normal()), True))
+    assert 0.042 < j.noise_g(0) < 0.058
+    assert j.noise_g(1) == JudgeConfig().noise_prior_g
+    j.reset()
+    assert 0.042 < j.noise_g(0) < 0.058  # the hardware's noise outlives a weighing
+
+
+def readings(g, rate=RATE, channel=1, noise=0.0, seed=0):
+    rng = np.random.default_rng(seed)
+    return [Reading(i / rate, channel, 0, float(v + noise * rng.standard_normal()), True) for i, v in enumerate(g)]
+
+
+def test_a_finger_straightening_a_piece_does_not_change_its_class():
+    """A destroyer identified, then pushed on into the cruiser's band for 0.4 s: no cruiser verdict."""
+    t = np.arange(0.0, 2.0, 1 / RATE)
+    hand = Transient(0.1, 0.03, 0.1, 0.0, 8.0, 0.05, touch_after_s=0.3, touch=0.13, touch_s=0.4)
+    j = judge()
+    seen = set()
+    for r in readings(_press(t, 16.0, hand), noise=0.05):
+        j.feed(r)
+        state = j.identify(1)
+        if state.kind == "class":
+            seen.add((state.group.name, r.t > 0.43))
+    assert seen == {("destroyer", False), ("destroyer", True)}
+
+
+def test_a_knock_on_the_table_during_a_slow_release_is_not_ringing_about_the_weight():
+    """A minesweeper pressed into the destroyer's band, released over 0.35 s while the table rings."""
+    t = np.arange(0.0, 1.5, 1 / RATE)
+    hand = Transient(0.18, 0.022, 0.35, 0.076, 5.6, 0.116)
+    knock = Bump(at=0.05, grams=3.0, hz=12.0, decay_s=0.15)
+    for seed in range(20):
+        j = judge()
+        for r in readings(_press(t, 14.0, hand) + knock.grams_at(1, t), noise=0.08, seed=seed):
+            j.feed(r)
+            state = j.identify(1)
+            assert state.kind != "class" or state.group.name == "minesweeper", (seed, r.t)
+
+
+def test_simulated_battles_at_10_samples_per_second():
+    clock = ManualClock()
+    sim = SimulatedSeesaw(seed=12, rate_hz=10.0, clock=clock, realism=Realism(families=tuple(FAMILIES)),
+                          table=default_table())
+    pipe = Pipeline(rate_hz=10.0)
+    j = Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=10.0)
+
+    def run(seconds):
+        for _ in range(round(seconds / 0.1)):
+            clock.advance(0.1)
+            j.feed_all(pipe.feed(sim.poll()))
+
+    run(2.0)
+    pipe.tare()
+    for ch in (0, 1):
+        sim.place(ch, grams=100.0)
+        run(2.0)
+        pipe.channels[ch].calibrate(100.0)
+        sim.remove(ch)
+        run(2.0)
+    for attacker, defender, kind in (("carrier", "battleship", LEFT), ("landing_ship", "mine", RIGHT),
+                                     ("cruiser", "cruiser", BALANCED)):
+        j.reset()
+        sim.place(0, attacker)
+        run(0.7)
+        sim.place(1, defender)
+        verdicts = []
+        for _ in range(30):
+            clock.advance(0.1)
+            for r in pipe.feed(sim.poll()):
+                j.feed(r)
+                verdicts.append(j.battle())
+        assert first_final(verdicts).kind == kind, (attacker, defender)
+        sim.clear()
+        run(2.0)

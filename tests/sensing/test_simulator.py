@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from companion.games.gunkan.pieces import default_table
-from companion.sensing.simulator import QUIET, ManualClock, Realism, SimulatedSeesaw, Transient
+from companion.sensing.simulator import FAMILIES, QUIET, Bump, ManualClock, Realism, SimulatedSeesaw, Transient
 from companion.sensing.source import WeightSource
 
 
@@ -107,3 +107,48 @@ def test_a_long_clock_jump_drops_samples_instead_of_stalling():
     clock.advance(60.0)
     assert len(sim.poll()) <= 2 * 81 * 10
     assert sim.status().dropped > 0
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_every_hand_family_draws_within_its_documented_ranges(name):
+    family = FAMILIES[name]
+    sim = SimulatedSeesaw(clock=ManualClock(), realism=Realism(families=(name,)))
+    rng = np.random.default_rng(5)
+
+    def within(value, span, hard=False):
+        lo, hi = sorted(span)
+        if hard:  # the last fifth next to the hard end
+            edge = span[0] + 0.8 * (span[1] - span[0])
+            lo, hi = sorted((edge, span[1]))
+        return lo - 1e-12 <= value <= hi + 1e-12
+
+    for hard in (False, True):
+        sim.realism = Realism(families=(name,), hard=hard)
+        for _ in range(50):
+            hand = sim.draw_transient(rng)
+            assert hand.family == name
+            for key in ("overshoot", "rise_s", "release_s", "ring", "ring_hz", "ring_decay_s", "touch"):
+                assert within(getattr(hand, key), getattr(family, key), hard), (key, hard)
+            assert hand.letgo_s >= hand.rise_s + hand.release_s and hand.duration_s >= hand.letgo_s
+
+
+def test_a_straightening_touch_pushes_after_the_let_go_and_a_bump_shakes_both_pans():
+    clock = ManualClock()
+    sim = SimulatedSeesaw(clock=clock, realism=QUIET)
+    hand = Transient(rise_s=0.05, release_s=0.1, touch_after_s=0.3, touch=0.2, touch_s=0.2, family="straighten")
+    sim.place(0, grams=20.0, at=0.0, transient=hand)
+    t = np.array([0.3, 0.55, 0.9])
+    assert np.allclose(sim.ideal_grams(0, t), [20.0, 24.0, 20.0])
+    assert sim.hand(sim.loads(0)[0][0])[0] == pytest.approx(0.65)
+    sim.bump(Bump(at=1.0, grams=2.0, hz=10.0, decay_s=0.1, share=(1.0, 0.5)))
+    t = np.array([1.025])
+    assert sim.ideal_grams(0, t)[0] == pytest.approx(20.0 + 2.0 * np.exp(-0.25))
+    assert sim.ideal_grams(1, t)[0] == pytest.approx(1.0 * np.exp(-0.25))
+
+
+def test_the_bump_family_knocks_the_table_near_the_let_go():
+    sim = SimulatedSeesaw(clock=ManualClock(), realism=Realism(families=("bump",)), table=default_table())
+    sim.place(0, "carrier", at=1.0)
+    (knock,) = sim._bumps
+    letgo, hand = sim.hand(sim.loads(0)[0][0])
+    assert hand.family == "bump" and letgo - 0.1 <= knock.at <= letgo + 0.3 and 0.5 <= knock.grams <= 3.0

@@ -1,0 +1,157 @@
+"""The display model of a 軍艦将棋 game: what a renderer draws, for the table or a seat.
+
+Built from the public view only (`GunkanState.view(None)`): outcomes, never a weight,
+a rank or a fought ship's class until the identify report at the end.  A seat's model
+is the table's with that seat's offers: what a player knows of their own pieces they
+know from the board.  Texts are `Text`s; a *line* is a list of `Text`s and literal
+strings, drawn side by side.  Tones name colours: "panel", "gold", "warn", "accent",
+"seat0", "seat1".
+"""
+
+from __future__ import annotations
+
+from companion.play.controller import TABLE, Offer, Text
+
+BUTTON_KINDS = ("mode", "attack", "declare", "counterweight", "mine", "weighed", "cancel", "new_game")
+
+
+def model(c, who) -> dict:
+    offers = c.offers(who)
+    kinds = {(o.kind, o.choices[:1]) for o in offers}
+    shown = {
+        "stage": c.stage(), "judging": c.session.state.judging if c.session else None,
+        "offers": offers, "buttons": [_button(c, o) for o in offers if o.kind in BUTTON_KINDS],
+        "pans": [p.kind for p in c.pans], "has_sensor": c.seesaw is not None, "weighing": c.weighing,
+        "can_undo": ("ask", ("undo",)) in kinds, "can_end": ("ask", ("end",)) in kinds,
+        "tray": _tray(c) if who == TABLE else None,
+        "question": _question(c) if who == TABLE else None,
+        "cue": {"n": c.cue[0], "sound": c.cue[1]} if c.cue else None,
+    }
+    if c.session is None:
+        return shown | {"prompt": Text("gunkan_ui.new_game"), "tone": "panel", "big": None,
+                        "detail": [], "log": []}
+    view = c.session.state.view(None)
+    shown["log"] = _log(view)
+    stage = shown["stage"]
+    if stage == "over":
+        return shown | _over(view)
+    if stage in ("idle", "verdict"):
+        last = view["log"][-1] if view["log"] else None
+        prompt, tone = ("gunkan_ui.remove_from_pans", "gold") if stage == "verdict" else ("gunkan_ui.idle", "panel")
+        return shown | {"prompt": Text(prompt), "tone": tone,
+                        "big": Text(f"gunkan.verdict.{last['verdict']}") if last else None,
+                        "detail": _removals(last) if last else []}
+    prompt, tone = _battle_prompt(c, view)
+    return shown | {"prompt": prompt, "tone": tone, "detail": [],
+                    "big": Text("gunkan_ui.mine_boom") if view["phase"] == "mine" else None}
+
+
+def seat_name(seat: int) -> Text:
+    return Text(f"gunkan.seat.{seat}")
+
+
+def _button(c, offer: Offer) -> dict:
+    value = offer.choices[0] if offer.choices else None
+    if offer.kind in ("mode", "new_game") or (value == "tap" and c.counterweight_tap):
+        tone = "accent"
+    elif offer.seat is not None:
+        tone = f"seat{offer.seat}"
+    else:
+        tone = "panel"
+    return {"name": offer.kind if value is None else f"{offer.kind}:{value}", "kind": offer.kind,
+            "value": value, "label": offer.label, "tone": tone}
+
+
+def _tray(c) -> str | None:
+    """The pan a virtual tray opens on: the left while it is empty, else the right."""
+    if not c.virtual:
+        return None
+    return "L" if c.pans[0].kind == "empty" else "R"
+
+
+def _question(c) -> dict | None:
+    if c.question is None:
+        return None
+    if c.question == "undo":
+        title, labels = "gunkan_ui.undo_confirm", {"yes": Text("app.yes"), "no": Text("app.no")}
+    else:
+        title, labels = "gunkan_ui.end_game", {"close": Text("gunkan_ui.close")}
+    answers = []
+    for answer in c.answers():
+        kind, _, seat = answer.partition(":")
+        label = labels.get(answer) or Text(f"gunkan_ui.{kind}", {"seat": seat_name(int(seat))})
+        answers.append({"name": answer, "label": label})
+    return {"name": c.question, "title": Text(title), "answers": answers}
+
+
+def _battle_prompt(c, view: dict) -> tuple[Text, str]:
+    phase, battle = view["phase"], view["battle"]
+    tone = f"seat{view['to_move']}"
+    if phase == "declare" and view["judging"] == "seesaw":
+        return Text("gunkan_ui.declare", {"seat": seat_name(battle["defender"])}), tone
+    if phase == "counterweight":
+        return Text("gunkan_ui.counterweight", {"seat": seat_name(battle["attacker"])}), tone
+    if phase == "mine":
+        return Text("gunkan.prompt.mine_hit"), tone
+    if c.seesaw is None:
+        return Text("gunkan_ui.no_sensor"), tone
+    if c.notice:
+        return Text(c.notice), "warn"
+    if view["prompt"] == "remove_counterweight":
+        return Text("gunkan.prompt.remove_counterweight"), "warn"
+    refused = next((p for p in c.pans if p.kind == "refused"), None)
+    if refused is not None:
+        return Text(f"gunkan_ui.refused.{refused.reason}"), "warn"
+    if c.weighing:
+        return Text("gunkan_ui.weighing"), "gold"
+    return Text("gunkan_ui.place_both"), tone
+
+
+def _removals(entry: dict) -> list[list]:
+    return [[seat_name(entry[side]), ": ", Text(f"gunkan.remove.{entry['remove'][side]}")]
+            for side in ("attacker", "defender") if entry["remove"][side]]
+
+
+def _log(view: dict) -> list[list]:
+    """The public log, newest first: outcomes only."""
+    if not view["log"]:
+        return [[Text("gunkan_ui.log_empty")]]
+    lines = []
+    for entry in reversed(view["log"]):
+        line = [Text("gunkan_ui.log_entry", {
+            "n": entry["n"], "attacker": seat_name(entry["attacker"]), "defender": seat_name(entry["defender"]),
+            "declared": Text(f"gunkan.declared.{entry['declared']}"),
+            "verdict": Text(f"gunkan.verdict.{entry['verdict']}")})]
+        if entry.get("counterweight"):
+            line.append(Text("gunkan_ui.log_counterweight"))
+        lines.append(line)
+    return lines
+
+
+def _over(view: dict) -> dict:
+    winner = view["outcome"]["winner"]
+    return {"prompt": Text("gunkan.prompt.over"), "tone": "panel" if winner is None else f"seat{winner}",
+            "big": Text(f"gunkan.outcome.{view['outcome']['reason']}",
+                        {"winner": "" if winner is None else seat_name(winner)}),
+            "detail": _report(view) if "report" in view else []}
+
+
+def _report(view: dict) -> list[list]:
+    """Judging "identify", at the end: every battle with its pieces, and each side's losses."""
+    piece = lambda name: Text(f"gunkan.piece.{name}") if name else "?"  # noqa: E731
+    lines = [[Text("gunkan.report.title")]]
+    for entry in view["log"]:
+        lines.append([Text("gunkan_ui.report_battle", {
+            "n": entry["n"], "attacker": piece(entry.get("attacker_piece")),
+            "defender": piece(entry.get("defender_piece")), "verdict": Text(f"gunkan.verdict.{entry['verdict']}")})])
+    for seat, tally in enumerate(view["report"]):
+        lost = [part for n, (name, count) in enumerate(tally["lost"].items())
+                for part in (["、"] if n else []) + [piece(name), f"×{count}"]]
+        head = Text("gunkan_ui.report_lost", {"seat": seat_name(seat)})
+        lines.append([head] + (lost or [Text("gunkan_ui.report_none")]))
+    return lines
+
+
+def render(line: list, tr) -> str:
+    """A line in words, through `tr(key, **values)`."""
+    return "".join(part if isinstance(part, str) else part.render(tr) for part in line)
