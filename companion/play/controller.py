@@ -84,6 +84,22 @@ def to_json(value: Any) -> Any:
     return value
 
 
+def refusal(error: Exception) -> Text:
+    """A rules refusal as words for a person: its key and values when it has them, else
+    the two halves of a "ja / en" message (either language reads its own half)."""
+    if hasattr(error, "key"):
+        return Text(error.key, getattr(error, "params", {}))
+    ja, _, en = str(error).partition(" / ")
+    return Text("play.refusal", {"ja": ja, "en": en or ja})
+
+
+def may_undo_placing(placed: list[int], seat: int, first: int) -> bool:
+    """While fleets are placed in turn, Undo takes back only `seat`'s own last
+    ship: always for the second placer, for the first until the second begins."""
+    second = 1 - first
+    return placed[seat] > 0 and (seat == second or placed[second] == 0)
+
+
 class Refused(CompanionError, ValueError):
     """Input from a seat that may not make it now; `key` and `params` say why, for a person."""
 

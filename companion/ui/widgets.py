@@ -11,6 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
+from companion.play.controller import may_undo_placing  # noqa: F401  (moved; Battleship imports it here)
 from companion.play.session import Session
 from companion.ui import theme
 
@@ -27,13 +28,6 @@ class Band(Label):
     """Big bold words on a coloured band: whose turn or step it is."""
 
     colour = ListProperty(theme.PANEL)
-
-
-def may_undo_placing(placed: list[int], seat: int, first: int) -> bool:
-    """While fleets are placed in turn, Undo takes back only `seat`'s own last
-    ship: always for the second placer, for the first until the second begins."""
-    second = 1 - first
-    return placed[seat] > 0 and (seat == second or placed[second] == 0)
 
 
 class GameScreen(Screen):
