@@ -206,9 +206,10 @@ class BattleshipController(Controller):
         return found
 
     def _offers_cover(self, who: Who) -> list[Offer]:
+        """Only the table's cover button hands the shared screen to the placer (a phone cannot)."""
         seat = self.session.state.to_move()
         return [Offer("open", Text("battleship_ui.i_am", {"player": self.names()[seat]}), seat)] \
-            if self.mine(who, seat) else []
+            if who == TABLE else []
 
     def _offers_place(self, who: Who) -> list[Offer]:
         seat = self.private
