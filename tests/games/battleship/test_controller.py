@@ -14,18 +14,11 @@ from companion import i18n
 from companion.games.battleship.controller import BattleshipController
 from companion.games.battleship.fleet import CELLS, LENGTH, index, label, run
 from companion.play.controller import TABLE, Refused, Text, to_json
-from companion.store import Store
 
 
 def words(text, lang="ja"):
     render = lambda t: t.render(lambda key, **v: i18n.translate(key, lang, **v))  # noqa: E731
     return "\n".join(map(render, text)) if isinstance(text, list) else render(text)
-
-
-@pytest.fixture
-def store(tmp_path):
-    with Store.in_dir(tmp_path) as store:
-        yield store
 
 
 def kinds(c, who=TABLE):
