@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import partialmethod
 from companion.games.battleship import display
 from companion.games.battleship.ai import LEVELS, BattleshipAI
-from companion.games.battleship.fleet import CELLS, NAMES, label
+from companion.games.battleship.fleet import CELLS, label
 from companion.games.battleship.rules import VARIANTS
 from companion.games.battleship.texts import computer_turn, fill_fleet
 from companion.play.controller import TABLE, Controller, Offer, Refused, Text, Who, may_undo_placing, refusal
@@ -152,13 +152,9 @@ class BattleshipController(Controller):
         self._settle()
         super().changed()
 
-    def to_place(self, seat: int) -> list[str]:
-        placed = {ship for ship, _, _ in self.session.state.fleets[seat]}
-        return [ship for ship in NAMES if ship not in placed]
-
     def ship(self, seat: int) -> str:
         """The ship `seat` places next: the one it picked, else the first one left ("" when done)."""
-        left = self.to_place(seat)
+        left = self.session.state.to_place(seat)
         picked = self.desks[seat].ship
         return picked if picked in left else (left[0] if left else "")
 
@@ -215,7 +211,7 @@ class BattleshipController(Controller):
         seat = self.private
         if who != seat:
             return []
-        left = self.to_place(seat)
+        left = self.session.state.to_place(seat)
         if not left:
             return [Offer("done", Text("battleship_ui.fleet_done"), seat)]
         return [Offer("ship", seat=seat, choices=tuple(left)), Offer("rotate", seat=seat),
