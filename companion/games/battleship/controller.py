@@ -59,6 +59,12 @@ def choices_of(session: Session) -> dict:
     return chosen | ({"level": session.record.scoreboard.rsplit(":", 1)[-1]} if opponent == "cpu" else {})
 
 
+def told(error: IllegalAction, key: str | None = None) -> Refused:
+    """The rules' refusal for its sender, in the rules' words (as `why` inside `key`'s, if given)."""
+    why = refusal(error)
+    return Refused(key, why=why) if key else Refused(why.key, **why.params)
+
+
 @dataclass
 class Desk:
     """A seat's hands: the ship it picked to place, the way it lies, the cell it aims at."""
@@ -262,8 +268,7 @@ class BattleshipController(Controller):
         try:
             self.play_turn(actions)
         except IllegalAction as error:
-            why = refusal(error)
-            raise (Refused(refused, why=why) if refused else Refused(why.key, **why.params)) from None
+            raise told(error, refused) from None
         for desk in self.desks.values():
             desk.aim = None
         self.view_other = False
@@ -291,8 +296,7 @@ class BattleshipController(Controller):
             try:
                 state.apply(shot)  # check only: one shot a turn is aimed, then fired
             except IllegalAction as error:
-                why = refusal(error)
-                raise Refused(why.key, **why.params) from None
+                raise told(error) from None
             desk.aim = cell
 
     def on_fire(self, seat, value) -> None:

@@ -132,7 +132,7 @@ def step(c, rng) -> None:
     elif "fire" in kinds(c):
         c.act(TABLE, "fire")
     else:
-        state = c.session.state  # a sweep, or now and then a shot at a ship the test knows
+        state = c.session.state  # a cell at random, or now and then one of a ship the test knows
         free = [cell for cell in range(CELLS) if cell not in state.called(state.turn)]
         ships = [cell for cell in fleet_at(1 - state.turn, c) if cell in free]
         c.act(TABLE, "cell", rng.choice(ships if ships and rng.random() < 0.4 else free))
