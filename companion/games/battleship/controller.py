@@ -144,30 +144,36 @@ class BattleshipController(Controller):
             return "place"
         if self.result is not None:
             return "result"
-        state = self.session.state
-        return "cover" if state.phase() == "place" and state.to_move() in self.at_table else "play"
+        return "cover" if self.phase() == "place" and self.session.state.to_move() in self.at_table else "play"
 
     def _settle(self) -> None:
         """Against the computer nobody is to be hidden from: its opponent places at once."""
-        state = self.session.state if self.session else None
-        if (state is not None and not self.choosing and self.private is None and self.opponent == "cpu"
-                and state.phase() == "place" and state.to_move() in self.at_table):
-            self.private = state.to_move()
+        if (self.session is not None and not self.choosing and self.private is None and self.opponent == "cpu"
+                and self.phase() == "place" and self.session.state.to_move() in self.at_table):
+            self.private = self.session.state.to_move()
 
     def changed(self) -> None:
         self._settle()
         super().changed()
 
+    def phase(self) -> str:
+        """The rules' phase of the game in progress: place, shoot, answer or over."""
+        return self.session.state.phase()
+
+    def to_place(self, seat: int) -> list[str]:
+        """The ships `seat` has still to place (its own view says so)."""
+        return self.session.state.view(seat).get("to_place", [])
+
     def ship(self, seat: int) -> str:
         """The ship `seat` places next: the one it picked, else the first one left ("" when done)."""
-        left = self.session.state.to_place(seat)
+        left = self.to_place(seat)
         picked = self.desks[seat].ship
         return picked if picked in left else (left[0] if left else "")
 
     def shooter(self, who: Who) -> int | None:
         """The seat whose shots `who` may call now on the sea (None: nobody's)."""
         state = self.session.state
-        if self.stage() != "play" or state.phase() != "shoot" or not self.mine(who, state.turn):
+        if self.stage() != "play" or self.phase() != "shoot" or not self.mine(who, state.turn):
             return None
         return None if who == TABLE and self.view_other else state.turn
 
@@ -203,7 +209,7 @@ class BattleshipController(Controller):
             found.append(Offer("start", Text("battleship_ui.start")))
             return found + ([Offer("back", Text("battleship_ui.back_to_game"))] if self.session else [])
         found = [Offer("new", Text("battleship_ui.new"))] if stage in ("cover", "play") else []
-        if stage == "play" and self.session.state.phase() != "answer":
+        if stage == "play" and self.phase() != "answer":
             found.append(Offer("toggle"))
         return found
 
@@ -217,7 +223,7 @@ class BattleshipController(Controller):
         seat = self.private
         if who != seat:
             return []
-        left = self.session.state.to_place(seat)
+        left = self.to_place(seat)
         if not left:
             return [Offer("done", Text("battleship_ui.fleet_done"), seat)]
         return [Offer("ship", seat=seat, choices=tuple(left)), Offer("rotate", seat=seat),
@@ -235,7 +241,7 @@ class BattleshipController(Controller):
         if not self.mine(who, seat):
             return []
         found = [Offer("move", seat=seat)]  # a rules action as it is, e.g. from a phone
-        if state.phase() == "answer":
+        if self.phase() == "answer":
             return found + [Offer("answer", seat=seat, choices=tuple(state.answer_options()))]
         if self.shooter(who) is not None:
             found.append(Offer("cell", seat=seat, choices=CELL_CHOICES))
@@ -256,7 +262,7 @@ class BattleshipController(Controller):
         elif stage != "play":
             allowed = False
         else:
-            allowed = self.opponent == "tracker" or (state.phase() == "shoot" and bool(state.pending))
+            allowed = self.opponent == "tracker" or (self.phase() == "shoot" and bool(state.pending))
         return len(session.actions) - 1 if allowed else None
 
     # input ---------------------------------------------------------------------------
@@ -281,7 +287,7 @@ class BattleshipController(Controller):
 
     def on_cell(self, seat, cell: int) -> None:
         state, desk = self.session.state, self.desks[seat]
-        if state.phase() == "place":
+        if self.phase() == "place":
             self._play([{"type": "place", "ship": self.ship(seat), "cell": label(cell), "dir": desk.direction}])
             return
         shot = {"type": "shot", "cell": label(cell)}

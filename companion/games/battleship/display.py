@@ -9,7 +9,7 @@ table draws it only while that seat holds the screen to place its ships.
 from __future__ import annotations
 
 from companion.games.battleship.fleet import CELLS, index, label
-from companion.games.battleship.views import own_cell
+from companion.games.battleship.rules import own_cell
 from companion.games.battleship.texts import news
 from companion.play.controller import TABLE, Text, Who
 from companion.play.session import tally
@@ -50,7 +50,7 @@ def _place(c, who, sea) -> dict:
              "band": c.session.players[seat]}
     if who != seat:
         return found
-    left, ship, direction = c.session.state.to_place(seat), c.ship(seat), c.desks[seat].direction
+    left, ship, direction = c.to_place(seat), c.ship(seat), c.desks[seat].direction
     fits = [own_cell(seat, index(a["cell"])) for a in (c.session.state.legal_actions() if left else [])
             if a["ship"] == ship and a["dir"] == direction]
     sea["interactive"] = bool(left)

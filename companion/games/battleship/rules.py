@@ -23,7 +23,6 @@ Actions (cells spelled "A1".."J10", ships by their English key)
   no "ship" for a miss, nor for a hit in advanced mode.
 
 A repeated shot at a cell already called is refused (RULES.md §4 decision).
-What each seat and the table see of a position: views.py.
 """
 
 from __future__ import annotations
@@ -35,11 +34,13 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.play.state import Game, IllegalAction, Outcome, State
 from companion.games.battleship.deduce import consistent
-from companion.games.battleship.fleet import CELLS, LENGTH, NAMES, index, label, placements, run
-from companion.games.battleship.views import SeatViews
+from companion.games.battleship.fleet import CELLS, LENGTH, NAMES, SIZE, index, label, placements, run
 
 VARIANTS = ("standard", "salvo")
 MODES = ("referee", "tracker")
+# a shot as stored: (cell, result, ship or None, volley number of its shooter)
+Shot = tuple[int, str, "str | None", int]
+
 
 RESULT_JA = {"miss": "はずれ", "hit": "命中", "sunk": "撃沈"}  # for messages: the answers' own words are English
 
@@ -49,7 +50,7 @@ def _refuse(ja: str, en: str) -> IllegalAction:
 
 
 @dataclass(frozen=True, eq=False)
-class BattleshipState(SeatViews, State):
+class BattleshipState(State):
     """A position: the fleets placed (referee mode), the shots of each seat, the turn.
 
     `shots[s]` are the answered shots seat s fired at the other seat's sea, in
@@ -60,7 +61,7 @@ class BattleshipState(SeatViews, State):
     game = "battleship"
     options: dict
     fleets: tuple = ((), ())  # per seat: ((ship, start cell, dir), ...)
-    shots: tuple = ((), ())  # per seat: ((cell, result, ship or None, volley), ...)
+    shots: tuple = ((), ())
     pending: tuple = ()
     turn: int = 0
     answering: bool = False
@@ -95,11 +96,6 @@ class BattleshipState(SeatViews, State):
     @cached_property
     def _sunk(self) -> tuple[list[str], list[str]]:
         return tuple([ship for _, result, ship, _ in shots if result == "sunk"] for shots in self.shots)
-
-    def to_place(self, seat: int) -> list[str]:
-        """Seat's ships not placed yet (referee mode), in fleet order."""
-        placed = {ship for ship, _, _ in self.fleets[seat]}
-        return [ship for ship in NAMES if ship not in placed]
 
     def afloat(self, seat: int) -> int:
         return len(NAMES) - len(self.sunk(1 - seat))
@@ -328,6 +324,80 @@ class BattleshipState(SeatViews, State):
         if self.placer() is not None:
             return "place"
         return "answer" if self.answering else "shoot"
+
+    def view(self, seat: int | None) -> dict:
+        """The shared screen (seat None), plus the seat's own fleet for a seat.
+
+        boards[s] is seat s's target grid: the shots s fired at the other sea.
+        grid characters: "." not called, "?" called this turn, "o" miss,
+        "x" hit, "#" hit on a ship known to be sunk.
+        """
+        outcome = self.outcome()
+        view = {
+            "game": self.game,
+            "options": dict(self.options),
+            "phase": self.phase(),
+            "to_move": self.to_move(),
+            "turn": self.turn,
+            "pending": [label(c) for c in self.pending],
+            "shots_allowed": self.shots_allowed() if self.phase() == "shoot" else 0,
+            "placed": [len(f) for f in self.fleets],
+            "boards": [self._target_view(s) for s in (0, 1)],
+            "winner": outcome.winner if outcome else None,
+        }
+        if seat is not None and self.referee:
+            view["fleet"] = self._fleet_view(seat)
+            placed = {ship for ship, _, _ in self.fleets[seat]}
+            view["to_place"] = [ship for ship in NAMES if ship not in placed]
+        return view
+
+    def _public_shot(self, shot: Shot) -> dict:
+        cell, result, ship, volley = shot
+        named = ship is not None and (result == "sunk" or not self.options["advanced"])
+        return {"cell": label(cell), "result": result, "volley": volley,
+                **({"ship": ship} if named else {})}
+
+    def _target_view(self, shooter: int) -> dict:
+        public = [self._public_shot(s) for s in self.shots[shooter]]
+        sunk = self.sunk(shooter)
+        rows = [["."] * SIZE for _ in range(SIZE)]
+        for shot, seen in zip(self.shots[shooter], public):
+            r, c = divmod(shot[0], SIZE)
+            known_sunk = seen["result"] == "sunk" or seen.get("ship") in sunk
+            rows[r][c] = "o" if shot[1] == "miss" else "#" if known_sunk else "x"
+        if shooter == self.turn:
+            for cell in self.pending:
+                rows[cell // SIZE][cell % SIZE] = "?"
+        last = public[-1]["volley"] if public else None
+        return {"shots": public, "grid": ["".join(row) for row in rows], "sunk": sunk,
+                "afloat": len(NAMES) - len(sunk), "count": len(public),
+                "last": [s for s in public if s["volley"] == last]}
+
+    def _fleet_view(self, seat: int) -> list[dict]:
+        """Seat's own ships; their cells spelled `own_cell` ("0:C3"), hits among them."""
+        hit = {c for c, result, _, _ in self.shots[1 - seat] if result != "miss"}
+        sunk = set(self.sunk(1 - seat))
+        return [{"ship": ship, "dir": d,
+                 "cells": [own_cell(seat, c) for c in run(start, LENGTH[ship], d)],
+                 "hits": [own_cell(seat, c) for c in run(start, LENGTH[ship], d) if c in hit],
+                 "sunk": ship in sunk}
+                for ship, start, d in self.fleets[seat]]
+
+    def secrets(self, seat: int) -> list[str]:
+        """Seat's ship cells not hit yet, spelled as its fleet view spells them."""
+        if not self.referee:
+            return []  # tracker: the fleets never enter the companion
+        hit = {shot[0] for shot in self.shots[1 - seat]}
+        return [own_cell(seat, c) for c in self.fleet_cells(seat) if c not in hit]
+
+
+def own_cell(seat: int, cell: int) -> str:
+    """A cell of seat's own sea as views spell it: "0:C3".
+
+    Target grids (public) name cells of the enemy sea plainly ("C3"); the
+    prefix keeps a fleet cell from ever reading like a shot at the other sea.
+    """
+    return f"{seat}:{label(cell)}"
 
 
 def _new_state(options: dict) -> BattleshipState:

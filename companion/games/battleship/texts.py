@@ -10,7 +10,7 @@ import random
 
 from companion.games.battleship.ai import choose_fleet
 from companion.games.battleship.fleet import LENGTH, NAMES, index, label, placements, run
-from companion.play.controller import Text, refusal
+from companion.play.controller import Text
 
 
 def shot_text(shot: dict) -> Text:
@@ -44,7 +44,11 @@ def news(view: dict, names: list, count: int = 1) -> list[dict]:
 
 def reason(error: Exception, lang: str) -> str:
     """The half of a bilingual "ja / en" refusal in `lang` (the whole text otherwise)."""
-    return refusal(error).params["ja" if lang == "ja" else "en"]
+    text = str(error)
+    parts = text.split(" / ", 1)
+    if len(parts) != 2:
+        return text
+    return parts[0] if lang == "ja" else parts[1]
 
 
 def fleet_cells(view: dict) -> list[list[int]]:

@@ -201,7 +201,7 @@ def _text(refused: Refused) -> Text:
 
 def placed(store, **setup):
     c, rng = start(store, **setup), random.Random(1)
-    while c.stage() != "play" or c.session.state.phase() == "place":
+    while c.stage() != "play" or c.phase() == "place":
         step(c, rng)
     return c
 
