@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import partialmethod
+
 from companion.games.battleship import display
 from companion.games.battleship.ai import LEVELS, BattleshipAI
 from companion.games.battleship.fleet import CELLS, label
