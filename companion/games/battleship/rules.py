@@ -166,7 +166,8 @@ class BattleshipState(State):
                 for start, d, _ in placements(LENGTH[ship])
                 if taken.isdisjoint(run(start, LENGTH[ship], d))]
 
-    def _answer_options(self) -> list[dict]:
+    def answer_options(self) -> list[dict]:
+        """The answers the defender's pad offers (tracker): miss, hit (by type unless advanced), sunk by type."""
         advanced = self.options["advanced"]
         afloat = [ship for ship in NAMES if ship not in self.sunk(self.turn)]
         hits = [{"result": "hit"}] if advanced else [{"result": "hit", "ship": s} for s in afloat]
@@ -174,7 +175,7 @@ class BattleshipState(State):
 
     def _answers(self) -> list[dict]:
         record, cell = self.record(self.turn), self.pending[0]
-        return [{"type": "answer", **a} for a in self._answer_options()
+        return [{"type": "answer", **a} for a in self.answer_options()
                 if consistent(record + ((cell, a["result"], a.get("ship")),))]
 
     def apply(self, action: Any) -> "BattleshipState":
@@ -270,9 +271,9 @@ class BattleshipState(State):
         if not self.answering:
             raise _refuse("回答を待っていません", "no shot is waiting for an answer")
         given = {k: v for k, v in action.items() if k != "type"}
-        if given not in self._answer_options():
+        if given not in self.answer_options():
             raise _refuse(f"回答 {given!r} は使えません",
-                          f"answer {given!r} is not one of {self._answer_options()}")
+                          f"answer {given!r} is not one of {self.answer_options()}")
         cell = self.pending[0]
         shot = (cell, given["result"], given.get("ship"))
         if not consistent(self.record(self.turn) + (shot,)):
