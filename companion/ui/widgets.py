@@ -11,7 +11,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion.play.controller import may_undo_placing  # noqa: F401  (moved; Battleship imports it here)
 from companion.play.session import Session
 from companion.ui import theme
 

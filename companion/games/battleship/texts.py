@@ -42,15 +42,6 @@ def news(view: dict, names: list, count: int = 1) -> list[dict]:
             for _, shooter, shots in volleys(view)[-count:]]
 
 
-def reason(error: Exception, lang: str) -> str:
-    """The half of a bilingual "ja / en" refusal in `lang` (the whole text otherwise)."""
-    text = str(error)
-    parts = text.split(" / ", 1)
-    if len(parts) != 2:
-        return text
-    return parts[0] if lang == "ja" else parts[1]
-
-
 def fleet_cells(view: dict) -> list[list[int]]:
     """The cells of each ship in a seat's own view ("0:C3" spelled) as indices."""
     return [[index(cell.split(":", 1)[1]) for cell in ship["cells"]] for ship in view.get("fleet", [])]

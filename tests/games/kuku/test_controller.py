@@ -17,19 +17,12 @@ from companion.games.kuku.board import cells_of
 from companion.games.kuku.controller import KukuController
 from companion.play.controller import TABLE, Refused, to_json
 from companion.play.session import Session
-from companion.store import Store
 
 
 def words(text, lang="ja"):
     if isinstance(text, list):
         return "\n".join(words(t, lang) for t in text)
     return text.render(lambda key, **v: i18n.translate(key, lang, **v))
-
-
-@pytest.fixture
-def store(tmp_path):
-    with Store.in_dir(tmp_path) as store:
-        yield store
 
 
 def kinds(c, who=TABLE):

@@ -9,7 +9,6 @@ from companion import i18n
 from companion.games.uttt.controller import UtttController
 from companion.play.controller import TABLE, Refused, to_json
 from companion.play.session import Session
-from companion.store import Store
 
 X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 9, 7,
           63, 0, 3, 35, 4]  # X completes the diagonal 0-4-8 on the last move
@@ -17,12 +16,6 @@ X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 
 
 def words(text, lang="ja"):
     return text.render(lambda key, **v: i18n.translate(key, lang, **v))
-
-
-@pytest.fixture
-def store(tmp_path):
-    with Store.in_dir(tmp_path) as store:
-        yield store
 
 
 def kinds(controller, who=TABLE):
