@@ -96,9 +96,14 @@ def test_settings_screen_changes_are_saved_over_the_file(tmp_path):
     assert config.load(main) == again
 
 
-def test_a_broken_settings_file_names_itself(tmp_path):
+def test_a_broken_settings_file_is_moved_aside_with_a_notice_naming_it(tmp_path):
     main = tmp_path / "c.yaml"
-    main.write_text(f"data_dir: {tmp_path}\n")
+    main.write_text(f"data_dir: {tmp_path}\nlanguage: en\n")
     (tmp_path / config.SETTINGS_FILE).write_text("display:\n  fullscreen: 3\n")
-    with pytest.raises(ConfigError, match=r"settings.yaml:2: display.fullscreen"):
-        config.load(main)
+    cfg = config.load(main)
+    assert cfg.display.fullscreen is False and cfg.language == "en"  # config.yaml alone
+    assert "settings.yaml:2: display.fullscreen" in cfg.notice
+    aside = list(tmp_path.glob("settings.yaml.unreadable-*"))
+    assert len(aside) == 1 and str(aside[0]) in cfg.notice
+    assert aside[0].read_text() == "display:\n  fullscreen: 3\n"  # kept, not lost
+    assert config.load(main).notice == ""  # the next start is clean
