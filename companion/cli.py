@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_app(cfg)
     except CompanionError as exc:
         print(f"companion: {exc}", file=sys.stderr)
+        if args.command in (None, "run"):
+            _show_on_screen(exc)
         return 2
 
 
@@ -52,3 +54,11 @@ def run_app(cfg: config_module.Config) -> int:
 
     CompanionApp(cfg).run()
     return 0
+
+
+def _show_on_screen(error: CompanionError) -> None:
+    """The appliance has no terminal: the reason it cannot start goes on the screen too."""
+    from companion.ui import app  # noqa: F401  (Kivy's settings, before any window opens)
+    from companion.ui.problems import show_start_problem
+
+    show_start_problem(error)

@@ -198,8 +198,9 @@ class Store:
                 part = Path(f"{self.path}{suffix}")
                 if part.exists():
                     part.rename(Path(f"{self.path}.orphan-{stamp}{suffix}"))
+            self.set_aside = Path(f"{self.path}.orphan-{stamp}-wal")
             self.problem = (f"{wal} had no database beside it; it was kept as "
-                            f"{self.path}.orphan-{stamp}-wal and a new database started")
+                            f"{self.set_aside} and a new database started")
 
     def _move_aside(self, exc: Exception) -> Path:
         stamp = time.strftime("%Y%m%d-%H%M%S")
