@@ -98,6 +98,7 @@ class Config:
         return Path(base) / "companion"
 
 
+INTERNAL = ("path", "notice")  # Config fields that are not keys in a file
 SETTINGS_FILE = "settings.yaml"  # in the data directory: what the settings screen changed
 MAX_BYTES = 64 * 1024  # a configuration is a few hundred bytes; refuse a huge file unread
 
@@ -178,6 +179,10 @@ def parse(text: str, filename: str = "<config>", base: Config | None = None) -> 
     except RecursionError:
         raise ConfigError(f"{filename}: nested far too deeply to be a configuration; "
                           "see config.yaml in the repository for the keys") from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
+        line = text[:exc.position].count("\n") + 1
+        raise ConfigError(f"{filename}:{line}: not valid YAML: character {exc.character!r} is "
+                          "not allowed in a configuration file; delete it") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{filename}:{mark.line + 1}" if mark else filename
@@ -196,11 +201,11 @@ def _build(base, node: yaml.Node, filename: str, prefix: str):
     cls = type(base)
     if not isinstance(node, yaml.MappingNode):
         raise ConfigError(f"{_where(filename, node, prefix)}: expected a section of keys")
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.name != "path"}
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.name not in INTERNAL}
     hints = typing.get_type_hints(cls)
     values = {}
     for key_node, value_node in node.value:
-        key = str(key_node.value)
+        key = str(key_node.value) if isinstance(key_node, yaml.ScalarNode) else "(a list as a key)"
         dotted = f"{prefix}.{key}" if prefix else key
         if key not in fields:
             raise ConfigError(
@@ -227,7 +232,7 @@ def _value(hint, rules, node: yaml.Node, filename: str, key: str, base=None):
         item = typing.get_args(hint)[0]
         return tuple(_value(item, rules, child, filename, key) for child in node.value)
     if not isinstance(node, yaml.ScalarNode):
-        raise ConfigError(f"{where}: expected a single {hint.__name__} value")
+        raise ConfigError(f"{where}: expected a single value ({_kind(hint)})")
     try:
         value = yaml.SafeLoader("").construct_object(node)
     except yaml.YAMLError as exc:

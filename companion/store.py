@@ -94,10 +94,15 @@ class Damaged(Exception):
     """Internal: the file is not a healthy companion database (set it aside)."""
 
 
+def _code(exc: BaseException) -> int | None:
+    """SQLite's primary result code of an sqlite3 error (None for other errors)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code & 0xFF if code is not None else None
+
+
 def translate(exc: BaseException, path: Path, doing: str) -> StoreError:
     """A StoreError a person can act on for an sqlite3 or OS error met while `doing`."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    code = code & 0xFF if code is not None else None
+    code = _code(exc)
     if code in _BUSY:
         return StoreBusy(
             f"{path} is locked by another program (a backup, or sqlite3 in a terminal?) and "
@@ -146,10 +151,10 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._set_aside_orphan_wal()
             try:
-                self._db = self._open()
+                self._db = self._open_waiting()
             except Damaged as exc:
                 self.set_aside = self._move_aside(exc)
-                self._db = self._open()
+                self._db = self._open_waiting()
         except (sqlite3.Error, OSError) as exc:
             raise translate(exc, self.path, "opening the database") from None
         except Damaged as exc:
@@ -166,6 +171,18 @@ class Store:
         store._lock = lock
         return store
 
+    def _open_waiting(self) -> sqlite3.Connection:
+        """Open; SQLite answers some steps (switching to WAL while another process opens the
+        same new file) "busy" without waiting, so those are retried until the timeout."""
+        deadline = time.monotonic() + self.busy_timeout
+        while True:
+            try:
+                return self._open()
+            except sqlite3.OperationalError as exc:
+                if _code(exc) not in _BUSY or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.02)
+
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, timeout=self.busy_timeout)
         try:
@@ -180,8 +197,7 @@ class Store:
             self._check_schema(db)
         except sqlite3.DatabaseError as exc:
             db.close()
-            code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
-            if code in _DAMAGED:
+            if _code(exc) in _DAMAGED:
                 raise Damaged(str(exc)) from None
             raise
         except BaseException:

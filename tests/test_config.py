@@ -44,7 +44,7 @@ MALFORMED = [
     ("sensor:\n  gpio:\n    clock_pin: 99\n", 3, "sensor.gpio.clock_pin", "out of range"),
     ("sensor: serial\n", 1, "sensor", "a section of keys"),
     ("display:\n  width: 800\n  width: 640\n", 3, "display.width", "given twice"),
-    ("data_dir: [a, b]\n", 1, "data_dir", "a single str"),
+    ("data_dir: [a, b]\n", 1, "data_dir", "a single value (text)"),
     ("sensor:\n  serial:\n    baudrate: 12345\n", 3, "sensor.serial.baudrate", "choose one"),
     ("- just\n- a list\n", 1, "top level", "a section of keys"),
     ("display:\n  width: 800\n   height: 480\n", 3, "", "not valid YAML"),
