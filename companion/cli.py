@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from companion import config as config_module
@@ -50,14 +51,24 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_app(cfg: config_module.Config) -> int:
-    from companion.ui.app import CompanionApp
+    from companion.store import Store
 
-    CompanionApp(cfg).run()
+    store = Store.in_dir(cfg.data_path)  # the lock and the database before any window opens
+    try:
+        from companion.ui.app import CompanionApp
+
+        CompanionApp(cfg, store=store).run()
+    finally:
+        store.close()
     return 0
 
 
 def _show_on_screen(error: CompanionError) -> None:
-    """The appliance has no terminal: the reason it cannot start goes on the screen too."""
+    """The appliance has no terminal: the reason it cannot start goes on the screen too
+    (when there is one; COMPANION_PROBLEM_WINDOW=0 keeps it in the terminal only)."""
+    if os.environ.get("COMPANION_PROBLEM_WINDOW", "1") == "0" or not any(
+            os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")):
+        return
     from companion.ui import app  # noqa: F401  (Kivy's settings, before any window opens)
     from companion.ui.problems import show_start_problem
 

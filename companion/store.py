@@ -106,7 +106,7 @@ def translate(exc: BaseException, path: Path, doing: str) -> StoreError:
     if code in _BUSY:
         return StoreBusy(
             f"{path} is locked by another program (a backup, or sqlite3 in a terminal?) and "
-            f"stayed locked for {BUSY_TIMEOUT_S:.0f} s while {doing}. Nothing was changed and "
+            f"stayed locked while {doing}. Nothing was changed and "
             "every game is intact: close that program and try again.")
     if code == 13 or getattr(exc, "errno", None) == errno.ENOSPC:
         return StoreUnwritable(
@@ -139,10 +139,10 @@ class Store:
 
     `Store.in_dir` also takes the data directory's lock: one companion per directory."""
 
-    def __init__(self, path: str | Path, clock=time.time, busy_timeout: float = BUSY_TIMEOUT_S):
+    def __init__(self, path: str | Path, clock=time.time, busy_timeout: float | None = None):
         self.path = Path(path)
         self.clock = clock
-        self.busy_timeout = busy_timeout
+        self.busy_timeout = BUSY_TIMEOUT_S if busy_timeout is None else busy_timeout
         self.set_aside: Path | None = None  # where an unreadable database was moved
         self.problem: str | None = None  # what to tell the people about it
         self._db = None

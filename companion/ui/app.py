@@ -35,11 +35,12 @@ class CompanionApp(App):
     sensor_ok = BooleanProperty(False)
     cfg = ObjectProperty(None)
 
-    def __init__(self, cfg: config_module.Config, source=None, **kwargs):
+    def __init__(self, cfg: config_module.Config, source=None, store: Store | None = None,
+                 **kwargs):
         super().__init__(**kwargs)
         self.cfg = cfg
         self.title = "companion"
-        self.store = Store.in_dir(cfg.data_path)  # a StoreError here: the app cannot start
+        self.store = store or Store.in_dir(cfg.data_path)  # a StoreError: the app cannot start
         self.problems = ProblemHandler(self)  # any later failure: a message, not a crash
         self.has_cjk = install_cjk_font(cfg.display.cjk_font)
         self.lang = self._language()

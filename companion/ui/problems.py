@@ -5,7 +5,6 @@ start at all `show_start_problem` puts it on the screen on its own."""
 
 from __future__ import annotations
 
-import os
 import traceback
 
 from kivy.app import App
@@ -134,10 +133,5 @@ class ProblemApp(App):
 
 
 def show_start_problem(error: BaseException) -> None:
-    """Put the start-up failure on the screen, if there is one to put it on."""
-    if os.environ.get("COMPANION_PROBLEM_WINDOW", "1") == "0":
-        return
-    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-            or os.environ.get("SDL_VIDEODRIVER")):
-        return
+    """Show the start-up failure on the screen until the person taps Try again."""
     ProblemApp(error).run()
