@@ -32,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
         from companion.doctor import run_doctor
 
         return run_doctor(args.config)
+    cfg = None
     try:
         cfg = config_module.load(args.config)
         if args.command == "monitor":
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     except CompanionError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         if args.command in (None, "run"):
-            _show_on_screen(exc)
+            _show_on_screen(exc, cfg.language if cfg else "auto")
         return 2
 
 
@@ -63,7 +64,7 @@ def run_app(cfg: config_module.Config) -> int:
     return 0
 
 
-def _show_on_screen(error: CompanionError) -> None:
+def _show_on_screen(error: CompanionError, language: str) -> None:
     """The appliance has no terminal: the reason it cannot start goes on the screen too
     (when there is one; COMPANION_PROBLEM_WINDOW=0 keeps it in the terminal only)."""
     if os.environ.get("COMPANION_PROBLEM_WINDOW", "1") == "0" or not any(
@@ -72,4 +73,4 @@ def _show_on_screen(error: CompanionError) -> None:
     from companion.ui import app  # noqa: F401  (Kivy's settings, before any window opens)
     from companion.ui.problems import show_start_problem
 
-    show_start_problem(error)
+    show_start_problem(error, language)

@@ -119,11 +119,11 @@ class ProblemHandler:
 class ProblemApp(App):
     """The app cannot start: say why on the screen until the person taps Try again."""
 
-    def __init__(self, error: BaseException, **kwargs):
+    def __init__(self, error: BaseException, language: str = "auto", **kwargs):
         super().__init__(**kwargs)
         self.error = error
         self.title = "companion"
-        self.lang = i18n.language_from("auto") if install_cjk_font() else "en"
+        self.lang = i18n.language_from(language) if install_cjk_font() else "en"
 
     def build(self):
         from kivy.core.window import Window
@@ -132,6 +132,6 @@ class ProblemApp(App):
         return ProblemPanel(self.error, self.lang, "app.try_again", self.stop)
 
 
-def show_start_problem(error: BaseException) -> None:
+def show_start_problem(error: BaseException, language: str = "auto") -> None:
     """Show the start-up failure on the screen until the person taps Try again."""
-    ProblemApp(error).run()
+    ProblemApp(error, language).run()
