@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     except CompanionError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         if args.command in (None, "run"):
-            _show_on_screen(exc, cfg.language if cfg else "auto")
+            _show_on_screen(exc, cfg)
         return 2
 
 
@@ -64,7 +64,7 @@ def run_app(cfg: config_module.Config) -> int:
     return 0
 
 
-def _show_on_screen(error: CompanionError, language: str) -> None:
+def _show_on_screen(error: CompanionError, cfg: config_module.Config | None) -> None:
     """The appliance has no terminal: the reason it cannot start goes on the screen too
     (when there is one; COMPANION_PROBLEM_WINDOW=0 keeps it in the terminal only)."""
     if os.environ.get("COMPANION_PROBLEM_WINDOW", "1") == "0" or not any(
@@ -73,4 +73,4 @@ def _show_on_screen(error: CompanionError, language: str) -> None:
     from companion.ui import app  # noqa: F401  (Kivy's settings, before any window opens)
     from companion.ui.problems import show_start_problem
 
-    show_start_problem(error, language)
+    show_start_problem(error, cfg)

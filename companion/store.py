@@ -230,7 +230,10 @@ class Store:
 
     def _migrate(self, db: sqlite3.Connection) -> None:
         """Read the version and migrate inside one write transaction: a second process
-        starting at the same moment waits, then finds the work done."""
+        starting at the same moment waits, then finds the work done.  A current schema
+        needs no write, so a program holding a write lock (a backup) does not stop the start."""
+        if db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS):
+            return
         with self._transaction(db):
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > len(MIGRATIONS):

@@ -17,7 +17,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from companion import fonts, i18n
-from companion.config import ConfigError
+from companion.config import Config, ConfigError
 from companion.errors import CompanionError
 from companion.store import DataDirInUse, OutOfSequence, StoreBusy, StoreUnwritable, UnreadableGame
 from companion.ui import theme
@@ -119,19 +119,25 @@ class ProblemHandler:
 class ProblemApp(App):
     """The app cannot start: say why on the screen until the person taps Try again."""
 
-    def __init__(self, error: BaseException, language: str = "auto", **kwargs):
+    def __init__(self, error: BaseException, cfg: Config | None = None, **kwargs):
         super().__init__(**kwargs)
         self.error = error
+        self.cfg = cfg or Config()  # the configuration, if it loaded; else the defaults
         self.title = "companion"
-        self.lang = i18n.language_from(language) if install_cjk_font() else "en"
+        has_cjk = install_cjk_font(self.cfg.display.cjk_font)
+        self.lang = i18n.language_from(self.cfg.language) if has_cjk else "en"
 
     def build(self):
         from kivy.core.window import Window
 
+        if self.cfg.display.fullscreen:
+            Window.fullscreen = "auto"
+        else:
+            Window.size = (self.cfg.display.width, self.cfg.display.height)
         Window.clearcolor = theme.BACKGROUND
         return ProblemPanel(self.error, self.lang, "app.try_again", self.stop)
 
 
-def show_start_problem(error: BaseException, language: str = "auto") -> None:
+def show_start_problem(error: BaseException, cfg: Config | None = None) -> None:
     """Show the start-up failure on the screen until the person taps Try again."""
-    ProblemApp(error, language).run()
+    ProblemApp(error, cfg).run()

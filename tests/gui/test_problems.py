@@ -148,7 +148,7 @@ def test_the_reason_the_app_cannot_start_is_on_the_screen(gui):
     app = ProblemApp(StoreBusy("/var/lib/companion/companion.db is locked by another program "
                                "(a backup, or sqlite3 in a terminal?) and stayed locked while "
                                "opening the database. Nothing was changed and every game is "
-                               "intact: close that program and try again."), "ja")
+                               "intact: close that program and try again."), gui.cfg)
     app._run_prepare()
     gui.pump(0.2)
     text = "\n".join(str(getattr(w, "text", "")) for w in app.root.walk())
