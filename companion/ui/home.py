@@ -46,8 +46,8 @@ class HomeScreen(Screen):
         sessions, problems = unfinished(app.store, {tile.kind for tile in tiles()})
         for problem in problems:
             Logger.warning("companion: %s", problem)
-        self.unreadable = app.tr("app.games_unreadable", app.lang, n=len(problems),
-                                 path=str(app.store.path)) if problems else ""
+        self.unreadable = app.tr("app.games_unreadable", app.lang, n=len(problems)) \
+            if problems else ""
         for session in sessions[:20]:
             self.ids.resume.add_widget(self._resume_row(app, session.record, len(session.actions)))
         self.ids.nothing_to_resume.opacity = 0 if sessions else 1
