@@ -363,7 +363,17 @@ def _stale_instance(tmp: Path, rng: random.Random) -> str | None:
         except OutOfSequence:
             pass
         logged = one.actions(session.id)
-        return None if logged == session.actions else "the log changed"
+        if logged != session.actions:
+            return "the log changed"
+        stale = Session.resume(other, session.id)
+        session.play(session.state.legal_actions()[0])
+        session.play(session.state.legal_actions()[0])
+        try:
+            stale.undo(1)  # would delete the other copy's two new moves too
+            return "a stale copy's undo took back moves it never saw"
+        except OutOfSequence:
+            pass
+        return None if one.actions(session.id) == session.actions else "the log changed"
 
 
 def _disk_full_on_move(tmp: Path, rng: random.Random) -> str | None:

@@ -70,7 +70,8 @@ class Session:
         keep = max(0, len(self.actions) - count)
         before = self.game.replay(self.record.options, self.actions[:keep])
         outcome = before.outcome()
-        self.store.truncate(self.id, keep, outcome.to_json() if outcome else None)
+        self.store.truncate(self.id, keep, outcome.to_json() if outcome else None,
+                            known=len(self.actions))
         del self.actions[keep:]
         self.state = before
         return before

@@ -354,9 +354,19 @@ class Store:
 
         self._write("saving a move", work)
 
-    def truncate(self, game_id: int, keep: int, outcome: dict | None = None) -> None:
-        """Keep only the first `keep` actions (undo); the game is active again unless `outcome`."""
+    def truncate(self, game_id: int, keep: int, outcome: dict | None = None,
+                 known: int | None = None) -> None:
+        """Keep only the first `keep` actions (undo); the game is active again unless `outcome`.
+        With `known` (the caller's count of moves) `OutOfSequence` if the log has another."""
         def work():
+            if known is not None:
+                (count,), = self._db.execute("SELECT count(*) FROM actions WHERE game_id = ?",
+                                             (game_id,)).fetchall()
+                if count != known:
+                    raise OutOfSequence(
+                        f"game {game_id} has {count} moves on disk, not {known} (was it changed "
+                        "somewhere else?). Nothing was taken back: go home and resume the game "
+                        "to see it as stored.")
             self._db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, keep))
             self._set_status(game_id, self.clock(), outcome)
 

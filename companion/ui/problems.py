@@ -109,6 +109,8 @@ class ProblemHandler:
             self.open = None
             if bug or isinstance(error, (OutOfSequence, UnreadableGame)):
                 self.app.show_home()  # whatever the screen held, the store holds the truth
+            else:  # the screen may have stopped half-way through redrawing: redraw it
+                getattr(self.app.manager.current_screen, "refresh", lambda: None)()
 
         view.add_widget(ProblemPanel(error, self.app.lang, "app.home" if bug else "app.ok", close))
         view.open(animation=False)
