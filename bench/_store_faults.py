@@ -68,14 +68,10 @@ def judge(directory: Path, written: dict[int, list], before: dict[str, bytes],
         if store.set_aside is not None:
             if must_open:
                 return f"set a readable database aside: {store.problem}"
-            kept = {name: (directory / name).read_bytes() for name in before
-                    if (directory / name).exists()}
-            aside = store.set_aside.read_bytes()
-            if aside not in before.values():
+            if store.set_aside.read_bytes() not in before.values():
                 return "the set-aside file is not the damaged file byte for byte"
             if store.games():
                 return "games appeared in the fresh database"
-            del kept
             return None
         return _games_as_written(store, written)
 
@@ -168,7 +164,7 @@ def _row(value: str, must_open=True):
 
 
 def _wal_without_db(tmp: Path, rng: random.Random) -> str | None:
-    written = healthy(tmp, rng)
+    healthy(tmp, rng)
     path = tmp / FILENAME
     holder = sqlite3.connect(path, isolation_level=None)  # keeps the WAL from a checkpoint
     holder.execute("PRAGMA wal_autocheckpoint=0")
@@ -182,7 +178,6 @@ def _wal_without_db(tmp: Path, rng: random.Random) -> str | None:
             return "the WAL without its database was not kept aside byte for byte"
         if store.games():
             return "the orphan WAL was replayed into the new database"
-    del written
     return None
 
 
@@ -383,11 +378,9 @@ def _disk_full_on_move(tmp: Path, rng: random.Random) -> str | None:
         pages = store._db.execute("PRAGMA page_count").fetchone()[0]
         store._db.execute(f"PRAGMA max_page_count={pages}")  # SQLite's own "disk is full"
         store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        big = 0
         try:
             while True:  # fill what is left of the last pages with moves, until refused
                 session.play(session.state.legal_actions()[0])
-                big += 1
                 if session.state.is_over():
                     session = Session.start(store, "uttt", players=["you", "friend"])
         except StoreUnwritable as exc:
@@ -395,8 +388,7 @@ def _disk_full_on_move(tmp: Path, rng: random.Random) -> str | None:
                 return f"unclear message: {exc}"
         except StoreError as exc:
             return f"not reported as a full disk: {exc}"
-        before = list(session.actions)
-        if store.actions(session.id) != before:
+        if store.actions(session.id) != session.actions:
             return "the refused move is in the log"
     return None
 
@@ -417,6 +409,28 @@ def _read_only_on_move(tmp: Path, rng: random.Random) -> str | None:
         return None if store.actions(session.id) == session.actions else "a move was lost"
 
 
+def _full_disk_at_start(tmp: Path, rng: random.Random) -> str | None:
+    disk = tmp / "disk"
+    disk.mkdir()
+    with tiny_disk(disk):
+        written = healthy(disk, rng)
+        fill(disk)
+        try:
+            with Store(disk / FILENAME) as store:  # reading needs no space: it may open
+                session = Session.resume(store, next(iter(written)))
+                try:
+                    session.play(session.state.legal_actions()[0])
+                    return "a move was reported saved on a full disk"
+                except StoreUnwritable:
+                    pass
+        except StoreUnwritable:
+            pass
+        except Exception as exc:
+            return f"crashed: {type(exc).__name__}: {exc}"
+        (disk / "filler").unlink()
+        return judge(disk, written, {}, must_open=True)
+
+
 LOCKS = {
     "write_lock_at_start": _write_lock_at_start,
     "exclusive_lock_held_too_long": _exclusive_lock_held_too_long,
@@ -427,6 +441,7 @@ LOCKS = {
     "stale_instance": _stale_instance,
     "disk_full_on_move": _disk_full_on_move,
     "read_only_on_move": _read_only_on_move,
+    "full_disk_at_start": _full_disk_at_start,
 }
 
 
@@ -454,6 +469,31 @@ def read_only(directory: Path):
         yield
     finally:
         subprocess.run(["umount", str(directory)], check=True, capture_output=True)
+
+
+@contextlib.contextmanager
+def tiny_disk(directory: Path, size: str = "1m"):
+    """A real small disk (tmpfs) mounted on `directory`: root only."""
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}",
+                                            "tmpfs", str(directory)],
+                                           capture_output=True).returncode:
+        raise Unavailable("a full disk needs a tmpfs mount (root)")
+    try:
+        yield directory
+    finally:
+        subprocess.run(["umount", "-l", str(directory)], check=True, capture_output=True)
+
+
+def fill(directory: Path) -> None:
+    """Fill the disk under `directory` to the last byte (ENOSPC), as an SD card fills."""
+    fd = os.open(directory / "filler", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        while os.write(fd, b"x" * 512):
+            pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def run(cases: dict, name: str, rng: random.Random) -> str | None:
