@@ -246,7 +246,8 @@ def _value(hint, rules, node: yaml.Node, filename: str, key: str, base=None):
     if type(value) is not hint:
         raise ConfigError(f"{where}: expected {_kind(hint)}, got {_short(node.value)}")
     if hint is float and not math.isfinite(value):
-        raise ConfigError(f"{where}: expected a finite number, got {_short(node.value)}")
+        span = f" from {rules['min']} to {rules['max']}" if "min" in rules and "max" in rules else ""
+        raise ConfigError(f"{where}: expected a finite number{span}, got {_short(node.value)}")
     if hint is str and any(ord(c) < 32 for c in value):
         raise ConfigError(f"{where}: control characters (such as NUL) are not allowed here")
     place = os.path.expanduser(value) if rules.get("directory") and value else ""

@@ -148,6 +148,9 @@ class Store:
         self._db = None
         self._lock = None
         try:
+            if self.path.is_dir():
+                raise StoreError(f"{self.path} is a directory, not a database: move it away "
+                                 f"(mv {self.path} {self.path}.dir) and start again")
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._set_aside_orphan_wal()
             try:
@@ -244,7 +247,12 @@ class Store:
                 raise Damaged(f"schema version {version}")
             for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                 for statement in filter(str.strip, script.split(";")):
-                    db.execute(statement)
+                    try:
+                        db.execute(statement)
+                    except sqlite3.OperationalError as exc:
+                        if _code(exc) != 1:  # SQLITE_ERROR: e.g. a table the version denies
+                            raise
+                        raise Damaged(f"schema version {version} but {exc}") from None
                 db.execute(f"PRAGMA user_version={number}")
 
     @staticmethod
