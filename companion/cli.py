@@ -49,6 +49,23 @@ def main(argv: list[str] | None = None) -> int:
         if args.command in (None, "run"):
             _show_on_screen(exc, cfg)
         return 2
+    except Exception as exc:  # a bug: its traceback goes to a file, not to the person
+        report = _save_traceback(exc)
+        print(f"companion: an internal error stopped it ({type(exc).__name__}: {exc}); the "
+              f"details are in {report}: please report them", file=sys.stderr)
+        if args.command in (None, "run"):
+            _show_on_screen(exc, cfg)
+        return 3
+
+
+def _save_traceback(exc: BaseException) -> str:
+    import tempfile
+    import traceback
+
+    with tempfile.NamedTemporaryFile("w", prefix="companion-crash-", suffix=".txt",
+                                     delete=False) as out:
+        out.write("".join(traceback.format_exception(exc)))
+    return out.name
 
 
 def run_app(cfg: config_module.Config) -> int:
@@ -64,7 +81,7 @@ def run_app(cfg: config_module.Config) -> int:
     return 0
 
 
-def _show_on_screen(error: CompanionError, cfg: config_module.Config | None) -> None:
+def _show_on_screen(error: Exception, cfg: config_module.Config | None) -> None:
     """The appliance has no terminal: the reason it cannot start goes on the screen too
     (when there is one; COMPANION_PROBLEM_WINDOW=0 keeps it in the terminal only)."""
     if os.environ.get("COMPANION_PROBLEM_WINDOW", "1") == "0" or not any(

@@ -111,7 +111,7 @@ def load(path: str | os.PathLike | None = None, with_settings: bool = True) -> C
     path = Path(path) if path else DEFAULT_PATH
     cfg = parse(_read(path), str(path))
     settings = cfg.data_path / SETTINGS_FILE
-    if not with_settings or not settings.exists():
+    if not with_settings or not os.path.exists(settings):  # (an unreadable dir: not there)
         return cfg
     try:
         return parse(_read(settings), str(settings), base=cfg)

@@ -57,11 +57,12 @@ def install_cjk_font(configured: str = "") -> bool:
 class ProblemPanel(BoxLayout):
     """Headline, the error's detail and one big button."""
 
-    def __init__(self, error: BaseException, lang: str, button: str, on_button, **kwargs):
+    def __init__(self, error: BaseException, lang: str, button: str, on_button,
+                 headline: str = "", **kwargs):
         super().__init__(orientation="vertical", padding=16, spacing=12, **kwargs)
         self.error = error
-        self.add_widget(_wrapped(i18n.translate(headline_key(error), lang), "22sp", theme.WARN,
-                                 bold=True, size_hint_y=0.4))
+        self.add_widget(_wrapped(i18n.translate(headline or headline_key(error), lang), "22sp",
+                                 theme.WARN, bold=True, size_hint_y=0.4))
         self.add_widget(_wrapped(detail(error), "15sp", theme.TEXT))
         self.button = Button(text=i18n.translate(button, lang), font_size="22sp",
                              size_hint=(None, None), size=(220, 64), pos_hint={"center_x": 0.5},
@@ -137,7 +138,9 @@ class ProblemApp(App):
         else:
             Window.size = (self.cfg.display.width, self.cfg.display.height)
         Window.clearcolor = theme.BACKGROUND
-        return ProblemPanel(self.error, self.lang, "app.try_again", self.stop)
+        bug = not isinstance(self.error, CompanionError)
+        return ProblemPanel(self.error, self.lang, "app.try_again", self.stop,
+                            headline="app.problem_bug_at_start" if bug else "")
 
 
 def show_start_problem(error: BaseException, cfg: Config | None = None) -> None:

@@ -86,3 +86,19 @@ def test_a_broken_config(tmp_path):
     path = tmp_path / "config.yaml"
     path.write_text("sound:\n  volume: .nan\n")
     said(start(path), f"{path}:2: sound.volume", "finite number")
+
+
+def test_an_internal_error_at_start_is_one_line_and_a_saved_report(cfg, tmp_path):
+    crash = START.replace("from companion.cli import main",
+                          "import companion.config\n"
+                          "companion.config.load = lambda *a, **k: 1 / 0\n"
+                          "from companion.cli import main")
+    result = subprocess.run([sys.executable, "-c", crash, "--config", str(cfg)],
+                            capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "COMPANION_PROBLEM_WINDOW": "0"})
+    assert result.returncode == 3 and "Traceback" not in result.stderr
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith("companion: an internal error") and "ZeroDivisionError" in line
+    report = line.split("details are in ")[1].split(":")[0]
+    assert "Traceback" in open(report).read()
+    os.unlink(report)
