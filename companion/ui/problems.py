@@ -85,6 +85,7 @@ class ProblemHandler:
     def __init__(self, app):
         self.app = app
         self.open: ModalView | None = None
+        self.shown: list[BaseException] = []  # every problem shown (tests check it is empty)
 
     def handle_exception(self, error):
         if not isinstance(error, Exception):
@@ -99,6 +100,7 @@ class ProblemHandler:
         return ExceptionManager.PASS
 
     def show(self, error: BaseException) -> ModalView:
+        self.shown.append(error)
         if self.open is not None:
             self.open.dismiss(animation=False)
         bug = not isinstance(error, CompanionError)

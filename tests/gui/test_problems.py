@@ -38,6 +38,7 @@ def refused_move_is_a_message(gui, screen, headline, words, shot):
     text = gui.texts(popup)
     assert headline in text and words in text and "Traceback" not in text
     gui.screenshot(shot)
+    gui.app.problems.shown.clear()  # expected
     gui.tap(popup.children[0].button)
     assert gui.app.problems.open is None and gui.screen is screen
     return before
@@ -168,5 +169,6 @@ def test_a_bug_in_a_callback_is_a_message_and_home_not_a_crash(gui):
     assert popup is not None and "内部のエラー" in gui.texts(popup)
     assert "ZeroDivisionError" in gui.texts(popup) and "Traceback" not in gui.texts(popup)
     gui.screenshot("problem-internal-error")
+    gui.app.problems.shown.clear()  # expected
     gui.tap(popup.children[0].button)
     assert gui.screen.name == "home" and gui.app.problems.open is None
