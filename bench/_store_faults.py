@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.session import Session
+from companion.play.session import Session
 from companion.store import (FILENAME, DataDirInUse, OutOfSequence, Store, StoreBusy,
                              StoreError, StoreUnwritable, UnreadableGame)
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.sensing.calibration import Calibrator
 from companion.sensing.judge import BALANCED, LEFT, REWEIGH, RIGHT, Judge
-from companion.sensing.pieces import default_table, pan_classes
+from companion.games.gunkan.pieces import default_table, pan_classes
 from companion.sensing.pipeline import NotStableError, Pipeline
 from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
 
@@ -44,7 +44,8 @@ class Rig:
         self.clock = ManualClock(0.0)
         signs = np.where(self.rng.random(2) < 0.5, -1.0, 1.0)  # some cells are wired reversed
         scales = tuple(float(s * self.rng.uniform(380.0, 900.0)) for s in signs)
-        self.sim = SimulatedSeesaw(seed, rate_hz, self.clock, hardest_realism(self.rng), counts_per_gram=scales)
+        self.sim = SimulatedSeesaw(seed, rate_hz, self.clock, hardest_realism(self.rng), counts_per_gram=scales,
+                                   table=default_table())
         self.pipeline = Pipeline(2, rate_hz)
         self.table = default_table()
         self.left_classes, self.right_classes = pan_classes(self.table)

@@ -6,7 +6,7 @@ Baselines (implemented here, independently of companion.ai):
   probability-density shooter: count every placement of each unsunk ship
   that fits the answers, placements through unresolved hits weighted up,
   fire at the cell most placements cover).
-Computer levels: easy, normal, hard (companion.ai.battleship).
+Computer levels: easy, normal, hard (companion.games.battleship.ai).
 
 Figures: mean/median shots per shooter in standard and advanced mode; salvo
 turns (5 shots a turn, the shooter's own fleet untouched); the density
@@ -33,8 +33,8 @@ from multiprocessing import Pool  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from companion.ai.battleship import choose_fleet, choose_shots  # noqa: E402
-from companion.rules.battleship_fleet import CELLS, LENGTH, NAMES, SIZE, masks, placements  # noqa: E402
+from companion.games.battleship.ai import choose_fleet, choose_shots  # noqa: E402
+from companion.games.battleship.fleet import CELLS, LENGTH, NAMES, SIZE, masks, placements  # noqa: E402
 
 LEVELS = ("easy", "normal", "hard")
 BASELINES = ("random", "hunt_target", "parity", "density")

@@ -21,8 +21,8 @@ import random
 import time
 from multiprocessing import Pool
 
-from companion.ai.kuku import KukuAI, Options
-from companion.rules.kuku import GAME
+from companion.games.kuku.ai import KukuAI, Options
+from companion.games.kuku.rules import GAME
 
 STRONG = 3
 

@@ -22,7 +22,7 @@ import argparse
 import json
 import random
 
-from companion.rules.kuku_board import CELLS, PRODUCTS, cells_of
+from companion.games.kuku.board import CELLS, PRODUCTS, cells_of
 
 FLEET_SIZE = 3
 CELLS_OF = {n: frozenset(cells_of(n)) for n in PRODUCTS}

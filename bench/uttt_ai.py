@@ -25,11 +25,11 @@ import time
 from dataclasses import replace
 from multiprocessing import Pool
 
-from companion.ai.uttt import LEVELS, REFERENCE, SearchConfig, choose_move
-from companion.ai.uttt_naive import NaiveBoard
-from companion.ai.uttt_naive import random_playout as naive_playout
-from companion.ai.uttt_playout import legal_moves, random_playout
-from companion.rules.uttt import DRAW, ONGOING, Engine
+from companion.games.uttt.ai import LEVELS, REFERENCE, SearchConfig, choose_move
+from companion.games.uttt.ai_naive import NaiveBoard
+from companion.games.uttt.ai_naive import random_playout as naive_playout
+from companion.games.uttt.playout import legal_moves, random_playout
+from companion.games.uttt.rules import DRAW, ONGOING, Engine
 
 THRESHOLDS = {
     "easy_vs_random": 0.90,

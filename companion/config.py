@@ -11,6 +11,7 @@ import dataclasses
 import math
 import os
 import time
+import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,11 +68,16 @@ class SerialSettings:
 @dataclass(frozen=True)
 class Sensor:
     source: str = _opt("simulator", choices=("simulator", "gpio", "serial"))
-    rate_hz: int = _opt(80, choices=(10, 80))
+    rate_hz: int | str = _opt("auto", choices=("auto", 10, 80))  # auto: the rate the board runs at
     calibration: str = ""  # the stored calibration to use; empty: the newest
     simulator: SimulatorSettings = SimulatorSettings()
     gpio: GpioSettings = GpioSettings()
     serial: SerialSettings = SerialSettings()
+
+    @property
+    def wanted_rate(self) -> int | None:
+        """The configured samples/s, or None for `auto` (use what the board measures)."""
+        return None if self.rate_hz == "auto" else self.rate_hz
 
 
 @dataclass(frozen=True)
@@ -231,24 +237,26 @@ def _value(hint, rules, node: yaml.Node, filename: str, key: str, base=None):
             raise ConfigError(f"{where}: expected {low} to {high} items, got {len(node.value)}")
         item = typing.get_args(hint)[0]
         return tuple(_value(item, rules, child, filename, key) for child in node.value)
+    kinds = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    expected = " or ".join(map(_kind, kinds))
     if not isinstance(node, yaml.ScalarNode):
-        raise ConfigError(f"{where}: expected a single value ({_kind(hint)})")
+        raise ConfigError(f"{where}: expected a single value ({expected})")
     try:
         value = yaml.SafeLoader("").construct_object(node)
     except yaml.YAMLError as exc:
         raise ConfigError(f"{where}: cannot read this value ({exc.problem})") from None
     except (ValueError, OverflowError):  # e.g. an integer of thousands of digits
-        raise ConfigError(f"{where}: expected {_kind(hint)}, got {_short(node.value)}") from None
+        raise ConfigError(f"{where}: expected {expected}, got {_short(node.value)}") from None
     if hint is float and type(value) is int:
         value = float(value) if abs(value) < 1e300 else math.inf
     if hint is str and value is None:
         value = ""
-    if type(value) is not hint:
-        raise ConfigError(f"{where}: expected {_kind(hint)}, got {_short(node.value)}")
-    if hint is float and not math.isfinite(value):
+    if type(value) not in kinds:
+        raise ConfigError(f"{where}: expected {expected}, got {_short(node.value)}")
+    if type(value) is float and not math.isfinite(value):
         span = f" from {rules['min']} to {rules['max']}" if "min" in rules and "max" in rules else ""
         raise ConfigError(f"{where}: expected a finite number{span}, got {_short(node.value)}")
-    if hint is str and any(ord(c) < 32 for c in value):
+    if type(value) is str and any(ord(c) < 32 for c in value):
         raise ConfigError(f"{where}: control characters (such as NUL) are not allowed here")
     place = os.path.expanduser(value) if rules.get("directory") and value else ""
     if place and os.path.exists(place) and not os.path.isdir(place):

@@ -341,7 +341,11 @@ class Store:
         return log
 
     def append(self, game_id: int, seq: int, action: Any, outcome: dict | None = None) -> None:
-        """Durably add action number `seq` (0-based); with `outcome` the game is finished.
+        """Durably add action number `seq` (0-based); with `outcome` the game is finished."""
+        self.extend(game_id, seq, [action], outcome)
+
+    def extend(self, game_id: int, seq: int, actions: list, outcome: dict | None = None) -> None:
+        """Durably add actions numbered from `seq`, all or none (one transaction).
         `OutOfSequence` if `seq` is not the log's next number (another copy moved on)."""
         now = self.clock()
 
@@ -354,9 +358,9 @@ class Store:
                     f"game {game_id} has {count} moves on disk, so move {seq + 1} does not "
                     "follow them (was the game changed somewhere else?). Nothing was saved: "
                     "go home and resume the game to see it as stored.")
-            self._db.execute(
+            self._db.executemany(
                 "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                (game_id, seq, _dump(action), now),
+                [(game_id, seq + i, _dump(action), now) for i, action in enumerate(actions)],
             )
             self._set_status(game_id, now, outcome)
 

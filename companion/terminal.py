@@ -38,9 +38,9 @@ def monitor(cfg: config_module.Config, source: str | None, port: str | None,
     with Store.in_dir(cfg.data_path) as store:
         calibration = store.calibration(sensor.calibration or None)
     with open_source(sensor) as weights:
-        pipeline = Pipeline(weights.channels, sensor.rate_hz, calibration=_scales(calibration))
+        pipeline = Pipeline(weights.channels, calibration=_scales(calibration))
         print(f"companion monitor: {sensor.source}  (Ctrl-C stops)", file=out)
-        run_monitor(weights, pipeline, out, duration_s)
+        run_monitor(weights, pipeline, out, duration_s, wanted_rate=sensor.wanted_rate)
     return 0
 
 
@@ -52,9 +52,9 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
     sensor = sensor_settings(cfg, source, port)
     store = Store.in_dir(cfg.data_path)  # refused now, not after the work, if the app runs
     with open_source(sensor) as weights:
-        pipeline = Pipeline(weights.channels, sensor.rate_hz)
+        pipeline = Pipeline(weights.channels)
         calibrator = Calibrator(pipeline, known_g)
-        virtual = isinstance(weights, SimulatedSeesaw)
+        virtual = weights.virtual
         while not calibrator.done:
             step = calibrator.step
             print(f"\n{step.prompt}", file=out)

@@ -2,8 +2,9 @@
 # Make this Raspberry Pi OS machine boot straight into the companion, fullscreen on its
 # touchscreen, running as its own user.  Run it from a checkout of the repository:
 #
-#   sudo deploy/install-appliance.sh [--sensor simulator|gpio|serial] [--dry-run]
+#   sudo deploy/install-appliance.sh [--sensor simulator|gpio|serial] [--rotate 0|180] [--dry-run]
 #
+# --rotate 180: the touchscreen is mounted upside down (the picture and touch are turned).
 # Running it again updates the installed copy of the app and keeps your config and games.
 # deploy/uninstall-appliance.sh undoes it.  What it does, step by step: deploy/README.md.
 set -euo pipefail
@@ -14,15 +15,18 @@ repo=$(dirname "$here")
 . "$here/appliance-common.sh"
 
 usage() {
-    sed -n '2,9s/^# \{0,1\}//p' "$0"
+    sed -n '2,11s/^# \{0,1\}//p' "$0"
     exit "${1:-0}"
 }
 
 sensor=""
+rotate=""
 while [ $# -gt 0 ]; do
     case $1 in
         --sensor) [ $# -ge 2 ] || usage 2; sensor=$2; shift 2 ;;
         --sensor=*) sensor=${1#--sensor=}; shift ;;
+        --rotate) [ $# -ge 2 ] || usage 2; rotate=$2; shift 2 ;;
+        --rotate=*) rotate=${1#--rotate=}; shift ;;
         --dry-run) DRY_RUN=1; shift ;;
         -h | --help) usage 0 ;;
         *) printf 'unknown argument: %s\n' "$1" >&2; usage 2 ;;
@@ -31,6 +35,10 @@ done
 case $sensor in
     "" | simulator | gpio | serial) ;;
     *) die "--sensor must be simulator, gpio or serial (got '$sensor')" ;;
+esac
+case $rotate in
+    "" | 0 | 180) ;;
+    *) die "--rotate must be 0 or 180: the screens are laid out for a landscape panel (got '$rotate')" ;;
 esac
 
 need_root
@@ -122,7 +130,13 @@ sensor:
 EOF
 fi
 run mkdir -p "$DATA_DIR/kivy" "$DATA_DIR/data"
-run install -m 644 "$here/kivy-config.ini" "$DATA_DIR/kivy/config.ini"
+# Kivy's settings, turned as asked; without --rotate an earlier install's rotation stays.
+kivy_ini=$DATA_DIR/kivy/config.ini
+if [ -z "$rotate" ] && [ -f "$kivy_ini" ]; then
+    rotate=$(sed -n 's/^rotation *= *\([0-9]*\)$/\1/p' "$kivy_ini" | head -n 1)
+fi
+sed "s/^rotation = .*/rotation = ${rotate:-0}/" "$here/kivy-config.ini" | write_file "$kivy_ini" 644
+say "screen rotation: ${rotate:-0} (Kivy turns the picture and the touches)"
 run chown -R "$APP_USER:$APP_USER" "$DATA_DIR"
 run chmod 750 "$DATA_DIR"
 # The config must load: the app would otherwise fail at every boot.

@@ -40,7 +40,7 @@ base_length = 0;       // 0: just long enough for the cells and stops
 base_width = 120;      // front to back; the back strip is the electronics bay
 base_thickness = 4;
 pedestal_height = 6;   // room under the cell's middle to bend
-cell_y = -12;          // cells (and pans) sit this far in front of the base's centre line
+cell_y = -20;          // cells (and pans) sit this far in front of the base's centre line
 
 /* [Carrier and stop] */
 carrier_gap = 3;       // between the cell's top and the carrier arm
@@ -49,6 +49,7 @@ stop_lip = 14;         // how far the carrier reaches past the free end, over th
 stop_boss_diameter = 10;
 stop_pilot = 2.8;      // hole for an M3 screw cut into plastic (4.0 for a heat-set insert)
 pan_screw_pilot = 2.8; // the M3 screw that holds the pan on its carrier
+pan_screw_head = 6.72; // its countersunk head: ISO 10642 M3, largest head diameter (90°)
 
 /* [Print] */
 clearance = 0.4;       // added to screw holes
@@ -70,21 +71,33 @@ fixed_holes = [cell_hole_inset, cell_hole_inset + cell_hole_pitch];  // from the
 free_holes = [cell_length - cell_hole_inset, cell_length - cell_hole_inset - cell_hole_pitch];
 stop_x = cell_length + 2 + stop_boss_diameter / 2;  // the stop boss stays 2 mm clear of the cell
 stop_boss_top = cell_top - 5;  // leaves room for the stop screw's head and its travel
-bay_y = cell_y + cell_width / 2 + stop_boss_diameter;  // the bay starts behind the cells
+bay_clear = 3;                                       // between the pans' edge and the electronics bay
+bay_y = cell_y + pan_diameter / 2 + bay_clear;          // the bay starts behind the pans: nothing stands under them
+bay_depth = base_width / 2 - bay_y;
+bay_min_depth = 38;                                  // the cable-tie slots, and room for the boards
 
 assert(pan_spacing >= cell_length + 6,
        str("pan_spacing ", pan_spacing, " mm: the two cells would touch; use at least ", cell_length + 6));
 assert(pan_spacing >= pan_diameter + 6,
        str("pan_spacing ", pan_spacing, " mm: the pans would touch; use at least ", pan_diameter + 6));
 assert(length >= auto_length, str("base_length ", length, " mm is too short; use at least ", auto_length));
+assert(cell_y - pan_diameter / 2 >= -base_width / 2,
+       str("the pans overhang the base's front edge; move them back (cell_y) or make base_width at least ",
+           2 * (pan_diameter / 2 - cell_y)));
+assert(bay_depth >= bay_min_depth,
+       str("the electronics bay behind the pans is only ", bay_depth, " mm deep; make base_width at least ",
+           2 * (bay_y + bay_min_depth), " or move the pans forward (cell_y)"));
+assert(pan_floor >= (pan_screw_head - 3.4) / 2 + 1, "pan_floor is too thin for the M3 countersink");
 assert(stop_lip >= stop_boss_diameter + 3, "stop_lip must reach over the whole stop boss");
 assert(cell_clamp >= cell_hole_inset + cell_hole_pitch + cell_thread,
        "cell_clamp must cover both holes at one end of the cell");
 
 echo(str("base ", length, " x ", base_width, " mm; pan surface ", carrier_top + pan_floor, " mm above the table"));
+echo(str("electronics bay ", length, " x ", bay_depth, " mm behind the pans, ", bay_y - (cell_y + pan_diameter / 2),
+         " mm clear of their edge"));
 // Screw lengths: the plastic under the head (grip) plus 6-10 mm into the cell's thread.
-fixed_grip = cell_z - (cell_thread + 1);
-carrier_grip = cell_thread;
+fixed_grip = cell_z - cell_thread;   // the base's counterbore ends cell_thread above the table
+carrier_grip = cell_thread;          // the carrier's counterbore starts cell_thread above the cell
 echo(str("screws M", cell_thread, ": 4 from below into the fixed ends, ", fixed_grip + 6, "-", fixed_grip + 10,
          " mm long; 4 from above into the free ends, ", carrier_grip + 6, "-", carrier_grip + 10, " mm long"));
 
@@ -132,9 +145,11 @@ module pan() {
                 translate([0, 0, -1]) cylinder(d = pan_diameter - 2 * pan_rim_width, h = pan_floor + pan_rim_height + 2);
             }
         }
-        // countersunk M3 screw into the carrier, flush with the pan's floor
+        // countersunk M3 screw into the carrier, flush with the pan's floor: a 90° cone
+        // that is pan_screw_head wide at the floor's top
+        sink = (pan_screw_head - 3.4) / 2;
         translate([0, 0, -1]) cylinder(d = 3.4, h = pan_floor + 2);
-        translate([0, 0, pan_floor - 1.7]) cylinder(d1 = 3.4, d2 = 6.6, h = 1.71);
+        translate([0, 0, pan_floor - sink]) cylinder(d1 = 3.4, d2 = pan_screw_head + 0.2, h = sink + 0.1);
     }
 }
 

@@ -24,6 +24,12 @@ def test_values_are_typed_and_frozen():
         cfg.language = "en"
 
 
+def test_the_sample_rate_is_the_boards_unless_one_is_asked_for():
+    assert config.load().sensor.rate_hz == "auto" and config.load().sensor.wanted_rate is None
+    for rate in (10, 80):
+        assert config.parse(f"sensor:\n  rate_hz: {rate}\n").sensor.wanted_rate == rate
+
+
 def test_data_path_defaults_under_home_and_can_be_set(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert config.parse("").data_path == tmp_path / "companion"
@@ -38,7 +44,9 @@ MALFORMED = [
     ("sound:\n  volume: 1.5\n", 2, "sound.volume", "out of range"),
     ("display:\n  width: wide\n", 2, "display.width", "a whole number"),
     ("display:\n  fullscreen: maybe\n", 2, "display.fullscreen", "true or false"),
-    ("sensor:\n  rate_hz: 40\n", 2, "sensor.rate_hz", "choose one of: 10, 80"),
+    ("sensor:\n  rate_hz: 40\n", 2, "sensor.rate_hz", "choose one of: auto, 10, 80"),
+    ("sensor:\n  rate_hz: fast\n", 2, "sensor.rate_hz", "choose one of: auto, 10, 80"),
+    ("sensor:\n  rate_hz: [10]\n", 2, "sensor.rate_hz", "a single value (a whole number or text)"),
     ("sensor:\n  gpio:\n    data_pins: 6\n", 3, "sensor.gpio.data_pins", "a list"),
     ("sensor:\n  gpio:\n    data_pins: [1, 2, 3]\n", 3, "sensor.gpio.data_pins", "1 to 2 items"),
     ("sensor:\n  gpio:\n    clock_pin: 99\n", 3, "sensor.gpio.clock_pin", "out of range"),

@@ -2,19 +2,22 @@
 
 import io
 
+import pytest
+
 from companion import config
 from companion.cli import main
 from companion.store import Store
 
 
-def make_config(tmp_path):
+def make_config(tmp_path, rate="auto"):
     path = tmp_path / "c.yaml"
-    path.write_text(f"data_dir: {tmp_path / 'data'}\nsensor:\n  simulator:\n    seed: 3\n")
+    path.write_text(f"data_dir: {tmp_path / 'data'}\nsensor:\n  rate_hz: {rate}\n  simulator:\n    seed: 3\n")
     return path
 
 
-def test_calibrate_walks_both_pans_and_saves_to_store_and_settings(tmp_path, capsys):
-    path = make_config(tmp_path)
+@pytest.mark.parametrize("rate", [10, "auto"])
+def test_calibrate_walks_both_pans_and_saves_to_store_and_settings(tmp_path, capsys, rate):
+    path = make_config(tmp_path, rate)
     assert main(["--config", str(path), "calibrate", "--name", "club", "--mass", "50"]) == 0
     out = capsys.readouterr().out
     assert "50 g" in out and "saved as 'club'" in out

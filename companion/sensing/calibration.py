@@ -12,7 +12,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from companion.sensing.pieces import PieceClass
+from companion.sensing.classes import PieceClass
 from companion.sensing.pipeline import CalibrationError, Pipeline
 
 DEFAULT_KNOWN_G = 100.0

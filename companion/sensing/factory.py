@@ -6,13 +6,15 @@ from companion.config import Sensor
 from companion.sensing.source import WeightSource
 
 
-def open_source(sensor: Sensor, source: str | None = None) -> WeightSource:
-    """The configured source (`source` overrides `sensor.source`), ready to poll."""
+def open_source(sensor: Sensor, source: str | None = None, table=None) -> WeightSource:
+    """The configured source (`source` overrides `sensor.source`), ready to poll;
+    `table` names the pieces a simulator can be given (piece name -> PieceClass)."""
     kind = source or sensor.source
     if kind == "simulator":
         from companion.sensing.simulator import SimulatedSeesaw
 
-        return SimulatedSeesaw(seed=sensor.simulator.seed, rate_hz=sensor.rate_hz)
+        # `auto`: a simulated board with RATE high; `rate_hz: 10` simulates the common 10/s one
+        return SimulatedSeesaw(seed=sensor.simulator.seed, rate_hz=sensor.wanted_rate or 80.0, table=table)
     if kind == "gpio":
         from companion.sensing.gpio_source import GpioSource
 
@@ -22,6 +24,6 @@ def open_source(sensor: Sensor, source: str | None = None) -> WeightSource:
     if kind == "serial":
         from companion.sensing.serial_link import SerialSource
 
-        return SerialSource(sensor.serial.port, rate=sensor.rate_hz,
+        return SerialSource(sensor.serial.port, rate=sensor.wanted_rate,
                             baudrate=sensor.serial.baudrate)
     raise ValueError(f"unknown sensor source {kind!r}")

@@ -99,6 +99,7 @@ class GpioSource(WeightSource):
                 "rejections": dict(sum((Counter(dict.copy(d.rejections)) for d in drivers),
                                        start=Counter())),
                 "conversion_rate_hz": [round(d.conversion_rate_hz, 2) for d in drivers],
+                "clock_high_us": [d.clock_high_us() for d in drivers],
             },
         )
 

@@ -22,14 +22,24 @@ stall the Python thread while the clock is high.  A clock high longer than
   are discarded (datasheet settling time);
 * waiting for DOUT to go low has a deadline, so a missing or unpowered chip
   raises `SensorError` instead of hanging.  DOUT gets a pull-up, so a loose
-  data wire reads "busy" rather than random bits.
+  data wire reads "busy" rather than random bits; a pin that cannot be pulled
+  up is an error.
+
+Where gpiozero's pin factory is lgpio (Pi 5, and Pi 4 with lgpio installed),
+the clock and DOUT go through `lgpio.gpio_write` / `gpio_read` directly: one
+ioctl per edge instead of gpiozero's two (it asks the pin's mode before every
+write), so half the system calls fall inside each clock-high phase.  Elsewhere, and on MockFactory in
+tests, gpiozero's pins are used.  The clock-high times of recent transfers are
+kept for `companion monitor` (`clock_high_us()`).
 
 See docs/hx711.md.
 """
 
 from __future__ import annotations
 
+import functools
 import statistics
+import sys
 import time
 from collections import Counter, deque
 from dataclasses import dataclass
@@ -46,6 +56,7 @@ RESET_HIGH_NS = 100_000  # how long `reset` holds the clock high
 SETTLING_CONVERSIONS = 4  # unsettled conversions after power-up/reset/gain change
 DATA_BITS = 24
 RATE_EDGES = 17  # ready edges kept to measure the conversion rate
+HIGH_TIMES = 256  # transfers whose longest clock-high time is kept for the monitor
 
 # (channel, gain) -> total clock pulses per transfer; selects the NEXT conversion.
 PULSES = {("A", 128): 25, ("B", 32): 26, ("A", 64): 27}
@@ -120,13 +131,18 @@ class HX711:
             self._data: Sequence = tuple(pin_factory.pin(n) for n in data_pins)
             self._clock.function = "output"
             self._clock.state = 0
-            for pin in self._data:
+            for name, pin in zip(data_pins, self._data):
                 pin.function = "input"
-                _pull_up(pin)
+                _pull_up(pin, f"{self.label}: DOUT pin {name}")
         except GPIOZeroError as exc:
             pin_factory.release_all(self)
             raise SensorError(f"{self.label}: cannot use these GPIO pins ({exc}). "
                               "Check the pin numbers in config.yaml.") from exc
+        except SensorError:
+            pin_factory.release_all(self)
+            raise
+        self.io_path, self._set_clock, self._read_data = _wire(pin_factory, self._clock, self._data)
+        self._high_ns: deque[int] = deque(maxlen=HIGH_TIMES)
         self._closed = False
         self._powered = True
         self._pending: tuple[Reading, ...] | None = None
@@ -176,6 +192,15 @@ class HX711:
                     f"{self.label}: no trustworthy reading in {self._timeout_ns / 1e9:g} s "
                     f"(last problem: {self.last_error or 'none'}). Check the DOUT and "
                     "PD_SCK wires and the chip's power.")
+
+    def clock_high_us(self) -> dict:
+        """The longest clock-high time of each recent transfer, in µs (upper bounds):
+        median, worst, and how many passed the datasheet's 50 µs."""
+        highs = sorted(self._high_ns)
+        if not highs:
+            return {"path": self.io_path, "transfers": 0}
+        return {"path": self.io_path, "transfers": len(highs), "median": round(highs[len(highs) // 2] / 1000, 1),
+                "max": round(highs[-1] / 1000, 1), "over_50": sum(h > CLOCK_HIGH_LIMIT_NS for h in highs)}
 
     @property
     def conversion_rate_hz(self) -> float:
@@ -256,18 +281,19 @@ class HX711:
 
     def _wait_ready(self, deadline: int) -> None:
         """Wait until every DOUT is low; reset a chip that stalls mid-transfer."""
-        ns, data = self._ns, self._data
+        ns, read = self._ns, self._read_data
         start = ns()
         saw_busy = reset_tried = False
         while True:
-            if not any(pin.state for pin in data):
+            bits = read()
+            if not any(bits):
                 if saw_busy:
                     self._ready_edges.append(ns())
                 return
             saw_busy = True
             now = ns()
             if now >= deadline:
-                busy = [str(name) for name, pin in zip(self._names[1:], data) if pin.state]
+                busy = [str(name) for name, bit in zip(self._names[1:], bits) if bit]
                 raise SensorError(
                     f"{self.label}: DOUT on pin {', '.join(busy)} never signalled data ready "
                     f"within {self._timeout_ns / 1e9:g} s, even after a reset. Check the "
@@ -284,30 +310,25 @@ class HX711:
 
     def _shift(self) -> tuple[list[int], int, bool, int]:
         """Clock one transfer: (words, longest clock-high ns, gain pulses read 1, start)."""
-        ns, clock, data = self._ns, self._clock, self._data
-        words = [0] * len(data)
+        ns, write, read = self._ns, self._set_clock, self._read_data
+        words = [0] * len(self._data)
         longest = 0
         t_start = ns()
-        for _ in range(DATA_BITS):
-            t0 = ns()
-            clock.state = 1
-            clock.state = 0
-            high = ns() - t0
-            if high > longest:
-                longest = high
-            for i, pin in enumerate(data):  # DOUT holds the bit until the next rise
-                words[i] = (words[i] << 1) | pin.state
         trailing_high = True
-        for _ in range(self._pulses - DATA_BITS):
+        for pulse in range(self._pulses):
             t0 = ns()
-            clock.state = 1
-            clock.state = 0
+            write(1)
+            write(0)
             high = ns() - t0
             if high > longest:
                 longest = high
-            if not all(pin.state for pin in data):
+            bits = read()  # DOUT holds the bit until the next rise
+            if pulse < DATA_BITS:
+                words = [(w << 1) | b for w, b in zip(words, bits)]
+            elif not all(bits):
                 trailing_high = False
         self.last_transfer_ns = ns() - t_start
+        self._high_ns.append(longest)
         return words, longest, trailing_high, t_start
 
     def _transfer(self) -> tuple[Reading, ...] | None:
@@ -352,9 +373,34 @@ def _default_pin_factory():
     return Device.pin_factory
 
 
-def _pull_up(pin) -> None:
-    """Pull DOUT up so a loose wire reads 'busy', not random bits."""
+def _pull_up(pin, what: str) -> None:
+    """Pull DOUT up so a loose wire reads 'busy', not random bits; a fixed pull-up
+    (GPIO2/3 have one) is fine, any other refusal is an error."""
     try:
         pin.pull = "up"
-    except PinError:
-        pass  # a fixed pull (GPIO2/3 have fixed pull-ups) is fine
+    except PinError as exc:
+        try:
+            fixed_up = pin.pull == "up"
+        except GPIOZeroError:
+            fixed_up = False
+        if not fixed_up:
+            raise SensorError(
+                f"{what}: cannot pull DOUT up ({exc}); a floating DOUT reads junk. "
+                "Use another GPIO pin for DOUT.") from exc
+
+
+def _wire(factory, clock, data) -> tuple[str, Callable[[int], None], Callable[[], list[int]]]:
+    """(path, write the clock, read every DOUT): lgpio's own calls where it is the
+    factory (one ioctl per edge), else the gpiozero pins."""
+    lgpio_pins = sys.modules.get("gpiozero.pins.lgpio")  # imported only where lgpio is installed
+    if lgpio_pins is not None and isinstance(factory, lgpio_pins.LGPIOFactory):
+        lgpio = lgpio_pins.lgpio
+
+        handle, clock_gpio = factory._handle, clock._number
+        data_gpios = [pin._number for pin in data]
+        write, read = lgpio.gpio_write, lgpio.gpio_read
+        return ("lgpio", lambda level: write(handle, clock_gpio, level),
+                lambda: [read(handle, gpio) for gpio in data_gpios])
+
+    set_state = type(clock).state.fset  # `clock.state = level`, without a Python frame per edge
+    return "gpiozero", functools.partial(set_state, clock), lambda: [pin.state for pin in data]

@@ -14,9 +14,12 @@ Semantics (datasheet, and where it is silent, the choice made here):
   is ready, and stays low (showing the newest conversion) until read;
 * the rising edges 1..24 of a transfer shift the word out MSB first (DOUT
   holds each bit until the next rise); edge 25 pulls DOUT high; edges 25, 26,
-  27 select A/128, B/32, A/64 for the following conversions (more count as 27);
-* until edge 25 the chip stays mid-transfer, whatever time passes: a chip
-  that missed a pulse holds its last data bit on DOUT and is never "ready";
+  27 select A/128, B/32, A/64 for the following conversions;
+* "not less than 25 or more than 27" pulses (datasheet): until edge 25 the chip
+  stays mid-transfer, whatever time passes (a chip that missed a pulse holds
+  its last data bit on DOUT and is never "ready"); a 28th edge is a
+  communication error: DOUT stays high, no conversion is offered until the
+  chip is reset (power-down);
 * edges while the chip is busy converting are ignored;
 * a clock high for more than 60 µs powers the chip down (DOUT reads 1); the
   falling edge then resets it to A/128 and restarts conversions;
@@ -130,8 +133,8 @@ class Transfer:
 @dataclass
 class _Fault:
     at_pulse: int  # 1-based rising edge of the next transfer
-    kind: str  # "stretch", "miss"
-    amount: int  # ns for stretch, pulses for miss
+    kind: str  # "stretch", "miss", "extra"
+    amount: int  # ns for stretch, pulses for miss and extra
 
 
 class EmulatedHX711:
@@ -178,6 +181,10 @@ class EmulatedHX711:
         """Next transfer: the chip does not see `count` rising edges from `at_pulse`."""
         self._faults.append(_Fault(at_pulse, "miss", count))
 
+    def extra_pulses(self, at_pulse: int, count: int = 1) -> None:
+        """Next transfer: a glitch makes the chip count `count` more rising edges at `at_pulse`."""
+        self._faults.append(_Fault(at_pulse, "extra", count))
+
     def spike(self, delta: int) -> None:
         """Add `delta` counts to the next settled conversion (an analog spike)."""
         self._spike += delta
@@ -211,7 +218,7 @@ class EmulatedHX711:
             return self._dout_fault == "stuck_high"
         now = self.clock()
         self._check_power(now)
-        if self._powered_down:
+        if self._powered_down or self._error:
             return True
         if self._count == 0 or self._count > DATA_BITS:
             return not self._ready(now)
@@ -247,6 +254,7 @@ class EmulatedHX711:
 
     def _power_on(self, now: int) -> None:
         self._powered_down = False
+        self._error = False  # more than 27 edges: silent until reset
         self._rise_ns: int | None = None
         self._origin = now  # conversions complete at origin + k * period
         self._setting = DEFAULT_SETTING
@@ -277,7 +285,7 @@ class EmulatedHX711:
             last.note = last.note or note
 
     def _rising_edge(self, now: int) -> None:
-        if self._powered_down:
+        if self._powered_down or self._error:
             return
         if self._count > DATA_BITS and self._ready(now):
             self._end_transfer()
@@ -286,25 +294,31 @@ class EmulatedHX711:
                 return  # busy converting: edges are ignored
             self._latch(now)
         self._pulse_in_transfer += 1
-        if self._apply_faults():
-            return
-        self._count += 1
-        if self._count > DATA_BITS:
-            self._gain_pulse(now)
+        for _ in range(self._edges_seen()):
+            self._count += 1
+            if self._count > max(PULSES.values()):
+                self._mark(f"{self._count} clock pulses: communication error")
+                self._error = True
+                return
+            if self._count > DATA_BITS:
+                self._gain_pulse(now)
 
-    def _apply_faults(self) -> bool:
-        """Run this edge's injected faults; True if the chip misses the edge."""
-        missed = False
+    def _edges_seen(self) -> int:
+        """Run this edge's injected faults: how many edges the chip counts (0 if it missed it)."""
+        seen = 1
         for fault in [f for f in self._faults if f.at_pulse == self._pulse_in_transfer]:
             self._faults.remove(fault)
             if fault.kind == "stretch":
                 self.clock.advance(fault.amount)
+            elif fault.kind == "extra":
+                seen += fault.amount
+                self._mark("counted an extra clock pulse")
             else:
-                missed = True
+                seen = 0
                 self._mark("missed a clock pulse")
                 if fault.amount > 1:
                     self._faults.append(_Fault(fault.at_pulse + 1, "miss", fault.amount - 1))
-        return missed
+        return seen
 
     def _latch(self, now: int) -> None:
         """Start a transfer of the newest conversion."""
@@ -332,7 +346,7 @@ class EmulatedHX711:
 
     def _end_transfer(self) -> None:
         """The gain pulses are over: their count picks the setting from now on."""
-        setting = GAIN_BY_PULSES[min(self._count, 27)]
+        setting = GAIN_BY_PULSES[self._count]
         if setting != self._setting:
             self._setting = setting
             self._changed_at = self._last_pulse_ns

@@ -24,9 +24,6 @@ The judge assumes nothing about how a hand lets go.  Bounding the rest of a
 falling signal by the simulator's release curve was tried (verdicts 0.06 s
 sooner) and taken out: a real hand need not follow that curve, and a wrong
 verdict costs more than a sixteenth of a second.
-
-For a single-cell beam (one signed difference on channel 0), `beam()` compares
-the difference against a balance tolerance derived from the same classes.
 """
 
 from __future__ import annotations
@@ -36,7 +33,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from companion.sensing.pieces import PieceClass
+from companion.sensing.classes import PieceClass
 from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD, Reading
 
 LEFT, RIGHT, BALANCED, REWEIGH = "left", "right", "balanced", "reweigh"
@@ -190,17 +187,6 @@ def build_groups(classes: Iterable[PieceClass], accept_fraction: float) -> list[
             for (m, lo, hi), b, a in zip(spans, below, above)]
 
 
-def balance_tolerance(left: Sequence[ClassGroup], right: Sequence[ClassGroup]) -> float:
-    """For a single-cell beam: |left - right| up to this is a balance.
-
-    Halfway between the largest difference two same-class loads can show and
-    the smallest difference between loads of different classes.
-    """
-    same = [max(a.high - b.low, b.high - a.low) for a in left for b in right if a.overlaps(b)]
-    apart = [max(a.low - b.high, b.low - a.high) for a in left for b in right if not a.overlaps(b)]
-    return (max(same, default=0.0) + min(apart, default=2 * max(same, default=1.0))) / 2.0
-
-
 @dataclass(frozen=True)
 class PanState:
     """What the judge sees on one pan."""
@@ -231,7 +217,7 @@ class Judge:
 
     `left_classes` / `right_classes`: what may lie on each pan (the right pan
     defaults to the left's list).  Feed every reading, then ask `battle()`,
-    `identify(channel)` or, for a single-cell beam, `beam()`, after every
+    `identify(channel)` after every
     reading (a "reweigh" needs a still misfit seen for `reweigh_after_s`).
     Call `reset()` when the pans are cleared for the next weighing.
     """
@@ -243,7 +229,6 @@ class Judge:
         right_classes = left_classes if right_classes is None else list(right_classes)
         self.groups = [build_groups(left_classes, config.accept_fraction),
                        build_groups(right_classes, config.accept_fraction)]
-        self.tolerance_g = balance_tolerance(*self.groups)
         self._widest = [max(g.accept_high - g.accept_low for g in groups) for groups in self.groups]
         self._sizes = [max(config.min_samples, round(w * rate_hz)) for w in config.windows_s]
         history = max(max(self._sizes), round(config.history_s * rate_hz))
@@ -370,22 +355,3 @@ class Judge:
         else:
             kind = LEFT if left.low > right.high else RIGHT
         return Verdict(kind, self._time(), left.name, right.name)
-
-    def beam(self) -> Verdict:
-        """One signed difference (left minus right) on channel 0: a single-cell beam."""
-        refusal = self._refusal(0)
-        if refusal:
-            return Verdict(UNSTABLE if refusal == "no_data" else REFUSED, self._time(), reason=refusal)
-        est = self._estimate(0)
-        if est is None or not est.still:
-            if est is None or est.reason == "moving":
-                self._unfit_since[0] = None
-            return Verdict(UNSTABLE, self._time(), reason=est.reason if est else "filling")
-        tol = self.tolerance_g
-        for kind, fits in ((BALANCED, -tol <= est.low and est.high <= tol),
-                           (LEFT, est.low > tol), (RIGHT, est.high < -tol)):
-            if fits:
-                self._unfit_since[0] = None
-                return Verdict(kind, self._time())
-        state = self._unfit(0)
-        return Verdict(state.kind, self._time(), reason=state.reason)

@@ -1,17 +1,19 @@
 """Live per-channel readings for `companion monitor`: raw counts, grams, stable flag,
-rate and the source's error counters, refreshed in place."""
+rate and the source's error counters (on the GPIO path also its clock-high times),
+refreshed in place; a warning when the board does not run at the configured rate."""
 
 from __future__ import annotations
 
 import time
 from typing import Callable, TextIO
 
-from companion.sensing.pipeline import Pipeline
+from companion.sensing.pipeline import Pipeline, rate_differs
 from companion.sensing.source import Clock, WeightSource, monotonic
 
 
-def format_status(source: WeightSource, pipeline: Pipeline) -> list[str]:
-    """The monitor's lines: one per channel, then the source's counters."""
+def format_status(source: WeightSource, pipeline: Pipeline, wanted_rate: float | None = None) -> list[str]:
+    """The monitor's lines: one per channel, then the source's counters (and a warning
+    when `wanted_rate`, the configured samples/s, is not the measured one)."""
     lines = []
     for ch in pipeline.channels:
         r = ch.latest
@@ -24,12 +26,20 @@ def format_status(source: WeightSource, pipeline: Pipeline) -> list[str]:
     st = source.status()
     state = "connected" if st.connected else "DISCONNECTED"
     lines.append(f"{st.source}: {state}  bad {st.bad}  dropped {st.dropped}  {st.detail}")
+    for high in st.extra.get("clock_high_us", []):  # the GPIO path: how long its clock pulses stay high
+        if high["transfers"]:
+            lines.append(f"clock high ({high['path']}): median {high['median']:.1f} µs, max {high['max']:.1f} µs, "
+                         f"{high['over_50']} of {high['transfers']} transfers over 50 µs")
+    measured = pipeline.measured_rate_hz
+    if rate_differs(wanted_rate, measured):
+        lines.append(f"WARNING: sensor.rate_hz is {wanted_rate:g} but the board runs at {measured:.1f}/s "
+                     f"(設定 {wanted_rate:g}/s, 実測 {measured:.1f}/s): set rate_hz to auto or {round(measured):d}")
     return lines
 
 
 def run_monitor(source: WeightSource, pipeline: Pipeline, out: TextIO, duration_s: float | None = None,
                 interval_s: float = 0.2, clock: Clock = monotonic,
-                sleep: Callable[[float], None] = time.sleep) -> None:
+                sleep: Callable[[float], None] = time.sleep, wanted_rate: float | None = None) -> None:
     """Poll `source` through `pipeline` and print its readings every `interval_s`,
     overwriting the previous block, until `duration_s` has passed (forever if None;
     Ctrl-C stops it)."""
@@ -38,7 +48,7 @@ def run_monitor(source: WeightSource, pipeline: Pipeline, out: TextIO, duration_
     try:
         while True:
             pipeline.feed(source.poll())
-            lines = format_status(source, pipeline)
+            lines = format_status(source, pipeline, wanted_rate)
             if shown:
                 out.write(f"\x1b[{shown}F")  # back to the first line of the previous block
             out.write("".join(f"\x1b[2K{line}\n" for line in lines))

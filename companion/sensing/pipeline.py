@@ -3,7 +3,8 @@
 Per sample: spike rejection (median of the last 3 reads) -> grams through the
 tare offset and counts/gram -> motion check (range over a short window, like
 a scale's motion indicator) -> zero tracking while the pan is empty and still
--> overload / underload flags.  The sample rate is measured from timestamps.
+-> overload / underload flags.  Every window is in seconds, never in samples,
+so 10 and 80 samples/s behave alike; the sample rate is measured from timestamps.
 """
 
 from __future__ import annotations
@@ -18,6 +19,12 @@ from companion.sensing.source import Sample
 OVERLOAD = "overload"
 UNDERLOAD = "underload"
 UNCALIBRATED = "uncalibrated"
+RATE_TOLERANCE = 0.25  # a measured rate this far from the wanted one is another rate
+
+
+def rate_differs(wanted: float | None, measured: float) -> bool:
+    """Whether a measured rate is not the wanted one (False while either is unknown)."""
+    return bool(wanted and measured) and abs(measured / wanted - 1.0) > RATE_TOLERANCE
 
 
 class NotStableError(CompanionError):
@@ -33,7 +40,7 @@ class PipelineConfig:
     """Tuning of the per-channel pipeline; the defaults suit 10 and 80 samples/s."""
 
     motion_window_s: float = 0.1  # stability is judged over this much signal...
-    motion_min_samples: int = 4  # ...and never fewer samples (10 samples/s -> 0.4 s)
+    motion_min_samples: int = 4  # ...and never fewer samples (10 samples/s -> 0.3 s)
     motion_band_g: float = 0.3  # stable when the window's range is within this
     motion_band_counts: float = 300.0  # the same before calibration (about 0.3-0.8 g)
     zero_band_g: float = 0.5  # zero tracking acts only this close to zero...
@@ -62,16 +69,15 @@ def _median3(a: int, b: int, c: int) -> int:
 class ChannelPipeline:
     """Tare, calibration, spike rejection, stability and zero tracking for one load cell."""
 
-    def __init__(self, channel: int, rate_hz: float = 80.0, config: PipelineConfig = PipelineConfig(),
+    def __init__(self, channel: int, rate_hz: float | None = None, config: PipelineConfig = PipelineConfig(),
                  offset: float = 0.0, counts_per_gram: float | None = None):
         self.channel = channel
         self.config = config
         self.offset = float(offset)
         self.counts_per_gram = counts_per_gram
-        self._period_s = 1.0 / rate_hz
-        self._motion_n = max(config.motion_min_samples, round(config.motion_window_s * rate_hz))
+        self.nominal_rate_hz = float(rate_hz or 0.0)  # what `rate_hz` says until it is measured
         self._last3: deque[tuple[int, bool]] = deque(maxlen=3)
-        self._window: deque[int] = deque(maxlen=self._motion_n)
+        self._window: deque[tuple[float, int]] = deque()  # (t, filtered counts) over motion_window_s
         self._times: deque[float] = deque()
         self.latest: Reading | None = None
 
@@ -88,20 +94,26 @@ class ChannelPipeline:
 
     @property
     def stable(self) -> bool:
-        w = self._window
-        if len(w) < self._motion_n:
+        """Still over the last `motion_window_s`, seen in at least `motion_min_samples`."""
+        w, cfg = self._window, self.config
+        if len(w) < cfg.motion_min_samples or w[-1][0] - w[0][0] < cfg.motion_window_s * 0.999:
             return False
-        cfg = self.config
         band = cfg.motion_band_g * abs(self.counts_per_gram) if self.calibrated else cfg.motion_band_counts
-        return max(w) - min(w) <= band
+        values = [raw for _, raw in w]
+        return max(values) - min(values) <= band
 
     @property
     def rate_hz(self) -> float:
-        """Samples per second measured over the last `rate_window_s`; 0 until known."""
+        """Samples per second measured over the last `rate_window_s` (nominal until two samples)."""
         times = self._times
         if len(times) < 2 or times[-1] <= times[0]:
-            return 0.0
+            return self.nominal_rate_hz
         return (len(times) - 1) / (times[-1] - times[0])
+
+    @property
+    def rate_known(self) -> bool:
+        """Whether `rate_hz` is measured over at least half of `rate_window_s`."""
+        return len(self._times) > 2 and self._times[-1] - self._times[0] >= self.config.rate_window_s / 2
 
     def feed(self, sample: Sample) -> Reading:
         """Take one raw sample; return the filtered reading."""
@@ -111,11 +123,15 @@ class ChannelPipeline:
             self._times.popleft()
         self._last3.append((sample.raw, sample.saturated))
         raw = self._filtered()
-        self._window.append(raw)
+        w = self._window
+        dt = min(1.0, sample.t - w[-1][0]) if w else 0.0
+        w.append((sample.t, raw))
+        while len(w) > cfg.motion_min_samples and w[1][0] <= sample.t - cfg.motion_window_s:
+            w.popleft()  # keeps one sample at or before the window's start: it spans the window
         grams = self.grams(raw)
         stable = self.stable
         if stable and abs(grams) <= cfg.zero_band_g:
-            self._track_zero()
+            self._track_zero(dt)
         self.latest = Reading(sample.t, self.channel, raw, grams, stable, self._flags(grams))
         return self.latest
 
@@ -125,9 +141,9 @@ class ChannelPipeline:
             return values[-1]
         return _median3(*values)
 
-    def _track_zero(self) -> None:
-        mean = sum(self._window) / len(self._window)
-        self.offset += (mean - self.offset) * min(1.0, self._period_s / self.config.zero_track_tau_s)
+    def _track_zero(self, dt: float) -> None:
+        mean = sum(raw for _, raw in self._window) / len(self._window)
+        self.offset += (mean - self.offset) * min(1.0, max(0.0, dt) / self.config.zero_track_tau_s)
 
     def _flags(self, grams: float) -> frozenset[str]:
         flags = set()
@@ -146,7 +162,7 @@ class ChannelPipeline:
             raise NotStableError(
                 f"パン {self.channel} が揺れています。手を離して静止させてから、もう一度どうぞ。 / "
                 f"Pan {self.channel} is moving: let go, wait until it is still, then try again.")
-        return sum(self._window) / len(self._window)
+        return sum(raw for _, raw in self._window) / len(self._window)
 
     def tare(self) -> None:
         """Make the present load read zero (refused while the pan moves)."""
@@ -170,12 +186,19 @@ class ChannelPipeline:
 class Pipeline:
     """One `ChannelPipeline` per load cell, fed with a source's merged samples."""
 
-    def __init__(self, channels: int = 2, rate_hz: float = 80.0, config: PipelineConfig = PipelineConfig(),
+    def __init__(self, channels: int = 2, rate_hz: float | None = None, config: PipelineConfig = PipelineConfig(),
                  calibration: Mapping | None = None):
         self.config = config
         self.channels = [ChannelPipeline(c, rate_hz, config) for c in range(channels)]
         if calibration is not None:
             self.apply_calibration(calibration)
+
+    @property
+    def measured_rate_hz(self) -> float:
+        """Samples per second per channel, once measured on every channel (else 0)."""
+        if not all(ch.rate_known for ch in self.channels):
+            return 0.0
+        return sum(ch.rate_hz for ch in self.channels) / len(self.channels)
 
     def feed(self, samples: Iterable[Sample]) -> list[Reading]:
         """Readings for the samples, in order (samples of unknown channels are ignored)."""

@@ -225,13 +225,6 @@ class SerialSource(WeightSource):
         self._rate = rate
         self._commands.append(encode_command("RATE", rate))
 
-    def set_gain(self, gain: int) -> None:
-        """128 or 64: input A at that gain; 32: input B."""
-        if gain not in GAINS:
-            raise SensorError(f"serial: gain must be 128, 64 or 32, not {gain!r}")
-        self._gain = gain
-        self._commands.append(encode_command("GAIN", gain))
-
     def stop_stream(self) -> None:
         """Ask the device to stop sending samples (it stays connected)."""
         self._streaming = False

@@ -25,7 +25,7 @@ from typing import Mapping
 
 import numpy as np
 
-from companion.sensing.pieces import PieceClass, default_table, resolve
+from companion.sensing.classes import PieceClass, resolve
 from companion.sensing.source import Clock, Sample, SourceStatus, WeightSource, monotonic
 
 ADC_MAX = (1 << 23) - 1
@@ -171,6 +171,7 @@ class SimulatedSeesaw(WeightSource):
     """
 
     name = "simulator"
+    virtual = True
     channels = 2
 
     def __init__(
@@ -187,7 +188,7 @@ class SimulatedSeesaw(WeightSource):
         self.rate_hz = float(rate_hz)
         self.clock = clock
         self.realism = realism
-        self.table = dict(table) if table is not None else default_table()
+        self.table = dict(table or {})
         self._loads: list[_Load] = []
         self._placements = 0
         self._spikes = 0

@@ -71,6 +71,7 @@ class WeightSource(ABC):
 
     name: str = "source"
     channels: int = 2
+    virtual: bool = False  # True for a source with no real load cells (the simulator)
 
     @abstractmethod
     def poll(self) -> list[Sample]:

@@ -20,10 +20,11 @@ from kivy.properties import BooleanProperty, ObjectProperty, StringProperty  # n
 from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
 
 from companion import config as config_module  # noqa: E402
-from companion import i18n, rules  # noqa: E402
+from companion import i18n  # noqa: E402
+from companion.play import registry  # noqa: E402
 from companion.errors import CompanionError  # noqa: E402
 from companion.sensing.factory import open_source  # noqa: E402
-from companion.session import Session  # noqa: E402
+from companion.play.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.ui.problems import ProblemHandler, install_cjk_font  # noqa: E402
 
@@ -47,6 +48,7 @@ class CompanionApp(App):
         problems = []
         self._source, self._source_opened = source, source is not None
         self._seesaw = None
+        self._rate_warned = False
         self._screen_keyboard = None  # companion.ui.keyboard.OnScreenKeyboard while it is on
         if not self.has_cjk:
             problems.append(i18n.translate("app.no_cjk_font", "en"))
@@ -69,7 +71,7 @@ class CompanionApp(App):
         return i18n.translate(key, lang or self.lang, **values)
 
     def game_title(self, kind: str) -> str:
-        title = rules.get(kind).title
+        title = registry.get(kind).title
         return title.get(self.lang) or title["en"]
 
     # screens -------------------------------------------------------------------
@@ -100,7 +102,7 @@ class CompanionApp(App):
         self.manager.get_screen("home").refresh()
 
     def game_screen(self, kind: str):
-        from companion.ui.games import tile
+        from companion.ui.tiles import tile
 
         if not self.manager.has_screen(kind):
             self.manager.add_widget(tile(kind).make_screen())
@@ -143,16 +145,18 @@ class CompanionApp(App):
     def source(self):
         """The seesaw's WeightSource, or None when it cannot be opened (the notice says why)."""
         if not self._source_opened:
+            from companion.games.gunkan.pieces import default_table  # the only game that weighs
+
             self._source_opened = True
             try:
-                self._source = open_source(self.cfg.sensor)
+                self._source = open_source(self.cfg.sensor, table=default_table())
             except CompanionError as exc:
                 self.notice = f"{self.notice}  {exc}".strip()
         return self._source
 
     @property
     def seesaw(self):
-        """The source's only reader (`companion.sensing.seesaw.Seesaw`), or None."""
+        """The source's only reader (`companion.games.gunkan.seesaw.Seesaw`), or None."""
         if self._seesaw is None and self.source is not None:
             self._seesaw = self._open_seesaw()
         return self._seesaw
@@ -160,17 +164,16 @@ class CompanionApp(App):
     def _open_seesaw(self):
         """The seesaw over the source with the configured stored calibration (`sensor.calibration`,
         else the newest; a simulator without one gets its virtual factory calibration)."""
-        from companion.sensing.seesaw import Seesaw, virtual_calibration
-        from companion.sensing.simulator import SimulatedSeesaw
+        from companion.games.gunkan.seesaw import Seesaw, virtual_calibration
 
         store, sensor = self.store, self.cfg.sensor
         calibration = store.calibration(sensor.calibration or None) or store.calibration()
-        if calibration is None and isinstance(self.source, SimulatedSeesaw):
+        if calibration is None and self.source.virtual:
             calibration = virtual_calibration(self.source)
         try:
-            return Seesaw(self.source, calibration, rate_hz=sensor.rate_hz)
+            return Seesaw(self.source, calibration, rate_hz=sensor.wanted_rate)
         except CompanionError:  # a stored calibration that does not fit this sensor
-            return Seesaw(self.source, None, rate_hz=sensor.rate_hz)
+            return Seesaw(self.source, None, rate_hz=sensor.wanted_rate)
 
     def _update_sensor_status(self, *_):
         name = self.tr(f"app.source_{self.cfg.sensor.source}", self.lang)
@@ -178,16 +181,26 @@ class CompanionApp(App):
             self.sensor_text, self.sensor_ok = name, False
             return
         self.seesaw.poll()
+        self._warn_of_the_rate()
         status = self.source.status()
         state = "app.sensor_connected" if status.connected else "app.sensor_disconnected"
         text = f"{name}: {self.tr(state, self.lang)}"
         if status.connected:
-            from companion.sensing.seesaw import SETTLING
+            from companion.games.gunkan.seesaw import SETTLING
 
             still = all(self.seesaw.pan(c).kind != SETTLING for c in range(self.source.channels))
             text += f" · {self.tr('app.sensor_stable' if still else 'app.sensor_moving', self.lang)}"
         self.sensor_text = text
         self.sensor_ok = status.connected
+
+    def _warn_of_the_rate(self) -> None:
+        """Once: the board does not run at the configured rate (the measured one is used)."""
+        mismatch = None if self._rate_warned else self.seesaw.rate_warning()
+        if mismatch is not None:
+            self._rate_warned = True
+            wanted, measured = mismatch
+            text = self.tr("app.rate_mismatch", self.lang, wanted=f"{wanted:g}", measured=f"{measured:.0f}")
+            self.notice = f"{self.notice}  {text}".strip()
 
     def on_stop(self):
         from companion.ui.widgets import GameScreen

@@ -12,8 +12,8 @@ from kivy.logger import Logger
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.session import unfinished
-from companion.ui.games import tiles
+from companion.play.session import unfinished
+from companion.ui.tiles import tiles
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 

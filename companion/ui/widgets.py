@@ -11,7 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion.session import Session, unfinished
+from companion.play.session import Session, unfinished
 from companion.ui import theme
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -41,7 +41,6 @@ class GameScreen(Screen):
 
     kind = ""
     session = ObjectProperty(None, allownone=True)
-    title_key = StringProperty("")
 
     @property
     def app(self):

@@ -3,8 +3,8 @@ anything is written, so legal_actions() is never reached with them."""
 
 import pytest
 
-from companion.rules.base import IllegalAction
-from companion.session import Session
+from companion.play.state import IllegalAction
+from companion.play.session import Session
 from companion.store import Store
 
 

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 import _store_faults as faults
-from companion.session import Session, unfinished
+from companion.play.session import Session, unfinished
 from companion.store import FILENAME, Store, StoreUnwritable
 
 

@@ -169,9 +169,10 @@ class GuiDriver:
 
 
 @pytest.fixture
-def gui_config(tmp_path):
+def gui_config(request, tmp_path):
+    """A private configuration; more YAML comes from `parametrize("gui_config", [...], indirect=True)`."""
     path = tmp_path / "config.yaml"
-    path.write_text(f"data_dir: {tmp_path / 'data'}\nlanguage: ja\n")
+    path.write_text(f"data_dir: {tmp_path / 'data'}\nlanguage: ja\n{getattr(request, 'param', '')}")
     return config.load(path)
 
 

@@ -2,7 +2,7 @@
 
 from test_battleship_screen_helpers import assert_no_leak, open_and_start, tap_cell
 
-from companion.rules.battleship_fleet import CELLS, index, label
+from companion.games.battleship.fleet import CELLS, index, label
 
 
 def test_refereed_game_from_cover_to_victory_never_shows_a_fleet(gui):

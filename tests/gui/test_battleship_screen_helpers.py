@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from companion.rules.battleship_fleet import index, label
+from companion.games.battleship.fleet import index, label
 
 
 def tap_cell(gui, screen, cell) -> None:

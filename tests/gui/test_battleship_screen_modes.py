@@ -2,7 +2,7 @@
 
 from test_battleship_screen_helpers import answer_button, assert_no_leak, open_and_start, tap_cell
 
-from companion.rules.battleship_fleet import CELLS, LENGTH, index, label, run
+from companion.games.battleship.fleet import CELLS, LENGTH, index, label, run
 
 
 def test_computer_game_with_salvo_and_unnamed_hits(gui):

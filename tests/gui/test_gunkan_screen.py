@@ -9,7 +9,7 @@ import pytest
 from kivy.core.window import Window
 from kivy.uix.modalview import ModalView
 
-from companion.rules.gunkan_table import SHIPS
+from companion.games.gunkan.table import SHIPS
 
 GENTLE_HANDS = dict(overshoot_max=0.05, release_s=(0.03, 0.06), ring_max=0.01, creep_max=0.0005)
 """Careful hands settle sooner, so whole games fit the GUI time budget (the hardest hands
@@ -236,14 +236,18 @@ def test_identify_mode_whole_game_and_report(gui, gunkan):
     assert gunkan.session.state.outcome().winner == 0
 
 
+@pytest.mark.parametrize("gui_config", ["sensor:\n  rate_hz: 10\n", ""], ids=["10-per-s", "80-per-s"],
+                         indirect=True)
 def test_calibration_wizard(gui, gunkan):
+    rate = gui.app.cfg.sensor.wanted_rate or 80
+    assert gunkan.seesaw.rate_hz == gui.app.source.rate_hz == rate  # most HX711 boards: 10/s
     gui.tap(gunkan.ids.calibrate)
     wizard = gui.screen
     assert wizard.name == "gunkan_calibration"
     wizard.repeats = 1
     wizard.start_over()
     gui.app.source.with_realism(**GENTLE_HANDS)
-    gui.screenshot("w01-tare")
+    gui.screenshot(f"w01-tare-{rate}")
     for _ in range(3):  # zero, then the known mass on each pan
         gui.tap(wizard.ids.hand)
         before = wizard.calibrator.index
@@ -252,10 +256,10 @@ def test_calibration_wizard(gui, gunkan):
             gui.wait_until(lambda: wizard.ready, what="still pans")
             gui.tap(wizard.ids.main)
         if wizard.step == "scale":
-            gui.screenshot("w02-mass")
+            gui.screenshot(f"w02-mass-{rate}")
     assert wizard.step == "pieces"
     gui.tap(wizard.ids.hand)
-    gui.screenshot("w03-pieces")
+    gui.screenshot(f"w03-pieces-{rate}")
     while wizard.step == "pieces":
         done = len(wizard.noises)
         # the first weighings by touch; then the same hand without the taps' frames (time budget)
@@ -266,7 +270,7 @@ def test_calibration_wizard(gui, gunkan):
         if wizard.step == "pieces":
             hand()
         assert len(wizard.noises) == done + 1
-    gui.screenshot("w04-report")
+    gui.screenshot(f"w04-report-{rate}")
     assert wizard.report is not None and "σ" in wizard.status_text
     assert "潜水艦＋錘は空母と同じ重さ" in wizard.status_text  # so the attacker's tap decides
 

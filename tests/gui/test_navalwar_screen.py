@@ -12,7 +12,7 @@ import gc
 
 import pytest
 
-from companion.rules.navalwar_data import default_composition
+from companion.games.navalwar.data import default_composition
 
 
 def short_deck() -> dict:

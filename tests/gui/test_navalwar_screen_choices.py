@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 
-from companion import i18n, rules
-from companion.rules.navalwar_data import default_composition, reduced_counts
-from companion.ui.games.navalwar_choices import ChoiceTree, Labeller
+from companion import i18n
+from companion.play import registry
+from companion.games.navalwar.data import default_composition, reduced_counts
+from companion.games.navalwar.choices import ChoiceTree, Labeller
 
 
 def tr(key, **values):
@@ -35,7 +36,7 @@ def walk(tree, prefix=()):
 
 
 def test_every_legal_action_has_one_path_and_only_legal_ones_are_offered():
-    game = rules.get("navalwar")
+    game = registry.get("navalwar")
     rng = random.Random(7)
     for players, divisor in ((3, 6), (9, 3)):
         deck = {"counts": reduced_counts(default_composition(), divisor)}
@@ -54,7 +55,7 @@ def test_every_legal_action_has_one_path_and_only_legal_ones_are_offered():
 
 
 def test_a_salvo_offers_only_calibres_afloat_and_targets_that_can_be_hit():
-    game = rules.get("navalwar")
+    game = registry.get("navalwar")
     state = game.new_state(game.options({"players": 3}))
     state = state.apply({"first": 0})
     deal = ["ship-yamato", "ship-akagi", "ship-hood", "ship-iowa", "ship-ise",

@@ -8,7 +8,7 @@ import pytest
 from companion import config
 import yaml
 
-from companion.rules.navalwar_data import default_composition, reduced_counts
+from companion.games.navalwar.data import default_composition, reduced_counts
 
 BROKEN = "actions:\n  - {type: salvo, calibre: 13, value: 2, count: 4}\n"
 SHORT = yaml.safe_dump({"counts": reduced_counts(default_composition(), 8)})  # 3 players' worth

@@ -1,6 +1,8 @@
 """The app shell through the real window: home, tiles, settings, resume."""
 
-from companion.ui.games import tiles
+import pytest
+
+from companion.ui.tiles import tiles
 
 
 def test_home_shows_japanese_title_and_a_tile_per_game(gui):
@@ -81,3 +83,17 @@ def test_an_unreadable_database_is_set_aside_and_reported(gui):
     assert "set aside" in app.notice or "退避" in app.notice
     assert list(gui.cfg.data_path.glob("companion.db.unreadable-*"))
     gui.screenshot("home-database-set-aside")
+
+
+@pytest.mark.parametrize("gui_config", ["sensor:\n  rate_hz: 80\n"], ids=["80-configured"], indirect=True)
+def test_a_board_slower_than_configured_is_noticed_on_the_home_screen(gui):
+    """Most HX711 boards run at 10/s: configured for 80, the app measures and says so once."""
+    from companion.sensing.simulator import SimulatedSeesaw
+
+    gui.stop()
+    gui.source_factory = lambda: SimulatedSeesaw(seed=1, rate_hz=10.0)  # the board, not the setting
+    app = gui.start()
+    gui.wait_until(lambda: "実測は毎秒 10 回" in app.notice, timeout=8, what="the rate notice")
+    assert app.notice.count("sensor.rate_hz") == 1 and app.seesaw.rate_hz == 10.0
+    assert gui.find("毎秒 80 回")
+    gui.screenshot("home-rate-mismatch")

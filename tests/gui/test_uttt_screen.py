@@ -1,10 +1,11 @@
 """Ultimate Tic-Tac-Toe through the real screen, with touch events (RULES.md §5)."""
 
 import random
+import threading
 
 import pytest
 
-from companion.session import tally
+from companion.play.session import tally
 
 X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 9, 7,
           63, 0, 3, 35, 4]  # X completes the diagonal 0-4-8 on the last move
@@ -144,12 +145,21 @@ def test_cpu_mode_you_start_and_undo_takes_your_move_and_its_reply(gui, uttt):
     assert uttt.session.actions == []
 
 
-def test_undo_while_the_cpu_thinks_takes_only_your_move(gui, uttt):
+def test_undo_while_the_cpu_thinks_takes_only_your_move(gui, uttt, monkeypatch):
     gui.tap(uttt.ids.mode_hard)
+    answer = threading.Event()  # the computer answers only when the test says so
+    think = uttt.controller.thinker
+
+    def held_back(seat):
+        move = think(seat)
+        return lambda: answer.wait(5) and move()
+
+    monkeypatch.setattr(uttt.controller, "thinker", held_back)
     tap_cell(gui, uttt, 40, settle=False)
     assert uttt.thinking
     gui.tap(uttt.ids.undo)
     assert uttt.session.actions == [] and not uttt.thinking
+    answer.set()
     gui.pump(1.2)  # the abandoned search finishes and is ignored
     assert uttt.session.actions == []
 

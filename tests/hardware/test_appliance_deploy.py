@@ -4,6 +4,7 @@ Every script run here has --dry-run: these tests run as root on CI and must neve
 """
 
 import configparser
+import os
 import re
 import shutil
 import subprocess
@@ -95,8 +96,54 @@ def test_install_dry_run_shows_every_step_and_changes_nothing(tmp_path):
     assert any(line.startswith("+ sed -i") and "consoleblank=0" in line and line.endswith(str(cmdline))
                for line in out.splitlines())
     assert "+ systemctl enable companion.service" in out
-    assert "+ install -m 644 " + str(DEPLOY / "kivy-config.ini") in out
+    assert kivy_settings(out)["graphics"]["rotation"] == "0"
+    assert kivy_settings(out)["input"]["%(name)s"].startswith("probesysfs,provider=mtdev")
     assert cmdline.read_text() == CMDLINE  # a dry run
+
+
+def kivy_settings(dry_run_output: str) -> configparser.ConfigParser:
+    """The Kivy config.ini a dry run shows it would write."""
+    lines = dry_run_output.splitlines()
+    start = lines.index("+ write /var/lib/companion/kivy/config.ini (mode 644):") + 1
+    body = []
+    for line in lines[start:]:
+        if not (line.startswith("    ") or line == ""):
+            break
+        body.append(line[4:])
+    ini = configparser.ConfigParser(interpolation=None)
+    ini.read_string("\n".join(body))
+    return ini
+
+
+def test_an_upside_down_panel_turns_the_picture_and_the_touches_alike():
+    """--rotate 180 writes Kivy's rotation; Kivy itself (MotionEvent.scale_for_screen, which
+    the window applies to every touch) then maps a press on the turned panel onto the
+    point drawn under the finger: drawing and touch turn by the same half turn."""
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    from kivy.input.motionevent import MotionEvent
+
+    class PanelTouch(MotionEvent):  # what the mtdev provider hands over: the panel's own 0..1
+        def depack(self, args):
+            self.sx, self.sy = args
+            super().depack(args)
+
+    result = bash("deploy/install-appliance.sh", "--dry-run", "--rotate", "180",
+                  env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "CMDLINE_FILE": "/nonexistent"})
+    assert result.returncode == 0, result.stderr
+    rotation = int(kivy_settings(result.stdout)["graphics"]["rotation"])
+    assert rotation == 180
+    right, top = 799, 479  # the last pixel of an 800 x 480 window
+    touch = PanelTouch("mtdev", 1, (0.1, 0.25))  # near one corner of the panel's own frame
+    touch.scale_for_screen(right + 1, top + 1, rotation=rotation)
+    assert (touch.x, touch.y) == pytest.approx((0.9 * right, 0.75 * top))  # the opposite corner's side
+    # The picture turned by 180°: window pixel (x, y) shows at panel pixel (right - x, top - y).
+    assert ((right - touch.x) / right, (top - touch.y) / top) == pytest.approx((0.1, 0.25))
+
+
+def test_install_refuses_a_rotation_the_screens_are_not_laid_out_for():
+    result = bash("deploy/install-appliance.sh", "--dry-run", "--rotate", "90")
+    assert result.returncode != 0 and "--rotate must be 0 or 180" in result.stderr
 
 
 def test_install_refuses_an_unknown_sensor():

@@ -1,10 +1,9 @@
-"""hardware/pieces.md agrees with the masses the judge expects (companion/sensing/pieces.py)."""
+"""hardware/pieces.md agrees with the masses the judge expects (companion/games/gunkan/pieces.py)."""
 
+import re
 from pathlib import Path
 
-import pytest
-
-pieces = pytest.importorskip("companion.sensing.pieces", reason="companion/sensing/pieces.py is not there yet")
+from companion.games.gunkan import pieces
 
 PAGE = Path(__file__).resolve().parents[2] / "hardware" / "pieces.md"
 
@@ -38,3 +37,20 @@ def test_ranks_are_heavier_the_stronger_they_are():
     masses = [table[name][0] for name in pieces.SHIPS]  # strongest first
     assert masses == sorted(masses, reverse=True)
     assert min(table["mine"][0], table["port"][0]) > table["carrier"][0] + 2 * table["carrier"][1]
+
+
+def test_neighbouring_classes_separate_at_the_documented_noise():
+    """The page's rule, computed for every neighbouring pair the judge can meet: the free
+    gap, less the scale error 2·e·m, stays above 6σ at the σ and e the page documents."""
+    text = PAGE.read_text(encoding="utf-8")
+    sigma = float(re.search(r"σ ≈ ([\d.]+) g per reading", text).group(1))
+    error = float(re.search(r"keeps \*e\* under ([\d.]+) %", text).group(1)) / 100
+    left, right = pieces.pan_classes(pieces.default_table())
+    for classes in (left, right):
+        ordered = sorted(classes, key=lambda c: c.mass_g)
+        for lighter, heavier in zip(ordered, ordered[1:]):
+            if heavier.mass_g == lighter.mass_g:  # by design: a submarine carrying the counterweight = a carrier
+                assert {lighter.name, heavier.name} == {"carrier", "submarine+counterweight"}
+                continue
+            gap = heavier.low - lighter.high - 2 * error * heavier.mass_g
+            assert gap > 6 * sigma, (lighter.name, heavier.name, gap)

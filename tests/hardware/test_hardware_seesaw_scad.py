@@ -1,24 +1,19 @@
 """hardware/seesaw.scad renders with OpenSCAD: the assembly, every printed part, refusals of bad sizes."""
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from openscad_cli import needs_openscad, run_openscad
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "hardware" / "seesaw.scad"
-OPENSCAD = shutil.which("openscad")
 
-pytestmark = pytest.mark.skipif(OPENSCAD is None, reason="openscad is not installed (apt-get install openscad)")
+pytestmark = needs_openscad
 
 
-def openscad(out: Path, *defines: str) -> subprocess.CompletedProcess:
-    args = [OPENSCAD, "-o", str(out)]
-    for define in defines:
-        args += ["-D", define]
-    return subprocess.run(args + [str(MODEL)], capture_output=True, text=True, timeout=120)
+def openscad(out: Path, *defines: str):
+    return run_openscad(MODEL, out, *defines)
 
 
 @pytest.mark.parametrize("part", ["assembly", "carrier", "pan"])  # the assembly holds the base
@@ -40,15 +35,17 @@ def test_default_is_the_assembly(tmp_path):
 
 def test_other_cells_and_sizes_are_accepted(tmp_path):
     result = openscad(tmp_path / "x.csg", "cell_length=75", "cell_thread=5", "pan_diameter=90",
-                      "pan_spacing=110", "base_length=260")
+                      "pan_spacing=110", "base_length=260", "base_width=150")
     assert result.returncode == 0 and "ERROR" not in result.stderr, result.stderr
-    assert "base 260 x 120 mm" in result.stderr
+    assert "base 260 x 150 mm" in result.stderr
 
 
 @pytest.mark.parametrize("defines, message", [
     (["pan_spacing=60"], "the two cells would touch"),
     (["pan_diameter=120"], "the pans would touch"),
     (["base_length=150"], "too short"),
+    (["base_width=110"], "electronics bay behind the pans is only 37 mm deep"),
+    (["cell_y=-30"], "the pans overhang the base's front edge"),
     (['part="lid"'], "unknown part"),
 ])
 def test_impossible_sizes_are_refused_with_a_reason(tmp_path, defines, message):
@@ -63,3 +60,56 @@ def test_bill_of_materials_screws_fit_the_lengths_the_model_asks_for(tmp_path):
     with (ROOT / "hardware" / "bom.csv").open(newline="") as f:
         lengths = [int(m.group(1)) for row in f if (m := re.search(r"Screws M4 x (\d+)", row))]
     assert lengths and all(low <= length <= high for length in lengths for low, high in ranges)
+
+
+def facets(stl: str) -> list[tuple[tuple[float, ...], list[tuple[float, ...]]]]:
+    """(normal, vertices) of every facet of an ASCII STL."""
+    out = []
+    for block in stl.split("facet normal")[1:]:
+        numbers = [tuple(map(float, line.split()[-3:])) for line in block.splitlines()
+                   if line.strip().startswith("vertex")]
+        out.append((tuple(map(float, block.split()[:3])), numbers))
+    return out
+
+
+def flat(faces, up: bool):
+    """The horizontal facets facing up (or down): (z, centre x, centre y)."""
+    return [(v[0][2], sum(p[0] for p in v) / 3, sum(p[1] for p in v) / 3)
+            for n, v in faces if abs(n[2]) > 0.999 and (n[2] > 0) == up]
+
+
+def test_screw_grips_echoed_are_the_plastic_under_the_heads(tmp_path):
+    """Measured on the rendered parts, not computed like the model does: the base's
+    counterbore ceilings against its pedestal tops, the carrier's against its top face."""
+    result = openscad(tmp_path / "base.stl", "$fn=8", 'part="base"')
+    fixed = [(int(a), int(b)) for a, b in re.findall(r"(\d+)-(\d+) mm long", result.stderr)]
+    faces = facets((tmp_path / "base.stl").read_text())
+    ceilings = [f for f in flat(faces, up=False) if f[0] > 0.01]  # above the underside: counterbores
+    assert ceilings
+    tops = {round(z, 2) for z, x, y in flat(faces, up=True)
+            if any(abs(x - cx) < 8 and abs(y - cy) < 8 for _, cx, cy in ceilings)}
+    grip = max(tops) - max(z for z, _, _ in ceilings)
+    assert fixed[0] == (round(grip) + 6, round(grip) + 10)
+
+    openscad(tmp_path / "carrier.stl", "$fn=8", 'part="carrier"')
+    faces = facets((tmp_path / "carrier.stl").read_text())
+    z_cell = max(v[0][2] for n, v in faces)  # printed top face down: the face on the cell is up
+    seats = [z for z, _, _ in flat(faces, up=False) if 0.01 < z < z_cell - 0.01]  # where the heads rest
+    assert fixed[1] == (round(z_cell - max(seats)) + 6, round(z_cell - max(seats)) + 10)
+
+
+def test_the_pan_countersink_takes_an_iso_10642_m3_head_flush(tmp_path):
+    openscad(tmp_path / "pan.stl", "$fn=16", 'part="pan"')
+    points = {p for _, v in facets((tmp_path / "pan.stl").read_text()) for p in v}
+    floor_top = 3.0
+    ring = [(x * x + y * y) ** 0.5 for x, y, z in points if abs(z - floor_top) < 1e-6 and x * x + y * y < 25]
+    assert max(ring) * 2 == pytest.approx(6.72, abs=0.01)  # ISO 10642 M3: head at most 6.72 mm
+    bottom = [z for x, y, z in points if abs((x * x + y * y) ** 0.5 - 1.7) < 1e-3 and 0 < z < floor_top]
+    assert floor_top - min(bottom) == pytest.approx((6.72 - 3.4) / 2, abs=0.01)  # 90°, as the head
+
+
+def test_the_electronics_bay_is_behind_the_pans(tmp_path):
+    result = openscad(tmp_path / "x.csg")
+    depth, clear = map(float, re.search(r"electronics bay \d+ x ([\d.]+) mm behind the pans, ([\d.]+) mm clear",
+                                        result.stderr).groups())
+    assert depth >= 38 and clear > 0

@@ -6,6 +6,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.sensing.gpio_source import GpioSource
+from companion.sensing.monitor import format_status
+from companion.sensing.pipeline import Pipeline
 from companion.sensing.hx711_emulator import EmulatedHX711, HybridClock
 from companion.sensing.source import SensorError, WeightSource
 
@@ -53,6 +55,10 @@ def test_reads_both_pans_in_the_background(pans):
     assert status.connected and status.source == "gpio"
     assert status.rate_hz > 0
     assert status.extra["settle_discarded"] >= 4
+    highs = status.extra["clock_high_us"]
+    assert len(highs) == len({c for c, _ in pans}) and all(h["path"] == "gpiozero" and h["transfers"] for h in highs)
+    lines = format_status(source, Pipeline(source.channels))
+    assert sum(line.startswith("clock high (gpiozero): median") for line in lines) == len(highs)
 
 
 def test_unplugged_chip_shows_in_status_and_recovers():

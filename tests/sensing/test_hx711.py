@@ -4,7 +4,12 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings, strategies as st
 
-from companion.sensing.hx711 import HX711, SETTLING_CONVERSIONS, to_signed
+import bisect
+
+from gpiozero.exc import PinFixedPull
+from gpiozero.pins.mock import MockPin
+
+from companion.sensing.hx711 import HX711, PULSES, SETTLING_CONVERSIONS, to_signed
 from companion.sensing.hx711_emulator import EmulatedHX711, FakeClock
 from companion.sensing.source import SensorError
 
@@ -124,6 +129,62 @@ def test_missed_clock_pulse_is_caught(value, kind):
     assert [t.clean for t in chip.transfers].count(False) == 1
 
 
+def corrupted_accepted(chip, readings) -> int:
+    """Readings that do not come, bit for bit, from a clean and settled transfer of `chip`."""
+    starts = [t.t_ns for t in chip.transfers]
+    bad = 0
+    for reading in readings:
+        sent = chip.transfers[bisect.bisect_left(starts, reading.t_ns)]
+        bad += not (sent.clean and sent.settled and sent.raw == reading.raw)
+    return bad
+
+
+def read_at(setting, fault, value, reads=10):
+    """Read `reads` conversions at `setting` with one wire fault armed after settling."""
+    _, _, (chip,), driver = rig()
+    driver.select(*setting)
+    for _ in range(SETTLING_CONVERSIONS + 2):
+        driver.read()
+    chip.signal = lambda channel, gain, t: value if (channel, gain) == setting else -value
+    kind, count = fault
+    (chip.miss_pulses if kind == "miss" else chip.extra_pulses)(7, count)
+    readings = [driver.read()[0] for _ in range(reads)]
+    return chip, driver, readings
+
+
+SETTINGS = list(PULSES)  # A/128 (25 pulses), B/32 (26), A/64 (27)
+
+
+@pytest.mark.parametrize("setting", SETTINGS, ids=lambda s: f"{s[0]}{s[1]}")
+@pytest.mark.parametrize("value", [0x2AAAAA, 0x2AAAAB, -0x2AAAAB], ids=["lsb0", "lsb1", "negative"])
+@pytest.mark.parametrize("direction", ["miss", "extra"])
+def test_pulses_that_leave_an_invalid_count_are_rejected_at_every_gain(setting, value, direction):
+    """Fewer than 25 edges leave the chip mid-transfer, more than 27 are a communication
+    error (datasheet): either way it never signals ready again, so the read is dropped."""
+    pulses = PULSES[setting]
+    count = pulses - 24 if direction == "miss" else 28 - pulses
+    chip, driver, readings = read_at(setting, (direction, count), value)
+    assert corrupted_accepted(chip, readings) == 0
+    assert driver.bad >= 1 and set(driver.rejections) <= {"stall", "desync"}
+
+
+@pytest.mark.parametrize("setting", [("A", 64), ("B", 32)], ids=["A64", "B32"])
+def test_a_missed_pulse_whose_shifted_bit_is_0_is_rejected_at_once(setting):
+    chip, driver, readings = read_at(setting, ("miss", 1), 0x2AAAAA)
+    assert corrupted_accepted(chip, readings) == 0 and driver.rejections == {"desync": 1}
+
+
+@pytest.mark.parametrize("setting, fault", [(("A", 128), ("extra", 1)), (("A", 64), ("miss", 1)),
+                                            (("B", 32), ("miss", 1)), (("B", 32), ("extra", 1))],
+                         ids=["A128+1", "A64-1", "B32-1", "B32+1"])
+def test_one_pulse_that_selects_another_valid_setting_is_invisible_on_the_wire(setting, fault):
+    """The limit of the wire (docs/hx711.md): one pulse more or fewer can be another valid
+    count (25-27).  The chip then completes normally and converts the other channel or gain;
+    with the shifted bit 1 nothing tells.  Pinned here so the docs' claim stays true."""
+    chip, driver, readings = read_at(setting, fault, 0x2AAAAB)
+    assert driver.bad == 0 and corrupted_accepted(chip, readings) >= 2
+
+
 def test_analog_spike_passes_the_wire_checks():
     _, _, (chip,), driver = rig()
     driver.read()
@@ -149,6 +210,21 @@ def test_stuck_low_data_line_raises():
     with pytest.raises(SensorError, match="gain pulses"):
         for _ in range(3):
             driver.read()
+
+
+class NoPull(MockPin):
+    def _set_pull(self, value):
+        if value == "up":
+            raise PinFixedPull("this pin has no pull-up")
+        super()._set_pull(value)
+
+
+def test_a_dout_pin_that_cannot_be_pulled_up_is_an_error():
+    factory, clock = MockFactory(), FakeClock()
+    factory.pin(RIGHT, pin_class=NoPull)
+    with pytest.raises(SensorError, match="DOUT pin 13: cannot pull DOUT up.*another GPIO pin"):
+        HX711(CLOCK, [LEFT, RIGHT], pin_factory=factory, clock_ns=clock, sleep=clock.sleep)
+    HX711(CLOCK, LEFT, pin_factory=factory, clock_ns=clock, sleep=clock.sleep).close()  # pins released
 
 
 def test_unplugged_chip_recovers_when_plugged_back():

@@ -157,3 +157,31 @@ def test_close_detaches(wire):
     chip.close()
     chip.close()
     assert clk.chips == [] and dout.chip is None
+
+
+def test_an_extra_edge_shifts_the_word_the_other_way(wire):
+    clock, chip, clk, dout = wire
+    clock.advance(PERIOD_NS * 6)
+    chip.feed(0x400000)
+    chip.extra_pulses(1)
+    bits = pulses(clk, dout, 25)
+    assert word(bits[:24]) == 0x800001  # the chip is one ahead: bit 2 first, then edge 25's high
+    assert chip.transfers[-1].note == "counted an extra clock pulse"
+    clock.advance(PERIOD_NS)
+    assert not dout.state  # 26 edges: a valid count (B/32), the next conversion comes
+    pulses(clk, dout, 25)
+    assert chip.transfers[-1].setting == ("B", 32)
+
+
+def test_more_than_27_edges_are_a_communication_error_until_reset(wire):
+    clock, chip, clk, dout = wire
+    clock.advance(PERIOD_NS * 6)
+    assert pulses(clk, dout, 28)[-1] == 1
+    assert "communication error" in chip.transfers[-1].note
+    clock.advance(PERIOD_NS * 10)
+    assert dout.state  # never ready again...
+    clk.state = 1
+    clock.advance(70_000)
+    clk.state = 0  # ...until a power-down resets it
+    clock.advance(PERIOD_NS)
+    assert not dout.state

@@ -23,3 +23,13 @@ def test_status_lines_before_any_sample():
     sim = SimulatedSeesaw(clock=ManualClock())
     lines = format_status(sim, Pipeline())
     assert lines[0].startswith("ch0") and "no samples" in lines[0] and len(lines) == 3
+
+
+def test_a_board_at_another_rate_than_configured_is_warned_about():
+    clock = ManualClock()
+    sim = SimulatedSeesaw(seed=2, rate_hz=10.0, clock=clock)
+    for wanted, warned in ((80, True), (10, False), (None, False)):
+        out = io.StringIO()
+        run_monitor(sim, Pipeline(), out, duration_s=1.6, interval_s=0.2, clock=clock, sleep=clock.advance,
+                    wanted_rate=wanted)
+        assert ("WARNING: sensor.rate_hz is 80 but the board runs at 10.0/s" in out.getvalue()) is warned

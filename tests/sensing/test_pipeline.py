@@ -4,6 +4,7 @@ import pytest
 
 from companion.sensing.pipeline import (
     OVERLOAD, UNCALIBRATED, UNDERLOAD, CalibrationError, NotStableError, Pipeline, PipelineConfig)
+from companion.games.gunkan.pieces import default_table
 from companion.sensing.simulator import ManualClock, SimulatedSeesaw
 from companion.sensing.source import Sample
 
@@ -33,6 +34,20 @@ def test_stable_only_after_a_still_window():
     assert not any(r.stable for r in pipe.feed(stream(ramp)))
     still = pipe.feed(stream([1000 + 400 * 40] * 12, t0=1.0))
     assert still[-1].stable and not still[2].stable
+
+
+@pytest.mark.parametrize("rate", [10.0, 80.0])
+def test_stability_is_judged_over_time_at_either_rate(rate):
+    """Still for the motion window (0.1 s) and at least 4 samples: 0.1 s at 80/s, 0.3 s at 10/s."""
+    pipe = calibrated()
+    times = [i / rate for i in range(12)]
+    readings = pipe.feed([Sample(t, 0, 1000 + 400 * 40) for t in times])
+    first = next(r.t for r in readings if r.stable)
+    assert first == pytest.approx(max(0.1, 3 / rate))
+    assert pipe.channels[0].rate_hz == pytest.approx(rate)
+    assert pipe.measured_rate_hz == (pytest.approx(rate) if rate == 10 else 0.0)  # known over >= 1 s
+    pipe.feed([Sample(1.2 + i / rate, 0, 1000 + 400 * 40) for i in range(round(1.5 * rate))])
+    assert pipe.measured_rate_hz == pytest.approx(rate)
 
 
 def test_tare_refuses_while_moving_and_zeroes_when_still():
@@ -109,7 +124,7 @@ def test_calibration_dict_round_trip_and_bad_data():
 
 def test_simulated_piece_reads_its_mass_after_tare_and_calibration():
     clock = ManualClock()
-    sim = SimulatedSeesaw(seed=2, clock=clock)
+    sim = SimulatedSeesaw(seed=2, clock=clock, table=default_table())
     pipe = Pipeline(rate_hz=80)
     sim.place(1, grams=0.0)  # nothing yet: just let both pans settle
     for _ in range(20):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from companion.sensing.pieces import default_table
+from companion.games.gunkan.pieces import default_table
 from companion.sensing.simulator import QUIET, ManualClock, Realism, SimulatedSeesaw, Transient
 from companion.sensing.source import WeightSource
 
@@ -11,7 +11,7 @@ from companion.sensing.source import WeightSource
 def run(seed, steps, realism=Realism()):
     """Place a carrier at 0.2 s, remove it at 1.0 s, polling every `steps` seconds up to 1.5 s."""
     clock = ManualClock()
-    sim = SimulatedSeesaw(seed=seed, clock=clock, realism=realism)
+    sim = SimulatedSeesaw(seed=seed, clock=clock, realism=realism, table=default_table())
     sim.place("L", "carrier", at=0.2)
     sim.remove("L", at=1.0)
     out = []
@@ -88,7 +88,7 @@ def test_press_transient_overshoots_then_settles():
 def test_named_pieces_weigh_within_their_spread():
     table = default_table()
     clock = ManualClock()
-    sim = SimulatedSeesaw(seed=5, clock=clock)
+    sim = SimulatedSeesaw(seed=5, clock=clock, table=default_table())
     for name in ("carrier", "submarine+counterweight", "port"):
         sim.place(0, name)
         _, label, grams = sim.loads(0)[-1]

@@ -1,1 +1,0 @@
-"""Computer opponents: pure, with injected RNG and budgets.  No Kivy."""

@@ -1,0 +1,1 @@
+"""Battleship: rules, deduction, the computer opponent, the screen."""

@@ -1,0 +1,438 @@
+"""海戰棋 Battleship, the 1931 classic (RULES.md §4).
+
+Options
+- variant: "standard" (one shot a turn) or "salvo" (as many shots a turn as the
+  shooter has ships afloat; shots are entered one at a time, then "fire").
+- advanced: hits are answered without naming the ship type.  **Decision:** the
+  seed exempts only the *hit* report ("無須告知對方被擊中的軍艦種類名稱"); the
+  sinking is a separate declaration it keeps ("並向攻擊方進行宣告"), so a sunk
+  ship is still announced, by type, on the shot that sinks it.  Salvo needs it
+  anyway: a player's shots per turn are the ships they still have afloat.
+- first: the seat that shoots first.
+- mode: "referee": the companion knows both fleets (secret placement phase,
+  each ship placed in turn; a "random fleet" is the UI choosing placements)
+  and answers every shot itself.  "tracker": the fleets stay on the physical
+  boards; after each shot the defender enters the answer, and answers that no
+  fleet could have given (see `deduce`) are refused.
+
+Actions (cells spelled "A1".."J10", ships by their English key)
+- {"type": "place", "ship": "cruiser", "cell": "C3", "dir": "h"|"v"}  top/left end
+- {"type": "shot", "cell": "B5"}
+- {"type": "fire"}  salvo: resolve the shots entered this turn
+- {"type": "answer", "result": "miss"|"hit"|"sunk", "ship": ...}  tracker only;
+  no "ship" for a miss, nor for a hit in advanced mode.
+
+A repeated shot at a cell already called is refused (RULES.md §4 decision).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from companion.errors import CompanionError
+from companion.play.state import Game, IllegalAction, Outcome, State, one_of
+from companion.games.battleship.deduce import consistent
+from companion.games.battleship.fleet import CELLS, LENGTH, NAMES, SIZE, index, label, placements, run
+
+VARIANTS = ("standard", "salvo")
+MODES = ("referee", "tracker")
+# a shot as stored: (cell, result, ship or None, volley number of its shooter)
+Shot = tuple[int, str, "str | None", int]
+
+
+RESULT_JA = {"miss": "はずれ", "hit": "命中", "sunk": "撃沈"}  # for messages: the answers' own words are English
+
+
+def _refuse(ja: str, en: str) -> IllegalAction:
+    return IllegalAction(f"{ja} / {en}")
+
+
+@dataclass(frozen=True, eq=False)
+class BattleshipState(State):
+    """A position: the fleets placed (referee mode), the shots of each seat, the turn.
+
+    `shots[s]` are the answered shots seat s fired at the other seat's sea, in
+    order; `pending` the current shooter's shots not answered yet; `answering`
+    is true in tracker mode once they wait for the defender's answers.
+    """
+
+    game = "battleship"
+    options: dict
+    fleets: tuple = ((), ())  # per seat: ((ship, start cell, dir), ...)
+    shots: tuple = ((), ())
+    pending: tuple = ()
+    turn: int = 0
+    answering: bool = False
+
+    # -- facts -----------------------------------------------------------------
+    @property
+    def seats(self) -> int:
+        return 2
+
+    @property
+    def referee(self) -> bool:
+        return self.options["mode"] == "referee"
+
+    @property
+    def salvo(self) -> bool:
+        return self.options["variant"] == "salvo"
+
+    def placer(self) -> int | None:
+        """The seat still placing ships (referee mode), first player first."""
+        if not self.referee:
+            return None
+        first = self.options["first"]
+        for seat in (first, 1 - first):
+            if len(self.fleets[seat]) < len(NAMES):
+                return seat
+        return None
+
+    def sunk(self, shooter: int) -> list[str]:
+        """The ships `shooter` has sunk, in order."""
+        return self._sunk[shooter]
+
+    @cached_property
+    def _sunk(self) -> tuple[list[str], list[str]]:
+        return tuple([ship for _, result, ship, _ in shots if result == "sunk"] for shots in self.shots)
+
+    def afloat(self, seat: int) -> int:
+        return len(NAMES) - len(self.sunk(1 - seat))
+
+    def called(self, shooter: int) -> set[int]:
+        """Cells `shooter` has called, answered or not."""
+        return self._answered[shooter] | set(self.pending)
+
+    @cached_property
+    def _answered(self) -> tuple[set[int], set[int]]:
+        return tuple({shot[0] for shot in shots} for shots in self.shots)
+
+    def shots_allowed(self) -> int:
+        """How many shots the current shooter calls this turn."""
+        if not self.salvo:
+            return 1
+        return min(self.afloat(self.turn), CELLS - len(self.shots[self.turn]))
+
+    def outcome(self) -> Outcome | None:
+        for seat in (0, 1):
+            if len(self.sunk(seat)) == len(NAMES):
+                return Outcome(seat, "fleet_sunk", tuple(float(len(s)) for s in self.shots))
+        return None
+
+    def to_move(self) -> int | None:
+        if self.is_over():
+            return None
+        placer = self.placer()
+        if placer is not None:
+            return placer
+        return 1 - self.turn if self.answering else self.turn
+
+    def fleet_cells(self, seat: int) -> dict[int, str]:
+        """Cell -> ship of seat's placed ships (referee mode)."""
+        return self._fleet_cells[seat]
+
+    @cached_property
+    def _fleet_cells(self) -> tuple[dict[int, str], dict[int, str]]:
+        return tuple({c: ship for ship, start, d in fleet for c in run(start, LENGTH[ship], d)}
+                     for fleet in self.fleets)
+
+    def record(self, shooter: int) -> tuple:
+        """Shooter's answered shots as (cell, result, ship) for `deduce`."""
+        return tuple(shot[:3] for shot in self.shots[shooter])
+
+    # -- actions ---------------------------------------------------------------
+    def legal_actions(self) -> list[Any]:
+        if self.is_over():
+            return []
+        placer = self.placer()
+        if placer is not None:
+            return self._placements(placer)
+        if self.answering:
+            return self._answers()
+        actions = []
+        if len(self.pending) < self.shots_allowed():
+            called = self.called(self.turn)
+            actions = [{"type": "shot", "cell": label(c)} for c in range(CELLS) if c not in called]
+        elif self.salvo:
+            actions = [{"type": "fire"}]
+        return actions
+
+    def _placements(self, seat: int) -> list[dict]:
+        taken = set(self.fleet_cells(seat))
+        placed = {ship for ship, _, _ in self.fleets[seat]}
+        return [{"type": "place", "ship": ship, "cell": label(start), "dir": d}
+                for ship in NAMES if ship not in placed
+                for start, d, _ in placements(LENGTH[ship])
+                if taken.isdisjoint(run(start, LENGTH[ship], d))]
+
+    def _answer_options(self) -> list[dict]:
+        advanced = self.options["advanced"]
+        afloat = [ship for ship in NAMES if ship not in self.sunk(self.turn)]
+        hits = [{"result": "hit"}] if advanced else [{"result": "hit", "ship": s} for s in afloat]
+        return [{"result": "miss"}, *hits, *({"result": "sunk", "ship": s} for s in afloat)]
+
+    def _answers(self) -> list[dict]:
+        record, cell = self.record(self.turn), self.pending[0]
+        return [{"type": "answer", **a} for a in self._answer_options()
+                if consistent(record + ((cell, a["result"], a.get("ship")),))]
+
+    def apply(self, action: Any) -> "BattleshipState":
+        if self.is_over():
+            raise _refuse("対局は終わっています", "the game is over")
+        kind = action.get("type") if isinstance(action, dict) else None
+        kind = kind if isinstance(kind, str) else None
+        handler = {"place": self._place, "shot": self._shot, "fire": self._fire,
+                   "answer": self._answer}.get(kind)
+        if handler is None:
+            raise _refuse(f"不明な操作です: {action!r}",
+                          f"unknown action {action!r}: use place, shot, fire or answer")
+        return handler(action)
+
+    def _expect_keys(self, action: dict, keys: set) -> None:
+        if set(action) != keys | {"type"}:
+            raise _refuse(f"{action['type']} には {sorted(keys)} が必要です",
+                          f"{action['type']} takes exactly the fields {sorted(keys)}")
+
+    def _cell(self, text: Any) -> int:
+        try:
+            cell = index(text)
+        except CompanionError as error:
+            raise IllegalAction(str(error)) from None
+        if label(cell) != text:
+            raise _refuse(f"マスは {label(cell)} のように書いてください",
+                          f"write the cell as {label(cell)}")
+        return cell
+
+    def _place(self, action: dict) -> "BattleshipState":
+        seat = self.placer()
+        if seat is None:
+            raise _refuse("配置の時間ではありません", "ships are placed only before the battle, in referee mode")
+        self._expect_keys(action, {"ship", "cell", "dir"})
+        ship, direction = action["ship"], action["dir"]
+        if not isinstance(ship, str) or ship not in LENGTH:
+            raise _refuse(f"艦種 {ship!r} はありません", f"no ship called {ship!r}: use one of {list(NAMES)}")
+        if any(ship == placed for placed, _, _ in self.fleets[seat]):
+            raise _refuse(f"{ship} は配置済みです", f"the {ship} is already placed and cannot move")
+        if direction not in ("h", "v"):
+            raise _refuse("向きは h (横) か v (縦) です", "direction must be h (across) or v (down)")
+        start = self._cell(action["cell"])
+        cells = run(start, LENGTH[ship], direction)
+        if cells is None:
+            raise _refuse("艦が海域からはみ出します", f"the {ship} would stick out of the sea")
+        if not set(self.fleet_cells(seat)).isdisjoint(cells):
+            raise _refuse("他の艦と重なります", f"the {ship} would overlap another ship")
+        fleets = list(self.fleets)
+        fleets[seat] = fleets[seat] + ((ship, start, direction),)
+        return self._with(fleets=tuple(fleets))
+
+    def _shot(self, action: dict) -> "BattleshipState":
+        if self.placer() is not None:
+            raise _refuse("まず艦を全部配置してください", "place every ship first")
+        if self.answering:
+            raise _refuse("相手の回答を待っています", "waiting for the defender's answer")
+        self._expect_keys(action, {"cell"})
+        cell = self._cell(action["cell"])
+        if cell in self.called(self.turn):
+            raise _refuse(f"{label(cell)} はもう撃ちました", f"{label(cell)} was already called: pick another cell")
+        if len(self.pending) >= self.shots_allowed():
+            raise _refuse("この手番の弾はもうありません", "no shots left this turn: fire")
+        state = self._with(pending=self.pending + (cell,))
+        return state if self.salvo else state._resolve()
+
+    def _fire(self, action: dict) -> "BattleshipState":
+        self._expect_keys(action, set())
+        if not self.salvo or self.answering or self.placer() is not None:
+            raise _refuse("今は一斉射撃できません", "fire is only for a salvo being entered")
+        if len(self.pending) != self.shots_allowed():
+            raise _refuse(f"{self.shots_allowed()} 発を指定してください",
+                          f"call all {self.shots_allowed()} shots before firing")
+        return self._resolve()
+
+    def _resolve(self) -> "BattleshipState":
+        """Answer the pending shots: by the fleet (referee) or by the defender (tracker)."""
+        if not self.referee:
+            return self._with(answering=True)
+        fleet, volley = self.fleet_cells(1 - self.turn), self._volley()
+        hit = {shot[0] for shot in self.shots[self.turn] if shot[1] != "miss"}
+        new = []
+        for cell in self.pending:
+            ship = fleet.get(cell)
+            if ship is None:
+                new.append((cell, "miss", None, volley))
+                continue
+            hit.add(cell)
+            whole = all(c in hit for c, s in fleet.items() if s == ship)
+            new.append((cell, "sunk" if whole else "hit", ship, volley))
+        return self._after_volley(self.shots[self.turn] + tuple(new))
+
+    def _answer(self, action: dict) -> "BattleshipState":
+        if not self.answering:
+            raise _refuse("回答を待っていません", "no shot is waiting for an answer")
+        given = {k: v for k, v in action.items() if k != "type"}
+        if given not in self._answer_options():
+            raise _refuse(f"回答 {given!r} は使えません",
+                          f"answer {given!r} is not one of {self._answer_options()}")
+        cell = self.pending[0]
+        shot = (cell, given["result"], given.get("ship"))
+        if not consistent(self.record(self.turn) + (shot,)):
+            raise _refuse(f"{label(cell)} への回答「{RESULT_JA[given['result']]}」はこれまでの回答と矛盾します",
+                          f"{label(cell)} cannot be {given['result']} {given.get('ship', '')}: "
+                          "no fleet gives that with the earlier answers; check the board")
+        shots = self.shots[self.turn] + (shot + (self._volley(),),)
+        if len(self.pending) > 1:
+            state = self._with(shots=self._set_shots(shots), pending=self.pending[1:])
+            return state if not state.is_over() else state._with(pending=(), answering=False)
+        return self._after_volley(shots)
+
+    def _volley(self) -> int:
+        """The number of the current shooter's turn (0 for its first), for announcements."""
+        other = self.shots[1 - self.turn]
+        done = other[-1][3] + 1 if other else 0  # the opponent's finished turns
+        return done if self.turn == self.options["first"] else done - 1
+
+    def _set_shots(self, shots: tuple) -> tuple:
+        both = list(self.shots)
+        both[self.turn] = shots
+        return tuple(both)
+
+    def _after_volley(self, shots: tuple) -> "BattleshipState":
+        state = self._with(shots=self._set_shots(shots), pending=(), answering=False)
+        return state if state.is_over() else state._with(turn=1 - self.turn)
+
+    def _with(self, **changes) -> "BattleshipState":
+        fields = dict(options=self.options, fleets=self.fleets, shots=self.shots,
+                      pending=self.pending, turn=self.turn, answering=self.answering)
+        return BattleshipState(**{**fields, **changes})
+
+    # -- JSON and views --------------------------------------------------------
+    def to_json(self) -> dict:
+        return {
+            "options": dict(self.options),
+            "fleets": [[{"ship": s, "cell": label(c), "dir": d} for s, c, d in f] for f in self.fleets],
+            "shots": [[{"cell": label(c), "result": r, "ship": s, "volley": v} for c, r, s, v in shots]
+                      for shots in self.shots],
+            "pending": [label(c) for c in self.pending],
+            "turn": self.turn,
+            "answering": self.answering,
+        }
+
+    def phase(self) -> str:
+        if self.is_over():
+            return "over"
+        if self.placer() is not None:
+            return "place"
+        return "answer" if self.answering else "shoot"
+
+    def view(self, seat: int | None) -> dict:
+        """The shared screen (seat None), plus the seat's own fleet for a seat.
+
+        boards[s] is seat s's target grid: the shots s fired at the other sea.
+        grid characters: "." not called, "?" called this turn, "o" miss,
+        "x" hit, "#" hit on a ship known to be sunk.
+        """
+        outcome = self.outcome()
+        view = {
+            "game": self.game,
+            "options": dict(self.options),
+            "phase": self.phase(),
+            "to_move": self.to_move(),
+            "turn": self.turn,
+            "pending": [label(c) for c in self.pending],
+            "shots_allowed": self.shots_allowed() if self.phase() == "shoot" else 0,
+            "placed": [len(f) for f in self.fleets],
+            "boards": [self._target_view(s) for s in (0, 1)],
+            "winner": outcome.winner if outcome else None,
+        }
+        if seat is not None and self.referee:
+            view["fleet"] = self._fleet_view(seat)
+            placed = {ship for ship, _, _ in self.fleets[seat]}
+            view["to_place"] = [ship for ship in NAMES if ship not in placed]
+        return view
+
+    def _public_shot(self, shot: Shot) -> dict:
+        cell, result, ship, volley = shot
+        named = ship is not None and (result == "sunk" or not self.options["advanced"])
+        return {"cell": label(cell), "result": result, "volley": volley,
+                **({"ship": ship} if named else {})}
+
+    def _target_view(self, shooter: int) -> dict:
+        public = [self._public_shot(s) for s in self.shots[shooter]]
+        sunk = self.sunk(shooter)
+        rows = [["."] * SIZE for _ in range(SIZE)]
+        for shot, seen in zip(self.shots[shooter], public):
+            r, c = divmod(shot[0], SIZE)
+            known_sunk = seen["result"] == "sunk" or seen.get("ship") in sunk
+            rows[r][c] = "o" if shot[1] == "miss" else "#" if known_sunk else "x"
+        if shooter == self.turn:
+            for cell in self.pending:
+                rows[cell // SIZE][cell % SIZE] = "?"
+        last = public[-1]["volley"] if public else None
+        return {"shots": public, "grid": ["".join(row) for row in rows], "sunk": sunk,
+                "afloat": len(NAMES) - len(sunk), "count": len(public),
+                "last": [s for s in public if s["volley"] == last]}
+
+    def _fleet_view(self, seat: int) -> list[dict]:
+        """Seat's own ships; their cells spelled `own_cell` ("0:C3"), hits among them."""
+        hit = {c for c, result, _, _ in self.shots[1 - seat] if result != "miss"}
+        sunk = set(self.sunk(1 - seat))
+        return [{"ship": ship, "dir": d,
+                 "cells": [own_cell(seat, c) for c in run(start, LENGTH[ship], d)],
+                 "hits": [own_cell(seat, c) for c in run(start, LENGTH[ship], d) if c in hit],
+                 "sunk": ship in sunk}
+                for ship, start, d in self.fleets[seat]]
+
+    def secrets(self, seat: int) -> list[str]:
+        """Seat's ship cells not hit yet, spelled as its fleet view spells them."""
+        if not self.referee:
+            return []  # tracker: the fleets never enter the companion
+        hit = {shot[0] for shot in self.shots[1 - seat]}
+        return [own_cell(seat, c) for c in self.fleet_cells(seat) if c not in hit]
+
+
+def own_cell(seat: int, cell: int) -> str:
+    """A cell of seat's own sea as views spell it: "0:C3".
+
+    Target grids (public) name cells of the enemy sea plainly ("C3"); the
+    prefix keeps a fleet cell from ever reading like a shot at the other sea.
+    """
+    return f"{seat}:{label(cell)}"
+
+
+def _new_state(options: dict) -> BattleshipState:
+    if options["variant"] not in VARIANTS:
+        raise _refuse(f"variant は {VARIANTS} のいずれかです", f"variant must be one of {VARIANTS}")
+    if options["mode"] not in MODES:
+        raise _refuse(f"mode は {MODES} のいずれかです", f"mode must be one of {MODES}")
+    if not one_of(options["first"], (0, 1)):
+        raise _refuse("first は 0 か 1 です", "first must be seat 0 or 1")
+    if not isinstance(options["advanced"], bool):
+        raise _refuse("advanced は true か false です", "advanced must be true or false")
+    return BattleshipState(options=dict(options), turn=options["first"])
+
+
+def _state_from_json(data: dict) -> BattleshipState:
+    try:
+        options = GAME.options(data["options"])
+        state = _new_state(options)
+        fleets = tuple(tuple((p["ship"], index(p["cell"]), p["dir"]) for p in f) for f in data["fleets"])
+        shots = tuple(tuple((index(s["cell"]), s["result"], s["ship"], s["volley"]) for s in side)
+                      for side in data["shots"])
+        return state._with(fleets=fleets, shots=shots, pending=tuple(index(c) for c in data["pending"]),
+                           turn=data["turn"], answering=data["answering"])
+    except (KeyError, TypeError, CompanionError) as error:
+        raise _refuse("保存された状態を読めません", f"battleship: unreadable saved state ({error})") from None
+
+
+GAME = Game(
+    name="battleship",
+    title={"ja": "海戰棋", "en": "Battleship"},
+    default_options={"variant": "standard", "advanced": False, "first": 0, "mode": "referee"},
+    new_state_fn=_new_state,
+    state_from_json_fn=_state_from_json,
+    sample_options=(
+        {},
+        {"variant": "salvo", "advanced": True, "first": 1},
+        {"mode": "tracker", "variant": "salvo", "advanced": True},
+    ),
+)

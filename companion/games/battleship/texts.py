@@ -1,0 +1,104 @@
+"""Reading Battleship views for the screen: announcements of volleys, refusals, fleets.
+
+Everything here reads public views (or, for `fleet_cells`, the placing seat's own
+view) and a `tr(key, **values)` function; nothing touches Kivy.
+"""
+
+from __future__ import annotations
+
+import random
+
+from companion.games.battleship.ai import choose_fleet
+from companion.games.battleship.fleet import LENGTH, NAMES, index, label, placements, run
+
+
+NO_BREAK = "\u00a0"
+
+
+def shot_text(shot: dict, tr) -> str:
+    """"B5 はずれ", "C3 巡洋艦に命中", "C4 巡洋艦撃沈" (the ship only where the view names it)."""
+    ship = tr(f"battleship.{shot['ship']}") if "ship" in shot else None
+    if shot["result"] == "miss":
+        said = tr("battleship.miss")
+    elif shot["result"] == "sunk":
+        said = tr("battleship.sunk_ship", ship=ship)
+    else:
+        said = tr("battleship.hit_ship", ship=ship) if ship else tr("battleship.hit")
+    return f"{shot['cell']} {said}".replace(" ", NO_BREAK)  # one shot never splits across lines
+
+
+def volleys(view: dict) -> list[tuple[int, int, list[dict]]]:
+    """Every volley on the public boards as (volley number, shooter, shots), oldest first."""
+    first = view["options"]["first"]
+    groups: dict[tuple[int, int], list[dict]] = {}
+    for seat in (0, 1):
+        for shot in view["boards"][seat]["shots"]:
+            groups.setdefault((shot["volley"], 0 if seat == first else 1), []).append(shot)
+    return [(volley, first if order == 0 else 1 - first, shots)
+            for (volley, order), shots in sorted(groups.items())]
+
+
+def announcement(view: dict, names: list[str], tr, count: int = 1) -> str:
+    """The last `count` volleys, one paragraph each: who fired, what each shot met."""
+    lines = []
+    for _, shooter, shots in volleys(view)[-count:]:
+        lines.append(f"{names[shooter]}:  " + "  ".join(shot_text(s, tr) for s in shots))
+    return "\n".join(lines)
+
+
+def reason(error: Exception, lang: str) -> str:
+    """The half of a bilingual "ja / en" refusal in `lang` (the whole text otherwise)."""
+    text = str(error)
+    parts = text.split(" / ", 1)
+    if len(parts) != 2:
+        return text
+    return parts[0] if lang == "ja" else parts[1]
+
+
+def fleet_cells(view: dict) -> list[list[int]]:
+    """The cells of each ship in a seat's own view ("0:C3" spelled) as indices."""
+    return [[index(cell.split(":", 1)[1]) for cell in ship["cells"]] for ship in view.get("fleet", [])]
+
+
+def ship_run(ship: str, cell: int, direction: str) -> list[int]:
+    """The cells a ship would take with its top/left end at `cell` (cut at the edge)."""
+    length = LENGTH[ship]
+    while length and run(cell, length, direction) is None:
+        length -= 1  # show the part that fits: the rules will refuse the rest
+    return list(run(cell, length, direction) or ())
+
+
+def computer_turn(ai, view: dict, rng: random.Random) -> list:
+    """The computer's whole turn from its seat's view: its fleet, one shot, or a salvo then fire.
+
+    A salvo's shots are asked one by one, each time with the view as it will
+    read once the earlier shots are entered.
+    """
+    if view["phase"] == "place":
+        return fill_fleet(view, rng)
+    actions, pending = [], list(view["pending"])
+    while True:
+        action = ai.act({**view, "pending": pending})
+        actions.append(action)
+        if action["type"] != "shot" or view["options"]["variant"] != "salvo":
+            return actions
+        pending.append(action["cell"])
+
+
+def fill_fleet(view: dict, rng: random.Random) -> list[dict]:
+    """"place" actions for the ships still to place in a seat's own view.
+
+    An empty sea gets the computer opponent's fleet (no two ships touching);
+    a sea with ships already placed gets the rest at random where they fit.
+    """
+    if not view.get("fleet"):
+        return choose_fleet(rng)
+    taken = {cell for ship in fleet_cells(view) for cell in ship}
+    actions = []
+    for ship in [s for s in NAMES if s in view["to_place"]]:
+        fits = [(start, d, cells) for start, d, _ in placements(LENGTH[ship])
+                if taken.isdisjoint(cells := run(start, LENGTH[ship], d))]
+        start, direction, cells = rng.choice(fits)
+        taken.update(cells)
+        actions.append({"type": "place", "ship": ship, "cell": label(start), "dir": direction})
+    return actions

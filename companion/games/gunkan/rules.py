@@ -1,0 +1,346 @@
+"""軍艦将棋「戦略大海戦」: the referee state of the weighing seesaw (RULES.md §2).
+
+The companion never sees the board: a game is a sequence of battles.  Between
+battles either side may start one (`to_move` only suggests the side on turn):
+
+    {"type": "battle", "attacker": seat}
+    {"type": "declare", "kind": "ship" | "mine" | "port"}          the defender
+    judging "seesaw" (any sensor; it knows what the wooden seesaw shows):
+      ship: {"type": "counterweight", "on": bool}                  the attacker's tap
+            {"type": "weighed", "result": "attacker_heavier" | "defender_heavier" | "balanced"}
+            (counterweight on and no balance: take it off, weigh again)
+      mine: {"type": "mine_hit", "minesweeper": bool}              did the attacker show a 5?
+      port: captured at once
+    judging "identify" (calibrated pans recognise each piece's class):
+      {"type": "identified", "attacker": ship, "defender": piece, "counterweight": bool}
+    {"type": "reweigh"}   the judge could not decide (counted, nothing else changes)
+    {"type": "cancel"}    abandon the battle in progress
+
+Between battles a side may also end the game: {"type": "resign", "seat": s},
+{"type": "no_moves", "seat": s} (a side that cannot move has lost) and, judging
+"seesaw", {"type": "all_ships_gone", "seats": [s] | [0, 1]}.  Annihilation is
+also detected by counting: every verdict says which side removes a ship.
+Judging "identify" keeps a hidden tally of lost classes; it refuses identities
+that are no longer in play and a counterweight on anything but a submarine.
+
+Choices where the brief left room: the counterweight is asked for only after
+the defender declared a ship (at the table nobody loads it for a mine or the
+port, and asking earlier would expose it); judging "identify" weighs the mine
+or port too, as a check of the declaration; a submarine attacking the carrier
+wins there with or without the counterweight, since the companion knows both.
+Judging "identify", `legal_actions()` depends on the hidden tally: never show
+its "identified" actions on the shared screen (screens render views only).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, replace
+from functools import cached_property
+
+from companion.games.gunkan import views as gunkan_views
+from companion.play.state import Game, IllegalAction, Outcome, State
+from companion.games.gunkan.table import (
+    COMPARISONS, DECLARATIONS, FLEET, PIECES, REMOVALS, SHIPS, SHIPS_PER_SIDE,
+    declaration_of, judge_identified, judge_mine, judge_seesaw,
+)
+
+SEATS = 2  # 0 = red (赤艦隊), 1 = blue (青艦隊)
+JUDGINGS = ("seesaw", "identify")
+BATTLE_PHASES = ("declare", "counterweight", "weigh", "mine", "identify")
+
+
+@dataclass(frozen=True)
+class Battle:
+    """One battle.  `attacker_piece`/`defender_piece` exist only judging "identify"."""
+
+    attacker: int
+    declared: str | None = None  # "ship" | "mine" | "port"
+    counterweight: bool | None = None  # seesaw: the tap; identify: as sensed
+    counterweight_off: bool = False  # seesaw: taken off after the pans did not balance
+    reweighs: int = 0
+    attacker_piece: str | None = None
+    defender_piece: str | None = None
+    verdict: str | None = None
+
+    @property
+    def defender(self) -> int:
+        return 1 - self.attacker
+
+    def piece_of(self, seat: int) -> str | None:
+        return self.attacker_piece if seat == self.attacker else self.defender_piece
+
+
+@dataclass(frozen=True, eq=False)
+class GunkanState(State):
+    """Battles fought so far, the one in progress, and how the game ended."""
+
+    game = "gunkan"
+
+    judging: str
+    turn: int  # the side presumed to attack next
+    battles: tuple[Battle, ...] = ()
+    current: Battle | None = None
+    result: Outcome | None = None
+    first: int = 0
+
+    # -- the contract ---------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        return SEATS
+
+    def phase(self) -> str:
+        """"idle", one of `BATTLE_PHASES`, or "over"."""
+        battle = self.current
+        if self.result is not None:
+            return "over"
+        if battle is None:
+            return "idle"
+        if battle.declared is None:
+            return "declare"
+        if self.judging == "identify":
+            return "identify"
+        if battle.declared == "mine":
+            return "mine"
+        return "counterweight" if battle.counterweight is None else "weigh"
+
+    def to_move(self) -> int | None:
+        phase = self.phase()
+        if phase == "over":
+            return None
+        if phase == "idle":
+            return self.turn
+        return self.current.defender if phase == "declare" else self.current.attacker
+
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    def legal_actions(self) -> list:
+        phase = self.phase()
+        if phase == "over":
+            return []
+        if phase == "idle":
+            return self._idle_actions()
+        if phase == "declare":
+            mines_left = self.removed[self.current.defender]["mines"] < FLEET["mine"]
+            steps = [{"type": "declare", "kind": kind} for kind in DECLARATIONS if kind != "mine" or mines_left]
+        elif phase == "counterweight":
+            steps = [{"type": "counterweight", "on": on} for on in (True, False)]
+        elif phase == "mine":
+            steps = [{"type": "mine_hit", "minesweeper": shown} for shown in (True, False)]
+        elif phase == "weigh":
+            steps = [{"type": "weighed", "result": r} for r in COMPARISONS] + [{"type": "reweigh"}]
+        else:  # identify
+            steps = self._identified_actions() + [{"type": "reweigh"}]
+        return steps + [{"type": "cancel"}]
+
+    def apply(self, action) -> "GunkanState":
+        kind = action.get("type") if isinstance(action, dict) else None
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise IllegalAction(f"軍艦将棋: 不明な操作です / gunkan: unknown action {action!r}; "
+                                f"expected a dict with a 'type' among {sorted(_HANDLERS)}")
+        if self.result is not None:
+            raise IllegalAction("対局は終了しています / the game is over: start a new one")
+        return handler(self, action)
+
+    def to_json(self) -> dict:
+        return {
+            "judging": self.judging, "first": self.first, "turn": self.turn,
+            "battles": [asdict(b) for b in self.battles],
+            "current": None if self.current is None else asdict(self.current),
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+    def view(self, seat: int | None) -> dict:
+        return gunkan_views.public_view(self) if seat is None else gunkan_views.seat_view(self, seat)
+
+    def secrets(self, seat: int) -> list[str]:
+        return gunkan_views.secrets(self, seat)
+
+    # -- tallies --------------------------------------------------------------
+
+    @cached_property
+    def removed(self) -> list[dict]:
+        """Per seat, how many ships and mines it has taken off the board (public)."""
+        counts = [{"ships": 0, "mines": 0}, {"ships": 0, "mines": 0}]
+        for battle in self.battles:
+            for seat, what in zip((battle.attacker, battle.defender), REMOVALS[battle.verdict]):
+                if what is not None:
+                    counts[seat]["mines" if what == "mine" else "ships"] += 1
+        return counts
+
+    @cached_property
+    def lost(self) -> list[Counter]:
+        """Per seat, the classes it has lost (judging "identify" only; secret until the end)."""
+        tally = [Counter(), Counter()]
+        for battle in self.battles:
+            for seat, what in zip((battle.attacker, battle.defender), REMOVALS[battle.verdict]):
+                if what is not None and battle.piece_of(seat) is not None:
+                    tally[seat][battle.piece_of(seat)] += 1
+        return tally
+
+    def in_play(self, seat: int, piece: str) -> bool:
+        return self.lost[seat][piece] < FLEET[piece]
+
+    # -- steps ----------------------------------------------------------------
+
+    def _idle_actions(self) -> list:
+        actions = [{"type": t, key: s} for t, key in (("battle", "attacker"), ("resign", "seat"),
+                                                       ("no_moves", "seat")) for s in range(SEATS)]
+        if self.judging == "seesaw":
+            actions += [{"type": "all_ships_gone", "seats": seats} for seats in ([0], [1], [0, 1])]
+        return actions
+
+    def _identified_actions(self) -> list:
+        battle = self.current
+        return [
+            {"type": "identified", "attacker": a, "defender": d, "counterweight": cw}
+            for a in SHIPS if self.in_play(battle.attacker, a)
+            for d in PIECES if declaration_of(d) == battle.declared and self.in_play(battle.defender, d)
+            for cw in ((False, True) if a == "submarine" else (False,))
+        ]
+
+    def _expect(self, action: dict, phases: tuple[str, ...]) -> Battle | None:
+        if self.phase() not in phases:
+            raise IllegalAction(f"軍艦将棋: 今は {action['type']} はできません / gunkan: "
+                                f"{action['type']!r} is not possible now (step: {self.phase()})")
+        return self.current
+
+    def _finish(self, battle: Battle) -> "GunkanState":
+        done = replace(self, battles=self.battles + (battle,), current=None, turn=battle.defender)
+        if battle.verdict == "port_captured":
+            return replace(done, result=Outcome(battle.attacker, "port_captured"))
+        gone = [s for s in range(SEATS) if done.removed[s]["ships"] >= SHIPS_PER_SIDE]
+        return replace(done, result=_annihilation(gone)) if gone else done
+
+    def _battle(self, action):
+        self._expect(action, ("idle",))
+        return replace(self, current=Battle(_seat(action.get("attacker"), "attacker")))
+
+    def _declare(self, action):
+        battle = self._expect(action, ("declare",))
+        if action not in self.legal_actions():
+            raise IllegalAction(f"軍艦将棋: 宣言は ship / mine / port、機雷は残っている場合のみ / gunkan: "
+                                f"declare 'ship', 'mine' (only with mines left) or 'port', not {action.get('kind')!r}")
+        battle = replace(battle, declared=action["kind"])
+        if battle.declared == "port" and self.judging == "seesaw":
+            return self._finish(replace(battle, verdict="port_captured"))
+        return replace(self, current=battle)
+
+    def _counterweight(self, action):
+        battle = self._expect(action, ("counterweight",))
+        return replace(self, current=replace(battle, counterweight=_flag(action, "on")))
+
+    def _weighed(self, action):
+        battle = self._expect(action, ("weigh",))
+        if action.get("result") not in COMPARISONS:
+            raise IllegalAction(f"軍艦将棋: 計量結果が不正です / gunkan: weighing result must be one of "
+                                f"{COMPARISONS}, not {action.get('result')!r}")
+        ruling = judge_seesaw(action["result"], battle.counterweight and not battle.counterweight_off)
+        if ruling.verdict is None:  # remove_counterweight
+            return replace(self, current=replace(battle, counterweight_off=True))
+        return self._finish(replace(battle, verdict=ruling.verdict))
+
+    def _mine_hit(self, action):
+        battle = self._expect(action, ("mine",))
+        return self._finish(replace(battle, verdict=judge_mine(_flag(action, "minesweeper")).verdict))
+
+    def _identified(self, action):
+        battle = self._expect(action, ("identify",))
+        attacker, defender = action.get("attacker"), action.get("defender")
+        counterweight = _flag(action, "counterweight")
+        if attacker not in SHIPS or defender not in PIECES or declaration_of(defender) != battle.declared:
+            raise IllegalAction(f"軍艦将棋: 皿の駒が宣言と合いません。置き直して量り直してください / gunkan: "
+                                f"the pans do not hold a ship against a {battle.declared}: "
+                                "check the pieces and weigh again")
+        ruling = judge_identified(attacker, defender, counterweight)
+        if ruling.verdict is None:  # counterweight_not_allowed
+            raise IllegalAction("軍艦将棋: 錘は攻撃する潜水艦にしか載せられません。置き直してください / gunkan: "
+                                "the counterweight may ride only on an attacking submarine: re-place and weigh again")
+        if not (self.in_play(battle.attacker, attacker) and self.in_play(battle.defender, defender)):
+            raise IllegalAction("軍艦将棋: 残っている駒と合いません。量り直してください / gunkan: "
+                                "this weighing does not fit the pieces still in play: weigh again")
+        return self._finish(replace(battle, attacker_piece=attacker, defender_piece=defender,
+                                    counterweight=counterweight, verdict=ruling.verdict))
+
+    def _reweigh(self, action):
+        battle = self._expect(action, ("weigh", "identify"))
+        return replace(self, current=replace(battle, reweighs=battle.reweighs + 1))
+
+    def _cancel(self, action):
+        self._expect(action, BATTLE_PHASES)
+        return replace(self, current=None)
+
+    def _resign(self, action):
+        self._expect(action, ("idle",))
+        return replace(self, result=Outcome(1 - _seat(action.get("seat"), "seat"), "resigned"))
+
+    def _no_moves(self, action):
+        self._expect(action, ("idle",))
+        return replace(self, result=Outcome(1 - _seat(action.get("seat"), "seat"), "no_moves"))
+
+    def _all_ships_gone(self, action):
+        self._expect(action, ("idle",))
+        if self.judging != "seesaw" or action.get("seats") not in ([0], [1], [0, 1]):
+            raise IllegalAction("軍艦将棋: 全滅の申告は seats [0]、[1]、[0, 1] で、シーソー判定のみ / gunkan: "
+                                "all_ships_gone takes seats [0], [1] or [0, 1], judging 'seesaw' only "
+                                "(judging 'identify' detects it)")
+        return replace(self, result=_annihilation(action["seats"]))
+
+
+_HANDLERS = {
+    "battle": GunkanState._battle, "declare": GunkanState._declare,
+    "counterweight": GunkanState._counterweight, "weighed": GunkanState._weighed,
+    "mine_hit": GunkanState._mine_hit, "identified": GunkanState._identified,
+    "reweigh": GunkanState._reweigh, "cancel": GunkanState._cancel,
+    "resign": GunkanState._resign, "no_moves": GunkanState._no_moves,
+    "all_ships_gone": GunkanState._all_ships_gone,
+}
+
+
+def _annihilation(gone: list[int]) -> Outcome:
+    """Whose fleet is gone → the outcome; both at once is a draw."""
+    return Outcome(None, "mutual_annihilation") if len(gone) == SEATS else Outcome(1 - gone[0], "annihilation")
+
+
+def _seat(value, key: str) -> int:
+    if type(value) is not int or not 0 <= value < SEATS:
+        raise IllegalAction(f"軍艦将棋: {key} は 0(赤)か 1(青)/ gunkan: {key} must be 0 (red) or 1 (blue), not {value!r}")
+    return value
+
+
+def _flag(action: dict, key: str) -> bool:
+    if type(action.get(key)) is not bool:
+        raise IllegalAction(f"軍艦将棋: {key} は true / false / gunkan: {key} must be true or false, "
+                            f"not {action.get(key)!r}")
+    return action[key]
+
+
+def new_state(options: dict) -> GunkanState:
+    if options["judging"] not in JUDGINGS:
+        raise IllegalAction(f"軍艦将棋: 判定方式は {JUDGINGS} / gunkan: option 'judging' must be one of "
+                            f"{JUDGINGS}, not {options['judging']!r}")
+    first = _seat(options["first"], "first")
+    return GunkanState(judging=options["judging"], turn=first, first=first)
+
+
+def state_from_json(data: dict) -> GunkanState:
+    result = data["result"]
+    return GunkanState(
+        judging=data["judging"], first=data["first"], turn=data["turn"],
+        battles=tuple(Battle(**b) for b in data["battles"]),
+        current=None if data["current"] is None else Battle(**data["current"]),
+        result=None if result is None else Outcome.from_json(result),
+    )
+
+
+GAME = Game(
+    name="gunkan",
+    title={"ja": "軍艦将棋「戦略大海戦」", "en": "Gunkan Shogi (weighing seesaw)"},
+    default_options={"judging": "seesaw", "first": 0},
+    new_state_fn=new_state,
+    state_from_json_fn=state_from_json,
+    sample_options=({"judging": "seesaw"}, {"judging": "identify"}, {"judging": "identify", "first": 1}),
+)

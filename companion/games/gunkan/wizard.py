@@ -1,0 +1,303 @@
+"""The seesaw calibration wizard, reached from the Gunkan referee screen.
+
+Steps: zero both pans → a known mass on each pan (the scales) → every piece
+type of both fleets weighed `repeats` times on the left pan (captured on its
+own once the pan is still, with progress) → the classes, drawn with their
+decision boundaries and the margin between neighbours in noise σ, and clear
+warnings → save (named by date and time) and use.  Stored calibrations can be
+chosen again; the one in use is the setting `sensor.calibration` (as
+`companion calibrate` sets it), the newest when that is empty.
+Only this screen weighs in grams and names pieces: "check" tells what lies
+on the left pan.  With a simulated seesaw a "virtual" button does the asked
+placing or lifting, like a hand.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+
+from companion.errors import CompanionError
+from companion.sensing.calibration import Calibrator, build_classes
+from companion.sensing.judge import AMBIGUOUS, build_groups
+from companion.games.gunkan.pieces import COUNTERWEIGHT, PieceClass, pan_classes
+from companion.games.gunkan.seesaw import EMPTY, STACKED
+from companion.games.gunkan.plot import ClassPlot  # noqa: F401  (kv)
+from companion.games.gunkan.widgets import ChoiceDialog, VirtualTray, piece_name
+from companion.ui.widgets import GameScreen
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+PIECE_TYPES = ("carrier", "battleship", "cruiser", "destroyer", "minesweeper", "submarine",
+               "landing_ship", "mine", "port")
+KNOWN_G = 100.0
+LOADED_G = 3.0  # a settled weight above this is a piece to record
+TICK_S = 0.05
+
+
+def weighing_plan(repeats: int) -> list[tuple[str, str, int]]:
+    """(piece, fleet, k) for every weighing: each type of both fleets `repeats` times,
+    the one shared counterweight twice as often."""
+    plan = [(piece, fleet, k) for piece in PIECE_TYPES for fleet in ("red", "blue") for k in range(1, repeats + 1)]
+    return plan + [("counterweight", "any", k) for k in range(1, 2 * repeats + 1)]
+
+
+class CalibrationScreen(GameScreen):
+    screen_name = "gunkan_calibration"
+    step = StringProperty("scale")  # scale, pieces, report
+    prompt_text = StringProperty("")
+    button_text = StringProperty("")
+    status_text = StringProperty("")
+    verify_text = StringProperty("")
+    in_use_text = StringProperty("")
+    progress = NumericProperty(0)
+    lifting = BooleanProperty(False)
+    ready = BooleanProperty(False)
+    virtual = BooleanProperty(False)
+    report = ObjectProperty(None, allownone=True)
+    repeats = NumericProperty(3)
+
+    def __init__(self, referee, **kwargs):
+        super().__init__(name=self.screen_name, **kwargs)
+        self.referee = referee
+        self._tick_event = None
+        self.plan: list = []
+        self.weighings: dict[str, list[float]] = {}
+        self.noises: list[float] = []
+        self.calibrator: Calibrator | None = None
+        self._previous = None
+        self.tray = self.dialog = None
+
+    @property
+    def seesaw(self):
+        return self.referee.seesaw
+
+    # life --------------------------------------------------------------------------------
+
+    def on_enter(self, *_):
+        self.virtual = bool(self.app.source and self.app.source.virtual)
+        self.start_over()
+        self.list_stored()
+        if self._tick_event is None:
+            self._tick_event = Clock.schedule_interval(self._tick, TICK_S)
+
+    def on_leave(self, *_):
+        self.close()
+
+    def close(self) -> None:
+        if self._tick_event is not None:
+            self._tick_event.cancel()
+            self._tick_event = None
+
+    def back(self) -> None:
+        if self.step != "report" and self._previous is not None:  # left half-way: keep the old scales
+            self.seesaw.apply_calibration(self._previous)
+        self.app.manager.current = self.referee.name
+
+    def start_over(self) -> None:
+        self._previous = self.seesaw.calibration or {**self.seesaw.pipeline.calibration(), "known_g": KNOWN_G}
+        self.calibrator = Calibrator(self.seesaw.pipeline, KNOWN_G)
+        self.plan = weighing_plan(int(self.repeats))
+        self.weighings, self.noises = {}, []
+        self.report, self.verify_text, self.status_text = None, "", ""
+        self.step, self.lifting, self.progress = "scale", False, 0
+        self._prompt()
+
+    # the steps -------------------------------------------------------------------------------
+
+    def _tick(self, *_):
+        self.seesaw.poll()
+        if self.step == "scale":
+            self.ready = self._scale_ready()
+        elif self.step == "pieces":
+            self._pieces_tick()
+        elif self.step == "report" and self.verify_text:
+            self.verify()
+
+    def _scale_ready(self) -> bool:
+        """The step's pans are still: judged in grams once scaled (the pipeline's
+        own motion check alone can pass at the top of a hand's press)."""
+        step = self.calibrator.step
+        if step is None or not self.calibrator.ready():
+            return False
+        channels = (0, 1) if step.channel is None else (step.channel,)
+        return all(self.seesaw.settled(c) is not None for c in channels)
+
+    def do_scale_step(self) -> None:
+        if not self._scale_ready():
+            self.status_text = self.tr("gunkan_ui.wizard_not_stable")
+            return
+        try:
+            self.calibrator.do()
+        except CompanionError:
+            self.status_text = self.tr("gunkan_ui.wizard_not_stable")
+            return
+        self.status_text = ""
+        if self.calibrator.done:
+            self.step = "pieces"
+        self._prompt()
+
+    def _pieces_tick(self) -> None:
+        if self.lifting:
+            if self.seesaw.pan(0).kind == EMPTY:
+                self.lifting = False
+                if len(self.noises) == len(self.plan):
+                    self._build()
+                self._prompt()
+            return
+        settled = self.seesaw.settled(0)
+        if settled is None or settled[0] < LOADED_G:
+            return
+        piece = self.plan[len(self.noises)][0]
+        self.weighings.setdefault(piece, []).append(settled[0])
+        self.noises.append(settled[1])
+        self.progress = len(self.noises) / len(self.plan)
+        self.lifting = True
+        self._prompt()
+
+    def _build(self) -> None:
+        noise = sorted(self.noises)[len(self.noises) // 2]
+        self.report = build_classes(self.weighings, noise_sigma_g=noise)
+        self.step = "report"
+        self.status_text = ""
+
+    def counterweight_sensed(self) -> bool:
+        table = {c.name: c for c in self.report.classes}
+        left, _ = pan_classes(table)
+        group = next(g for g in build_groups(left, self.seesaw.judge_config.accept_fraction)
+                     if any(c.name == STACKED for c in g.members))
+        return AMBIGUOUS not in group.name
+
+    def save(self) -> None:
+        name = time.strftime("%Y-%m-%d %H:%M")
+        data = {**self.seesaw.pipeline.calibration(), "known_g": KNOWN_G,
+                "classes": [c.to_json() for c in self.report.classes], "report": self.report.to_json()}
+        self.app.store.save_calibration(name, data)
+        self.seesaw.apply_calibration(data)
+        self.app.change_setting(sensor={"calibration": name})
+        self._previous = data
+        self.status_text = self.tr("gunkan_ui.wizard_saved", name=name) + "\n" + self._warnings()
+        self.list_stored()
+
+    def use(self, name: str) -> None:
+        data = self.app.store.calibration(name)
+        try:
+            self.seesaw.apply_calibration(data)
+        except CompanionError as exc:
+            self.status_text = str(exc)
+            return
+        self.app.change_setting(sensor={"calibration": name})
+        self._previous = data
+        self.list_stored()
+
+    def verify(self) -> None:
+        """Say what lies on the left pan (this screen only)."""
+        state = self.seesaw.identify(0)
+        if state.kind == "class":
+            names = " / ".join(self.piece_label(n) for n in state.group.name.split(AMBIGUOUS))
+            self.verify_text = self.tr("gunkan_ui.wizard_is", piece=names)
+        elif state.kind == "reweigh":
+            self.verify_text = self.tr("gunkan_ui.wizard_unknown")
+        else:
+            self.verify_text = self.tr(f"gunkan_ui.pan.{'empty' if state.kind == 'waiting' else 'settling'}")
+
+    def piece_label(self, name: str) -> str:
+        return "＋".join(piece_name(self.tr, part) for part in name.split("+"))
+
+    # virtual hands -------------------------------------------------------------------------------
+
+    def virtual_hand(self) -> None:
+        """Do what the wizard asks, on the simulated seesaw."""
+        sim = self.app.source
+        if self.step == "scale" and self.calibrator.step is not None:
+            step = self.calibrator.step
+            for pan in (0, 1):
+                while sim.loads(pan):
+                    sim.remove(pan)
+            if step.kind == "mass":
+                sim.place(step.channel, grams=KNOWN_G)
+        elif self.step == "pieces":
+            if self.lifting or sim.loads(0):
+                sim.clear()
+            else:
+                sim.place(0, self.plan[len(self.noises)][0])
+        else:  # the check: any piece, chosen like a hand picks one
+            self.tray = VirtualTray(sim, self.tr, "L")
+            self.tray.open()
+
+    # drawing ---------------------------------------------------------------------------------------
+
+    def _prompt(self) -> None:
+        if self.step == "scale":
+            step = self.calibrator.step
+            self.button_text = self.tr("gunkan_ui.wizard_tare_button" if step.kind == "tare" else "gunkan_ui.wizard_record")
+            if step.kind == "tare":
+                self.prompt_text = self.tr("gunkan_ui.wizard_tare")
+            else:
+                pan = self.tr("gunkan_ui.wizard_left" if step.channel == 0 else "gunkan_ui.wizard_right")
+                self.prompt_text = self.tr("gunkan_ui.wizard_mass", g=f"{KNOWN_G:g}", pan=pan)
+        elif self.step == "pieces":
+            if self.lifting:
+                self.prompt_text = self.tr("gunkan_ui.wizard_lift")
+            else:
+                piece, fleet, k = self.plan[len(self.noises)]
+                self.prompt_text = self.tr("gunkan_ui.wizard_piece", fleet=self.tr(f"gunkan_ui.wizard_fleet_{fleet}"),
+                                           piece=piece_name(self.tr, piece), k=k,
+                                           n=self.repeats * (2 if fleet == "any" else 1))
+            self.status_text = self.tr("gunkan_ui.wizard_progress", done=len(self.noises), total=len(self.plan))
+        else:
+            self.prompt_text = self.tr("gunkan_ui.wizard_done")
+            self.button_text = self.tr("gunkan_ui.wizard_save")
+            self.status_text = self._warnings()
+
+    def _warnings(self) -> str:
+        lines = []
+        for pair in self.report.neighbours:
+            if COUNTERWEIGHT in (pair.lighter, pair.heavier):
+                continue  # never judged alone: it only rides on the submarine
+            a, b = self.piece_label(pair.lighter), self.piece_label(pair.heavier)
+            if pair.free_gap_g <= 0:
+                lines.append(self.tr("gunkan_ui.wizard_same", a=a, b=b))
+            elif pair.margin_sigma < 6.0:
+                lines.append(self.tr("gunkan_ui.wizard_too_close", a=a, b=b, sigma=f"{pair.margin_sigma:.1f}"))
+        lines = lines + [self.tr("gunkan_ui.wizard_advice")] if lines else [self.tr("gunkan_ui.wizard_all_clear")]
+        lines.append(self.tr("gunkan_ui.wizard_cw_sensed" if self.counterweight_sensed() else "gunkan_ui.wizard_cw_tap"))
+        return "\n".join(lines)
+
+    def in_use(self) -> str | None:
+        names = self.app.store.calibration_names()
+        chosen = self.app.cfg.sensor.calibration
+        return chosen if chosen in names else (names[-1] if names else None)
+
+    def list_stored(self) -> None:
+        self.in_use_text = self.tr("gunkan_ui.wizard_in_use", name=self.in_use() or self.tr("gunkan_ui.wizard_none"))
+
+    def choose_stored(self) -> None:
+        """The stored calibrations, newest first, the one in use ticked: tap one to use it."""
+        names, current = list(reversed(self.app.store.calibration_names()))[:8], self.in_use()
+        answers = [(name, ("✓ " if name == current else "") + name, lambda n=name: self.use(n)) for name in names]
+        self.dialog = ChoiceDialog(self.tr("gunkan_ui.wizard_stored"), answers + [("close", self.tr("gunkan_ui.close"), None)])
+        self.dialog.open()
+
+    def plot_classes(self) -> list[PieceClass]:
+        """The classes drawn: the measured ones and the submarine carrying the counterweight."""
+        left, _ = pan_classes({c.name: c for c in self.report.classes})
+        return sorted(left, key=lambda c: (c.name == STACKED, c.mass_g))  # the stack on top, apart
+
+    def on_report(self, *_):
+        plot = self.ids.plot
+        if self.report is None:
+            plot.classes, plot.weighings, plot.groups, plot.margins = [], {}, [], []
+            return
+        classes = self.plot_classes()
+        plot.labels = {c.name: self.piece_label(c.name) for c in classes}
+        plot.weighings = dict(self.weighings)
+        plot.groups = build_groups(classes, self.seesaw.judge_config.accept_fraction)
+        plot.margins = [(n.lighter, n.heavier, n.margin_sigma) for n in self.report.neighbours
+                        if COUNTERWEIGHT not in (n.lighter, n.heavier)]
+        plot.classes = classes
+

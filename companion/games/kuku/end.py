@@ -1,0 +1,36 @@
+"""When a 九九戦艦 attack ends the game (RULES.md §1, "End of game")."""
+
+from __future__ import annotations
+
+from companion.play.state import Outcome
+
+
+def end_of_attack(
+    rule: str, attacker: int, remaining: tuple[int, int], leader_in_final: tuple[bool, bool] | None = None
+) -> Outcome | None:
+    """The outcome once every cell of one attack is resolved, or None if play goes on.
+
+    `remaining` counts each seat's ships afloat after the attack.  When both
+    fleets are gone, the basic rule compares the *last ships*: the set each
+    side lost to this final attack counts as a leader if its leader is in it
+    (`leader_in_final`, needed only then); the extra rule gives the attacker
+    the win.
+    """
+    opponent = 1 - attacker
+    if remaining[attacker] and remaining[opponent]:
+        return None
+    if remaining[attacker]:
+        return _win(attacker, "fleet_sunk")
+    if remaining[opponent]:
+        return _win(opponent, "self_destruct")
+    if rule == "extra":
+        return _win(attacker, "both_sunk_attacker_wins")
+    if leader_in_final is None:
+        raise ValueError("the basic rule needs to know whose last ship was the leader")
+    if leader_in_final[0] == leader_in_final[1]:
+        return Outcome(None, "both_sunk_same_kind", (0.5, 0.5))
+    return _win(0 if leader_in_final[0] else 1, "both_sunk_leader_wins")
+
+
+def _win(seat: int, reason: str) -> Outcome:
+    return Outcome(seat, reason, (1.0, 0.0) if seat == 0 else (0.0, 1.0))

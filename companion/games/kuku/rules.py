@@ -1,0 +1,456 @@
+"""九九戦艦 (Kuku Battleship) as a pure state machine (RULES.md §1).
+
+Two modes share every rule:
+
+* ``referee``: the companion knows both fleets.  Each seat first places its
+  ships in secret (one ship per action), then it resolves attacks itself.
+* ``tracker``: the fleets stay on the physical boards.  After each attack
+  both players report, for the attacked cells, where a ship of theirs sank
+  (and, only when the basic rule needs it, which one was the leader); the
+  companion keeps the shared markers, judges bomb listings and decides the end.
+
+Actions (plain JSON dicts):
+
+* ``{"type": "place", "kind": "normal"|"leader", "cell": "3×8"}``  (referee set-up)
+* ``{"type": "attack", "cell": "3×8"}``  normal attack
+* ``{"type": "bomb", "product": 24}`` then ``{"type": "say", "pair": "3×8"}``...
+  then ``{"type": "done"}``  九九ボム, one pair at a time
+* ``{"type": "report", "hits": ["3×8", ...]}``  (tracker) where my ships sank
+* ``{"type": "leader", "cell": "3×8" | None}``  (tracker, basic rule, both fleets
+  gone) which of my ships sunk by this attack was the leader; None = sunk earlier
+
+A ship is spelled ``"leader@4×6"`` / ``"normal@3×8"`` in the seat views; those
+spellings are the seat's secrets until the game is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from companion.play.state import Game, IllegalAction, Outcome, State, one_of
+from companion.games.kuku.board import (
+    CELL_INDEX,
+    CELL_VALUE,
+    CELLS,
+    LISTING_CAP,
+    cells_of,
+    is_cell,
+    judge_listing,
+    sayable_pairs,
+    value,
+)
+from companion.games.kuku.end import end_of_attack
+
+FLEET = ("normal", "normal", "leader")
+KINDS = ("normal", "leader")
+RULES_ = ("basic", "extra")
+MODES = ("referee", "tracker")
+
+
+def ship_token(kind: str, cell: str) -> str:
+    """How a ship is spelled in a seat's view: ``"leader@4×6"``."""
+    return f"{kind}@{cell}"
+
+
+def _refuse(ja: str, en: str) -> IllegalAction:
+    return IllegalAction(f"{ja} / {en}")
+
+
+@dataclass(frozen=True, eq=False)
+class KukuState(State):
+    """One position of 九九戦艦.  Immutable; the dict fields are never mutated."""
+
+    game = "kuku"
+
+    mode: str
+    rule: str
+    first: int
+    phase: str  # place | play | list | report | leader | over
+    turn: int  # the attacker (during "place": the seat placing)
+    fleets: tuple  # per seat: ((cell, kind), ...) in placing order; referee only
+    markers: tuple  # ((cell, "red"|"blue"), ...) in attack order
+    hits: tuple  # per seat: cells where a ship of that seat sank
+    pending: Any  # JSON dict of the step in progress (bomb listing, reports), or None
+    history: tuple  # one JSON record per attack
+    result: Outcome | None
+
+    def _with(self, **changes) -> "KukuState":
+        """A copy with `changes` (a fast `dataclasses.replace`: fields are trusted here)."""
+        new = object.__new__(KukuState)
+        new.__dict__.update(self.__dict__, **changes)
+        return new
+
+    # ----------------------------------------------------------------- contract
+    @property
+    def seats(self) -> int:
+        return 2
+
+    def to_move(self) -> int | None:
+        if self.phase == "over":
+            return None
+        if self.phase in ("report", "leader"):
+            return self._awaited_seat()
+        return self.turn
+
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    def legal_actions(self) -> list:
+        return {
+            "place": self._legal_place,
+            "play": self._legal_play,
+            "list": self._legal_list,
+            "report": self._legal_report,
+            "leader": self._legal_leader,
+            "over": list,
+        }[self.phase]()
+
+    def apply(self, action) -> "KukuState":
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise _refuse("操作の形が正しくありません", f"not a 九九戦艦 action: {action!r}")
+        handler = {
+            "place": self._apply_place,
+            "play": self._apply_play,
+            "list": self._apply_list,
+            "report": self._apply_report,
+            "leader": self._apply_leader,
+        }.get(self.phase)
+        if handler is None:
+            raise _refuse("ゲームは終わっています", "the game is over; start a new one")
+        return handler(action)
+
+    # ------------------------------------------------------------- derived facts
+    def attacked(self) -> dict[str, str]:
+        """Cell → marker colour of every attacked cell."""
+        return dict(self.markers)
+
+    def remaining(self) -> tuple[int, int]:
+        """Ships afloat per seat."""
+        return (len(FLEET) - len(self.hits[0]), len(FLEET) - len(self.hits[1]))
+
+    def unattacked(self) -> list[str]:
+        attacked = self.attacked()
+        return [cell for cell in CELLS if cell not in attacked]
+
+    def _awaited_seat(self) -> int:
+        key = "reports" if self.phase == "report" else "leaders"
+        return next(seat for seat in self.pending["order"] if self.pending[key][seat] is None)
+
+    # ---------------------------------------------------------------- placement
+    def _kinds_left(self, seat: int) -> list[str]:
+        left = list(FLEET)
+        for _, kind in self.fleets[seat]:
+            left.remove(kind)
+        return sorted(set(left), key=KINDS.index)
+
+    def _legal_place(self) -> list:
+        taken = {cell for cell, _ in self.fleets[self.turn]}
+        return [
+            {"type": "place", "kind": kind, "cell": cell}
+            for kind in self._kinds_left(self.turn)
+            for cell in CELLS
+            if cell not in taken
+        ]
+
+    def _apply_place(self, action) -> "KukuState":
+        kind, cell = action.get("kind"), action.get("cell")
+        if action["type"] != "place" or set(action) != {"type", "kind", "cell"}:
+            raise _refuse("まず船を配置してください", "place your ships first: {type: place, kind, cell}")
+        if kind not in self._kinds_left(self.turn):
+            raise _refuse(f"その船（{kind}）はもう置けません", f"no {kind!r} ship left to place")
+        if not is_cell(cell):
+            raise _refuse(f"{cell!r} は盤面のマスではありません", f"{cell!r} is not a cell such as '3×8'")
+        if any(cell == own for own, _ in self.fleets[self.turn]):
+            raise _refuse(f"{cell} にはもう自分の船があります", f"you already have a ship on {cell}")
+        fleets = list(self.fleets)
+        fleets[self.turn] = fleets[self.turn] + ((cell, kind),)
+        if len(fleets[self.turn]) < len(FLEET):
+            return self._with(fleets=tuple(fleets))
+        if self.turn == self.first:
+            return self._with(fleets=tuple(fleets), turn=1 - self.first)
+        return self._with(fleets=tuple(fleets), turn=self.first, phase="play")
+
+    # ---------------------------------------------------------------- the turn
+    def _bombable(self) -> list[int]:
+        attacked = self.attacked()
+        return sorted({CELL_VALUE[cell] for cell in CELLS if cell not in attacked})
+
+    def _legal_play(self) -> list:
+        return [{"type": "attack", "cell": cell} for cell in self.unattacked()] + [
+            {"type": "bomb", "product": n} for n in self._bombable()
+        ]
+
+    def _apply_play(self, action) -> "KukuState":
+        if action["type"] == "attack" and set(action) == {"type", "cell"}:
+            cell = action["cell"]
+            if not is_cell(cell):
+                raise _refuse(f"{cell!r} は盤面のマスではありません", f"{cell!r} is not a cell such as '3×8'")
+            if cell in self.attacked():
+                raise _refuse(
+                    f"{cell} は攻撃済みです。別のマスを選んでください",
+                    f"{cell} was already attacked; choose another cell (your turn goes on)",
+                )
+            record = {"by": self.turn, "action": "attack", "target": cell, "product": value(cell), "already": []}
+            return self._strike([cell], record)
+        if action["type"] == "bomb" and set(action) == {"type", "product"}:
+            n = action["product"]
+            if type(n) is not int or not cells_of(n):
+                raise _refuse(
+                    f"{n!r} は九九の表にない答えです。別の攻撃を選んでください",
+                    f"{n!r} is not in the 9×9 table; choose another attack (your turn goes on)",
+                )
+            if n not in self._bombable():
+                raise _refuse(
+                    f"{n} のマスはすべて攻撃済みです。別の攻撃を選んでください",
+                    f"every cell of {n} was already attacked; choose another attack (your turn goes on)",
+                )
+            return self._with(phase="list", pending={"product": n, "listing": []})
+        raise _refuse("通常攻撃か九九ボムを選んでください", "choose a normal attack or a 九九ボム")
+
+    def _legal_list(self) -> list:
+        listing = self.pending["listing"]
+        says = []
+        if len(listing) < LISTING_CAP:
+            says = [
+                {"type": "say", "pair": pair}
+                for pair in sayable_pairs(self.pending["product"])
+                if pair not in listing
+            ]
+        return says + [{"type": "done"}]
+
+    def _apply_list(self, action) -> "KukuState":
+        n, listing = self.pending["product"], self.pending["listing"]
+        if action == {"type": "done"}:
+            return self._finish_bomb(n, listing)
+        if action["type"] != "say" or set(action) != {"type", "pair"}:
+            raise _refuse("かけ算を言うか、言い終わりを押してください", "say a pair like '3×8', or finish the listing")
+        pair = action["pair"]
+        if pair not in sayable_pairs(n):
+            raise _refuse(f"{pair!r} は言えるかけ算ではありません", f"{pair!r} is not a pair such as '3×8'")
+        if pair in listing:
+            raise _refuse(f"{pair} はもう言いました", f"{pair} is already in the listing")
+        if len(listing) >= LISTING_CAP:
+            raise _refuse(f"言えるのは{LISTING_CAP}組までです", f"a listing holds at most {LISTING_CAP} pairs")
+        return self._with(pending={"product": n, "listing": listing + [pair]})
+
+    def _finish_bomb(self, n: int, listing: list[str]) -> "KukuState":
+        verdict = judge_listing(n, listing)
+        record = {"by": self.turn, "action": "bomb", "product": n, "listing": listing, **verdict}
+        if verdict["judgement"] != "exact":
+            record.update(cells=[], already=[], markers={}, hits=[[], []], remaining=list(self.remaining()))
+            return self._conclude(record, None)
+        attacked = self.attacked()
+        record["already"] = [cell for cell in verdict["correct"] if cell in attacked]
+        return self._strike([cell for cell in verdict["correct"] if cell not in attacked], record)
+
+    # ---------------------------------------------------------------- resolving
+    def _strike(self, cells: list[str], record: dict) -> "KukuState":
+        """Attack `cells` (all unattacked): resolve now (referee) or ask for reports (tracker)."""
+        record = {**record, "cells": cells}
+        if self.mode == "referee":
+            fleet_cells = [{cell for cell, _ in fleet} for fleet in self.fleets]
+            sunk = [[cell for cell in cells if cell in fleet_cells[seat]] for seat in (0, 1)]
+            return self._resolve(record, sunk)
+        attacker = self.turn
+        pending = {"record": record, "order": [1 - attacker, attacker], "reports": [None, None]}
+        return self._with(phase="report", pending=pending)
+
+    def _resolve(self, record: dict, sunk: list[list[str]]) -> "KukuState":
+        """Sink the ships `sunk` (per seat) on the attacked cells, mark them, then conclude."""
+        cells = record["cells"]
+        markers = {cell: "red" if any(cell in s for s in sunk) else "blue" for cell in cells}
+        hits = tuple(self.hits[seat] + tuple(sunk[seat]) for seat in (0, 1))
+        state = self._with(hits=hits, markers=self.markers + tuple(markers.items()), pending=None)
+        record = {**record, "markers": markers, "hits": sunk, "remaining": list(state.remaining())}
+        if self.mode == "referee":
+            leaders = tuple(
+                any(kind == "leader" and cell in sunk[seat] for cell, kind in self.fleets[seat]) for seat in (0, 1)
+            )
+            return state._conclude(record, leaders)
+        if self.rule == "basic" and state.remaining() == (0, 0):
+            pending = {"record": record, "sunk": sunk, "order": [1 - self.turn, self.turn], "leaders": [None, None]}
+            return state._with(phase="leader", pending=pending)
+        return state._conclude(record, None)
+
+    def _conclude(self, record: dict, leaders: tuple[bool, bool] | None) -> "KukuState":
+        """Log the attack, then end the game or pass the turn (RULES.md §1 "End of game")."""
+        outcome = end_of_attack(self.rule, self.turn, self.remaining(), leaders)
+        state = self._with(history=self.history + (record,), pending=None)
+        if outcome is None:
+            return state._with(phase="play", turn=1 - self.turn)
+        return state._with(phase="over", result=outcome)
+
+    # ------------------------------------------------------------ tracker reports
+    def _report_options(self, seat: int) -> list[list[str]]:
+        cells = self.pending["record"]["cells"]
+        most = min(len(cells), self.remaining()[seat])
+        return [list(hit) for size in range(most + 1) for hit in combinations(cells, size)]
+
+    def _legal_report(self) -> list:
+        return [{"type": "report", "hits": hit} for hit in self._report_options(self._awaited_seat())]
+
+    def _apply_report(self, action) -> "KukuState":
+        seat = self._awaited_seat()
+        hit = action.get("hits")
+        if action["type"] != "report" or set(action) != {"type", "hits"} or not isinstance(hit, list):
+            raise _refuse(
+                "攻撃されたマスのうち、自分の船が沈んだマスを報告してください",
+                "report the attacked cells where a ship of yours sank: {type: report, hits: [...]}",
+            )
+        cells = self.pending["record"]["cells"]
+        if any(cell not in cells for cell in hit):
+            raise _refuse("今回攻撃されていないマスは報告できません", f"only the cells just attacked can be hit: {cells}")
+        if len(set(hit)) != len(hit):
+            raise _refuse("同じマスを二度報告しています", "a cell is reported twice")
+        if len(hit) > self.remaining()[seat]:
+            raise _refuse(
+                f"残りの船は{self.remaining()[seat]}隻です。報告を確かめてください",
+                f"seat {seat} has only {self.remaining()[seat]} ship(s) left; check the report",
+            )
+        reports = list(self.pending["reports"])
+        reports[seat] = sorted(hit, key=CELL_INDEX.__getitem__)
+        if None in reports:
+            return self._with(pending={**self.pending, "reports": reports})
+        return self._resolve(self.pending["record"], reports)
+
+    def _leader_options(self, seat: int) -> list:
+        sunk_now = self.pending["sunk"][seat]
+        earlier = len(self.hits[seat]) > len(sunk_now)
+        return list(sunk_now) + ([None] if earlier else [])
+
+    def _legal_leader(self) -> list:
+        return [{"type": "leader", "cell": cell} for cell in self._leader_options(self._awaited_seat())]
+
+    def _apply_leader(self, action) -> "KukuState":
+        seat = self._awaited_seat()
+        if action["type"] != "leader" or set(action) != {"type", "cell"}:
+            raise _refuse(
+                "今回沈んだ船のうち、リーダー船があったマスを報告してください",
+                "report which of your ships sunk by this attack was the leader: {type: leader, cell}",
+            )
+        if action["cell"] not in self._leader_options(seat):
+            raise _refuse(
+                "その報告はこれまでの結果と合いません（リーダー船は1隻だけです）",
+                f"that contradicts the facts: the leader is one of {self._leader_options(seat)}",
+            )
+        leaders = list(self.pending["leaders"])
+        leaders[seat] = {"cell": action["cell"]}
+        if None in leaders:
+            return self._with(pending={**self.pending, "leaders": leaders})
+        record = {**self.pending["record"], "leaders": [entry["cell"] for entry in leaders]}
+        return self._conclude(record, tuple(entry["cell"] is not None for entry in leaders))
+
+    # -------------------------------------------------------------------- views
+    def fleet_tokens(self, seat: int) -> list[str]:
+        return [ship_token(kind, cell) for cell, kind in self.fleets[seat]]
+
+    def view(self, seat: int | None) -> dict:
+        public = {
+            "game": self.game,
+            "mode": self.mode,
+            "rule": self.rule,
+            "first": self.first,
+            "phase": self.phase,
+            "to_move": self.to_move(),
+            "turn": self.turn,
+            "placed": [len(fleet) for fleet in self.fleets],
+            "markers": self.attacked(),
+            "remaining": list(self.remaining()),
+            "bomb": self.pending if self.phase == "list" else None,
+            "awaiting": self._awaiting_view(),
+            "last": self.history[-1] if self.history else None,
+            "history": list(self.history),
+            "outcome": self.result.to_json() if self.result else None,
+        }
+        if self.phase == "over" and self.mode == "referee":
+            public["fleets"] = [self.fleet_tokens(s) for s in (0, 1)]
+        if seat is None or self.mode == "tracker":
+            return public | {"seat": seat}
+        sunk = set(self.hits[seat])
+        return public | {
+            "seat": seat,
+            "fleet": self.fleet_tokens(seat),
+            "sunk": [ship_token(kind, cell) for cell, kind in self.fleets[seat] if cell in sunk],
+        }
+
+    def _awaiting_view(self) -> dict | None:
+        """What the tracker is waiting for (reports are public: players announce hits aloud)."""
+        if self.phase not in ("report", "leader"):
+            return None
+        key = "reports" if self.phase == "report" else "leaders"
+        return {"cells": self.pending["record"]["cells"], "seat": self._awaited_seat(), key: self.pending[key]}
+
+    def secrets(self, seat: int) -> list[str]:
+        if self.mode == "tracker" or self.phase == "over":
+            return []
+        return self.fleet_tokens(seat)
+
+    # --------------------------------------------------------------------- JSON
+    def to_json(self) -> dict:
+        return {
+            "mode": self.mode,
+            "rule": self.rule,
+            "first": self.first,
+            "phase": self.phase,
+            "turn": self.turn,
+            "fleets": [[list(ship) for ship in fleet] for fleet in self.fleets],
+            "markers": [list(marker) for marker in self.markers],
+            "hits": [list(hit) for hit in self.hits],
+            "pending": self.pending,
+            "history": list(self.history),
+            "outcome": self.result.to_json() if self.result else None,
+        }
+
+
+def state_from_json(data) -> KukuState:
+    return KukuState(
+        mode=data["mode"],
+        rule=data["rule"],
+        first=data["first"],
+        phase=data["phase"],
+        turn=data["turn"],
+        fleets=tuple(tuple(tuple(ship) for ship in fleet) for fleet in data["fleets"]),
+        markers=tuple(tuple(marker) for marker in data["markers"]),
+        hits=tuple(tuple(hit) for hit in data["hits"]),
+        pending=data["pending"],
+        history=tuple(data["history"]),
+        result=Outcome.from_json(data["outcome"]) if data["outcome"] else None,
+    )
+
+
+def new_state(options: dict) -> KukuState:
+    """A new game: `rule` basic|extra, `first` seat 0|1, `mode` referee|tracker."""
+    for key, allowed in (("rule", RULES_), ("mode", MODES), ("first", (0, 1))):
+        if not one_of(options[key], allowed):
+            raise _refuse(f"{key} は {allowed} のどれかです", f"option {key} must be one of {allowed}")
+    referee = options["mode"] == "referee"
+    return KukuState(
+        mode=options["mode"],
+        rule=options["rule"],
+        first=options["first"],
+        phase="place" if referee else "play",
+        turn=options["first"],
+        fleets=((), ()),
+        markers=(),
+        hits=((), ()),
+        pending=None,
+        history=(),
+        result=None,
+    )
+
+
+GAME = Game(
+    name="kuku",
+    title={"ja": "九九戦艦", "en": "Kuku Battleship"},
+    default_options={"rule": "basic", "first": 0, "mode": "referee"},
+    new_state_fn=new_state,
+    state_from_json_fn=state_from_json,
+    sample_options=(
+        {},
+        {"rule": "extra", "first": 1},
+        {"mode": "tracker"},
+        {"mode": "tracker", "rule": "extra", "first": 1},
+    ),
+)

@@ -1,0 +1,1 @@
+"""ネイバルウォー Naval War: card data, rules, views, the screen."""

@@ -1,0 +1,178 @@
+"""Naval War: the engine's legal actions as a short sequence of labelled choices.
+
+Each legal action gets a *path*: the buttons a person taps to enter it, e.g.
+salvo card -> which salvo -> target ship.  `ChoiceTree` groups the actions by
+path, so a panel shows only the next step's distinct choices, and every
+button leads only to legal actions.  No Kivy here: labels come from `tr`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from companion.games.navalwar.data import RED_TYPES, card_type, card_value, salvo_calibre
+
+Step = tuple[str, str]  # (id, label)
+
+
+def card_label(tr: Callable, key: str) -> str:
+    """A card as people call it: "射撃 16インチ・3打撃", "機雷 2", "煙幕"."""
+    kind = card_type(key)
+    if kind == "salvo":
+        return tr("navalwar.card.salvo", calibre=salvo_calibre(key), value=card_value(key))
+    name = tr(f"navalwar.card_type.{kind}")
+    if kind in ("additional_damage", "minefield"):
+        return tr("navalwar.card.valued", name=name, value=card_value(key))
+    return name
+
+
+def ship_label(tr: Callable, ship: dict) -> str:
+    """A ship card: name, calibre (or carrier) and defence."""
+    gun = tr("navalwar_ui.carrier_short") if ship["carrier"] else f"{ship['calibre']}″"
+    return f"{ship['name']} {gun}・{ship['defence']}"
+
+
+@dataclass
+class Labeller:
+    """Turns actions into paths, given the public view and the players' names."""
+
+    view: dict
+    names: list[str]
+    tr: Callable
+    catalogue: dict  # ship id -> ship dict (every ship card)
+
+    def __post_init__(self):
+        self.owner = {s["id"]: f["seat"] for f in self.view["fleets"] for s in f["ships"]}
+        self.afloat = {s["id"]: s for f in self.view["fleets"] for s in f["ships"]}
+
+    def ship_target(self, ship_id: str) -> str:
+        ship = self.afloat[ship_id]
+        return f"{self.names[self.owner[ship_id]]}: {ship['name']} ({ship['hits']}/{ship['defence']})"
+
+    def _card_steps(self, key: str, keys_of_type: dict[str, set]) -> list[Step]:
+        """The card, after its type when several cards of that type are offered."""
+        kind = card_type(key)
+        card = (f"card:{key}", card_label(self.tr, key))
+        if len(keys_of_type.get(kind, ())) > 1:
+            return [(f"type:{kind}", self.tr(f"navalwar.card_type.{kind}")), card]
+        return [card]
+
+    def _target(self, action: dict) -> list[Step]:
+        if "salvo" in action:
+            ship = self.afloat[action["ship"]]
+            salvo = ship["salvos"][action["salvo"]]
+            extra = "".join(f"+{card_value(k)}" for k in salvo["extra"])
+            text = f"{self.ship_target(action['ship'])}\n← {card_label(self.tr, salvo['card'])}{extra}"
+            return [(f"ship:{action['ship']}#{action['salvo']}", text)]
+        if "ship" in action:
+            return [self._ship_step(action["ship"])]
+        if "squadron" in action:
+            return [(f"squadron:{action['squadron']}", self.squadron(action["squadron"]))]
+        if "fleet" in action:
+            return [self._fleet_step(action["fleet"])]
+        return []
+
+    def _ship_step(self, ship) -> Step:
+        return (f"ship:{ship}", self.ship_target(ship))
+
+    def _fleet_step(self, seat: int) -> Step:
+        return (f"fleet:{seat}", self.tr("navalwar_ui.fleet_of", name=self.names[seat]))
+
+    def squadron(self, n: int) -> str:
+        owner = next(q["owner"] for q in self.view["squadrons"] if q["n"] == n)
+        return self.tr("navalwar_ui.squadron", n=n, name=self.names[owner])
+
+    def paths(self, actions: list) -> list[list[Step]]:
+        """The path of each action; a card type gets its own step when it offers several cards."""
+        plays: dict[str, set] = {}  # card type -> keys offered (to play, or drawn)
+        discards: dict[str, set] = {}
+        for a in actions:
+            if not isinstance(a, dict):
+                continue
+            for field, group in (("play", plays), ("drew", plays), ("discard", discards)):
+                if field in a and a[field] != "hidden":
+                    group.setdefault(card_type(a[field]), set()).add(a[field])
+        return [self.path(a, plays, discards) for a in actions]
+
+    def path(self, action, plays: dict, discards: dict) -> list[Step]:
+        tr = self.tr
+        if isinstance(action, str):
+            return [(action, tr(f"navalwar.action.{action}"))]
+        if "play" in action:
+            return self._card_steps(action["play"], plays) + self._target(action)
+        if "discard" in action:
+            return [("discard", tr("navalwar.action.discard"))] + self._card_steps(
+                action["discard"], discards)
+        if "drew" in action:
+            if action["drew"] == "hidden":
+                return [("hidden", tr("navalwar.action.hidden"))]
+            return self._card_steps(action["drew"], plays)
+        if "first" in action:
+            return [(f"seat:{action['first']}", self.names[action["first"]])]
+        if "ship" in action:
+            return [(f"ship:{action['ship']}", ship_label(tr, self.catalogue[action["ship"]]))]
+        if "die" in action:
+            return [(f"die:{action['die']}", str(action["die"]))]
+        if "strike" in action:
+            return [self._ship_step(action["strike"])]
+        if "sink" in action:
+            return [self._ship_step(action["sink"])]
+        if "attack" in action:
+            return [self._fleet_step(action["attack"])]
+        raise ValueError(f"no label for Naval War action {action!r}")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One button: its id, label, and the action it plays (None: it opens a next step)."""
+
+    id: str
+    label: str
+    action: object = None
+    red: bool = False
+
+
+class ChoiceTree:
+    """Legal actions grouped by their paths; `choices(prefix)` lists the next step."""
+
+    def __init__(self, actions: list, paths: list[list[Step]]):
+        self.entries = list(zip(paths, actions))
+
+    def _under(self, prefix: list[str]):
+        n = len(prefix)
+        return [(p, a) for p, a in self.entries if [s[0] for s in p[:n]] == prefix]
+
+    def descend(self, prefix: list[str]) -> list[str]:
+        """`prefix` extended while a step offers one choice that is not yet an action."""
+        prefix = list(prefix)
+        while True:
+            choices = self.choices(prefix)
+            if len(choices) != 1 or choices[0].action is not None:
+                return prefix
+            prefix.append(choices[0].id)
+
+    def choices(self, prefix: list[str]) -> list[Choice]:
+        n = len(prefix)
+        seen: dict[str, Choice] = {}
+        for path, action in self._under(prefix):
+            step_id, label = path[n]
+            leaf = len(path) == n + 1
+            if step_id not in seen:
+                red = step_id.startswith(("type:", "card:")) and _is_red_step(step_id)
+                seen[step_id] = Choice(step_id, label, action if leaf else None, red)
+        return list(seen.values())
+
+    def labels(self, prefix: list[str]) -> list[str]:
+        """The labels of the steps chosen so far."""
+        path = next(p for p, _ in self._under(prefix))
+        return [label for _, label in path[:len(prefix)]]
+
+    def path_of(self, action) -> list[str]:
+        """The step ids that enter `action` (for tests and replays)."""
+        return next([s[0] for s in p] for p, a in self.entries if a == action)
+
+
+def _is_red_step(step_id: str) -> bool:
+    key = step_id.split(":", 1)[1]
+    return card_type(key) in RED_TYPES

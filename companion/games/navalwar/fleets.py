@@ -1,0 +1,60 @@
+"""Naval War: the table's widgets, one compact strip per fleet with a chip per ship."""
+
+from __future__ import annotations
+
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.games.navalwar.data import card_value
+
+
+
+class ShipChip(BoxLayout):
+    """A ship afloat: name, calibre, hits over defence and a red bar for the damage."""
+
+    name = StringProperty("")
+    detail = StringProperty("")
+    hits = NumericProperty(0)
+    defence = NumericProperty(1)
+    carrier = BooleanProperty(False)
+
+
+class FleetStrip(BoxLayout):
+    """One player's fleet: a header (name, hand, minefields, smoke, points) and the ships."""
+
+    seat = NumericProperty(0)
+    colour = ListProperty([1, 1, 1, 1])
+    header = StringProperty("")
+    badges = StringProperty("")
+    is_turn = BooleanProperty(False)
+    out = BooleanProperty(False)
+    compact = BooleanProperty(False)  # many players: one row, header at the left
+    warn = BooleanProperty(False)  # minefields or smoke in front of the fleet
+
+    def show(self, fleet: dict, name: str, points: int, tr, is_turn: bool) -> None:
+        self.seat = fleet["seat"]
+        self.out = fleet["out"]
+        self.is_turn = is_turn
+        sign = "+" if points > 0 else ""
+        self.header = f"{name}  {sign}{points}"
+        badges = [tr("navalwar_ui.hand_short", n=fleet["hand"])]
+        mines = sum(card_value(m["card"]) for m in fleet["minefields"])
+        if fleet["minefields"]:
+            badges.append(tr("navalwar_ui.mines_short", n=len(fleet["minefields"]), hits=mines))
+        if fleet["smoke"]:
+            badges.append(tr("navalwar.card_type.smoke"))
+        self.warn = bool(fleet["minefields"] or fleet["smoke"])
+        if fleet["out"]:
+            badges = [tr("navalwar.eliminated")]
+        self.badges = (" " if self.compact else "  ").join(badges)
+        chips = self.ids.chips
+        ships = fleet["ships"]
+        while len(chips.children) < len(ships):
+            chips.add_widget(ShipChip(), index=0)  # appended at the end
+        while len(chips.children) > len(ships):
+            chips.remove_widget(chips.children[0])
+        for chip, ship in zip(reversed(chips.children), ships):
+            gun = tr("navalwar_ui.carrier_short") if ship["carrier"] else f"{ship['calibre']}″"
+            chip.name = ship["name"]
+            chip.detail = f"{gun} {ship['hits']}/{ship['defence']}"
+            chip.hits, chip.defence, chip.carrier = ship["hits"], ship["defence"], ship["carrier"]

@@ -1,0 +1,164 @@
+"""ネイバルウォー Naval War (RULES.md §3): a tracker for a physical game of 3-9 players.
+
+The companion sees what the table shows, never the shuffled decks or the
+hands: a draw is entered as `{"drew": "hidden"}` (a black card into the hand)
+or `{"drew": key}` (a red card, shown and played at once); a card's identity
+becomes known when it is played or discarded; dealt and added ships, the first
+player and dice are chance decisions.  Actions are listed in `moves`.
+
+Where RULES.md §3 is silent, this engine decides:
+- round 1's first player is a chance decision; later rounds start with the
+  leader, tied leaders -> the first of them clockwise from the last first player;
+- a squadron whose owner faces only smoke-covered fleets waits in the middle and
+  the owner takes a normal turn; two surviving squadrons both attack that turn;
+- all carriers take part in an air strike; a die for a ship already sunk is skipped;
+- the carrier screen does not apply to additional damage (it joins a salvo);
+- minesweeper and repair are offered only when there is something to remove
+  (otherwise the card can be discarded);
+- an eliminated player's hand goes to the discard pile unseen (counted, not named);
+  the cards under a sunk ship and on a destroyed squadron are discarded.
+
+Options: `players` (3-9; 2 is a house rule, marked in the view), `target`
+(the total that ends the game, 100), `deck` (None for the packaged
+composition, or `Composition.to_json()` of the players' own copy).
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+from typing import Any, Mapping
+
+from companion.errors import CompanionError
+from companion.play.state import CHANCE, Game, IllegalAction, Outcome, State
+from companion.games.navalwar.data import Composition, default_composition, override, reduced_counts
+from companion.games.navalwar.flow import do, hand_size, settle, start_round, totals
+from companion.games.navalwar.moves import CHANCE_KINDS, options
+from companion.games.navalwar.odds import conservation_problems, next_draw_odds
+from companion.games.navalwar.views import public_view
+
+__all__ = ["GAME", "NavalWarState", "card_conservation", "next_draw_odds"]
+
+_COMPOSITIONS: dict[str, Composition] = {}
+
+
+def composition_of(opts: Mapping[str, Any]) -> Composition:
+    """The composition a game plays with (cached: states share it)."""
+    deck = opts.get("deck")
+    if deck is None:
+        return default_composition()
+    key = json.dumps(deck, sort_keys=True)
+    if key not in _COMPOSITIONS:
+        _COMPOSITIONS[key] = override(deck, "deck option")
+    return _COMPOSITIONS[key]
+
+
+class NavalWarState(State):
+    """One moment of a Naval War game (immutable; `apply` returns a new one)."""
+
+    game = "navalwar"
+
+    def __init__(self, data: dict, comp: Composition | None = None):
+        self._d = data
+        self._comp = comp or composition_of(data["options"])
+
+    @property
+    def seats(self) -> int:
+        return self._d["options"]["players"]
+
+    @property
+    def composition(self) -> Composition:
+        return self._comp
+
+    def to_move(self) -> int | None:
+        todo = self._d["table"]["todo"]
+        if not todo:
+            return None
+        return CHANCE if todo[0]["kind"] in CHANCE_KINDS else self._d["seat"]
+
+    def legal_actions(self) -> list:
+        return options(self._d, self._comp)
+
+    def apply(self, action) -> "NavalWarState":
+        only = action.get("play") if isinstance(action, dict) else None
+        legal = options(self._d, self._comp, only if isinstance(only, str) else None)
+        if action not in legal:
+            raise IllegalAction(self._refusal(action))
+        canonical = legal[legal.index(action)]  # never keep True for 1 and the like
+        data = _copy(self._d)
+        do(data, self._comp, canonical)
+        settle(data, self._comp)
+        return NavalWarState(data, self._comp)
+
+    def _refusal(self, action) -> str:
+        todo = self._d["table"]["todo"]
+        if not todo:
+            return "Naval War: the game is over; no more actions."
+        waiting = todo[0]["kind"]
+        return (f"Naval War: {json.dumps(action, ensure_ascii=False)} is not allowed now "
+                f"(waiting for: {waiting}); choose one of the offered actions.")
+
+    def outcome(self) -> Outcome | None:
+        if self._d["phase"] != "over":
+            return None
+        return Outcome(self._d["winner"], "target_reached", tuple(totals(self._d)))
+
+    def to_json(self) -> dict:
+        return {**_copy(self._d), "options": marshal.loads(marshal.dumps(self._d["options"]))}
+
+    def view(self, seat: int | None) -> dict:
+        """Everything is public in Naval War: each seat sees the shared table."""
+        table = public_view(self._d, self._comp, self.to_move())
+        return table if seat is None else {**table, "you": seat}
+
+
+def _copy(d: dict) -> dict:
+    """A deep copy of the changing part; the options are shared (never changed)."""
+    data = marshal.loads(marshal.dumps({k: v for k, v in d.items() if k != "options"}))
+    data["options"] = d["options"]
+    return data
+
+
+def card_conservation(state: NavalWarState) -> list[str]:
+    """Every problem with card conservation (empty when every card is in one place)."""
+    return conservation_problems(state.to_json(), state.composition)
+
+
+def new_state(opts: dict) -> NavalWarState:
+    players, target = opts["players"], opts["target"]
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 9:
+        raise IllegalAction("Naval War: players must be 3 to 9 (2 as a house rule).")
+    if not isinstance(target, int) or isinstance(target, bool) or target < 1:
+        raise IllegalAction("Naval War: the target score must be a whole number of at least 1.")
+    try:
+        comp = composition_of(opts)
+    except CompanionError as err:
+        raise IllegalAction(f"Naval War deck: {err}") from None
+    size = hand_size(players)
+    if len(comp.ships) < players * size or comp.total_actions <= players * size:
+        raise IllegalAction(f"Naval War: {players} players need at least {players * size} ship "
+                            f"cards and {players * size + 1} action cards; count the deck.")
+    data = {"options": dict(opts), "round": 1, "phase": "setup", "seat": None,
+            "stage_order": [], "history": [], "last_round": None, "winner": None}
+    start_round(data, comp, None)
+    return NavalWarState(data, comp)
+
+
+def state_from_json(data: Mapping) -> NavalWarState:
+    return NavalWarState(marshal.loads(marshal.dumps(dict(data))))
+
+
+GAME = Game(
+    name="navalwar",
+    title={"ja": "ネイバルウォー", "en": "Naval War"},
+    default_options={"players": 4, "target": 100, "deck": None},
+    new_state_fn=new_state,
+    state_from_json_fn=state_from_json,
+    # short decks (every card kind, fewer copies) keep the suite's replays quick;
+    # tests/games/navalwar/test_playouts.py plays the full deck
+    sample_options=(
+        {"players": 3, "target": 1, "deck": {"counts": reduced_counts(default_composition(), 8)}},
+        {"players": 9, "target": 1, "deck": {"counts": reduced_counts(default_composition(), 3)}},
+        {"players": 2, "target": 1, "deck": {"counts": reduced_counts(default_composition(), 8)}},
+    ),
+)

@@ -1,0 +1,1 @@
+"""Ultimate Tic-Tac-Toe: rules, the computer opponent, the screen."""

@@ -1,0 +1,168 @@
+"""The flow of an Ultimate Tic-Tac-Toe game (RULES.md §5), free of Kivy.
+
+Colour stays with the person, × with whoever starts: a game's `players` names the
+person in each seat ("red"/"blue", or "you"/"cpu"), and who starts alternates game by
+game on each scoreboard ("uttt:2p", "uttt:cpu:hard", ...).  Undo takes back the last
+move with two players; against the computer, your last move and its reply.  A finished
+game is reviewed move by move.
+"""
+
+from __future__ import annotations
+
+import random
+
+from companion.games.uttt.ai import choose_move
+from companion.play.controller import TABLE, Controller, Offer, Text, Who
+from companion.play.session import Session, tally, unfinished
+from companion.store import Store
+
+MODES = ("2p", "easy", "medium", "hard")
+PEOPLE = {"2p": ("red", "blue"), "cpu": ("you", "cpu")}
+
+
+def scoreboard(mode: str) -> str:
+    return "uttt:2p" if mode == "2p" else f"uttt:cpu:{mode}"
+
+
+def mode_of(board: str | None) -> str:
+    return (board or "uttt:2p").rsplit(":", 1)[-1]
+
+
+def new_session(store: Store, mode: str) -> Session:
+    board = scoreboard(mode)
+    people = PEOPLE["2p" if mode == "2p" else "cpu"]
+    first_plays = len(store.results(board)) % 2 == 0  # who starts alternates
+    return Session.start(store, "uttt", players=list(people if first_plays else people[::-1]),
+                         scoreboard=board)
+
+
+class UtttController(Controller):
+    def __init__(self, store: Store, session: Session, rng: random.Random | None = None):
+        super().__init__(session)
+        self.store = store
+        self.rng = rng or random.Random()
+        self.review_index = 0
+        self._history: list = []
+
+    @classmethod
+    def open(cls, store: Store, session: Session | None = None, rng: random.Random | None = None):
+        """`session`, else the newest unfinished game, else a new two-player game."""
+        if session is None:
+            sessions, _ = unfinished(store, {"uttt"})  # a game that cannot be read is skipped
+            session = sessions[0] if sessions else new_session(store, "2p")
+        return cls(store, session, rng)
+
+    @property
+    def computer_seats(self) -> frozenset[int]:
+        return frozenset(seat for seat, person in enumerate(self.session.players) if person == "cpu")
+
+    @property
+    def mode(self) -> str:
+        return mode_of(self.session.record.scoreboard)
+
+    def stage(self) -> str:
+        return "review" if self.session.state.is_over() else "play"
+
+    # offers ------------------------------------------------------------------------
+
+    def mover(self, who: Who) -> int | None:
+        """The seat whose move `who` may make now (None: not theirs to make)."""
+        seat = self.session.state.to_move()
+        if seat is None or seat in self.computer_seats:
+            return None
+        return seat if who == seat or (who == TABLE and seat in self.at_table) else None
+
+    def undo_target(self) -> int | None:
+        """How many actions stay after Undo (None: nothing to undo)."""
+        if self.stage() != "play":
+            return None
+        people = [start for seat, start in self.turns() if seat not in self.computer_seats]
+        return people[-1] if people else None
+
+    def offers(self, who: Who) -> list[Offer]:
+        found = []
+        seat = self.mover(who)
+        if seat is not None:
+            found.append(Offer("cell", seat=seat, choices=tuple(self.session.state.legal_actions())))
+        if self.undo_target() is not None and (who == TABLE or who in self.at_table):
+            found.append(Offer("undo", Text("app.undo")))
+        if who == TABLE:
+            found += [Offer("mode", Text(f"uttt_ui.{'two_players' if m == '2p' else m}"), choices=(m,))
+                      for m in MODES]
+            found.append(Offer("another", Text("uttt_ui.another_game")))
+            if self.stage() == "review":
+                found.append(Offer("review", choices=(-1, 1)))
+        return found
+
+    # input -------------------------------------------------------------------------
+
+    def on_cell(self, seat: int, cell: int) -> None:
+        self.play_turn([cell])
+
+    def on_undo(self, seat, value) -> None:
+        self.undo_to(self.undo_target())
+
+    def on_mode(self, seat, mode: str) -> None:
+        if mode != self.mode or self.session.actions:
+            self._replace(mode)
+
+    def on_another(self, seat, value) -> None:
+        self._replace(self.mode)
+
+    def on_review(self, seat, step: int) -> None:
+        self.review_index = max(1, min(len(self._history) - 1, self.review_index + step))
+
+    def _replace(self, mode: str) -> None:
+        """A new game replaces this one; an unfinished one ends counted for nobody."""
+        if not self.session.state.is_over():
+            self.session.abandon()
+        self.session, self._history = new_session(self.store, mode), []
+
+    def thinker(self, seat: int):
+        state, level, seed = self.session.state, self.mode, self.rng.random()
+        return lambda: [choose_move(state, level, random.Random(seed))]
+
+    # display -----------------------------------------------------------------------
+
+    def display(self, who: Who) -> dict:
+        state, players = self.session.state, self.session.players
+        table = tally(self.store, self.session.record.scoreboard)
+        a, b = PEOPLE["2p" if self.mode == "2p" else "cpu"]
+        row = lambda person: table.get(person, {"win": 0, "draw": 0})  # noqa: E731
+        model = {
+            "stage": self.stage(), "mode": self.mode, "players": list(players),
+            "offers": self.offers(who), "can_undo": any(o.kind == "undo" for o in self.offers(who)),
+            "thinking": self.computer_to_move() is not None,
+            "score": Text("uttt_ui.score", {"a": Text(f"uttt_ui.{a}"), "wa": row(a)["win"],
+                                             "b": Text(f"uttt_ui.{b}"), "wb": row(b)["win"], "d": row(a)["draw"]}),
+        }
+        if state.is_over():
+            return model | self._review()
+        self._history = []
+        view = state.view(None)
+        view["sends_to"] = {str(a): state.sends_to(a) for a in state.legal_actions()}
+        person = players[view["to_move"]]
+        if model["thinking"]:
+            status = Text("uttt_ui.thinking")
+        else:
+            status = Text("uttt_ui.turn", {"who": Text(f"uttt_ui.{person}"),
+                                           "mark": "×" if view["mark_to_move"] == "X" else "○"})
+        return model | {"board": view, "hints": [], "interactive": self.mover(who) is not None,
+                        "status": status, "free_move": view["free_move"], "status_person": person,
+                        "result": None, "review": None}
+
+    def _review(self) -> dict:
+        outcome = self.session.state.outcome()
+        if outcome.winner is None:
+            result, person = Text("uttt_ui.early_draw" if outcome.reason == "early_draw" else "uttt_ui.draw"), None
+        else:
+            person = self.session.players[outcome.winner]
+            result = Text("uttt_ui.wins", {"who": Text(f"uttt_ui.{person}")})
+        if not self._history:
+            self._history = self.session.history()
+            self.review_index = len(self._history) - 1
+        shown, before = self._history[self.review_index], self._history[self.review_index - 1]
+        return {"board": shown.view(None), "hints": before.legal_actions(), "interactive": False,
+                "status": result, "free_move": False, "status_person": person, "result": result,
+                "review": Text("uttt_ui.review", {"i": self.review_index, "n": len(self._history) - 1}),
+                "review_index": self.review_index}

@@ -1,0 +1,103 @@
+"""Playouts on the fast Ultimate Tic-Tac-Toe engine, for Monte Carlo tree search.
+
+`random_playout` plays uniformly random moves; `smart_playout` takes a move
+that wins the game at once and otherwise avoids moves that let the opponent
+win at once (sending them to a board where they complete a big-board line,
+or giving them a free move while such a board exists).  The check is lazy:
+a random move is drawn first, and only if it hands over the game are the
+other moves filtered.  Both mutate the
+engine they get and return its result (X, O or DRAW).
+"""
+
+from __future__ import annotations
+
+import random
+
+from companion.games.uttt.rules import BITS, BOARD_OF, CELL_OF, FULL, IS_WIN, MOVES, ONGOING, THREATS, WINNING_BOARDS, Engine
+
+
+def legal_moves(e: Engine) -> list[int] | tuple[int, ...]:
+    """The legal moves of an ongoing position, as cheaply as possible."""
+    cells = e.cells
+    f = e.forced
+    if f >= 0:
+        return MOVES[f][FULL & ~(cells[f] | cells[9 + f])]
+    moves: list[int] = []
+    for b in BITS[FULL & ~(e.won[0] | e.won[1] | e.drawn)]:
+        moves += MOVES[b][FULL & ~(cells[b] | cells[9 + b])]
+    return moves
+
+
+def game_winning_moves(e: Engine, player: int, boards: int) -> list[int]:
+    """Moves by `player` inside `boards` (a mask) that win the whole game at once."""
+    cells = e.cells
+    found = []
+    for b in BITS[boards & WINNING_BOARDS[e.won[player]] & ~e.drawn & ~e.won[1 - player]]:
+        mine, theirs = cells[player * 9 + b], cells[(1 - player) * 9 + b]
+        for c in BITS[THREATS[mine] & FULL & ~(mine | theirs)]:
+            found.append(b * 9 + c)
+    return found
+
+
+def playable_mask(e: Engine) -> int:
+    """The boards the player to move may play in, as a mask."""
+    if e.forced >= 0:
+        return 1 << e.forced
+    return FULL & ~(e.won[0] | e.won[1] | e.drawn)
+
+
+def random_playout(e: Engine, rng: random.Random) -> int:
+    rand = rng.random
+    play = e.play
+    while e.result == ONGOING:
+        moves = legal_moves(e)
+        play(moves[int(rand() * len(moves))])
+    return e.result
+
+
+def smart_playout(e: Engine, rng: random.Random) -> int:
+    rand = rng.random
+    play = e.play
+    won = e.won
+    while e.result == ONGOING:
+        p = e.player
+        open_boards = FULL & ~(won[0] | won[1] | e.drawn)
+        if WINNING_BOARDS[won[p]] & open_boards:
+            wins = game_winning_moves(e, p, playable_mask(e))
+            if wins:
+                play(wins[0])
+                break
+        moves = legal_moves(e)
+        move = moves[int(rand() * len(moves))]
+        targets = WINNING_BOARDS[won[1 - p]] & open_boards
+        if targets and hands_over(e, move, targets):
+            safe = [m for m in moves if not hands_over(e, m, targets)]
+            if safe:
+                move = safe[int(rand() * len(safe))]
+        play(move)
+    return e.result
+
+
+def hands_over(e: Engine, move: int, targets: int) -> bool:
+    """Whether `move` lets the opponent win the game with their reply.
+
+    `targets`: the open boards whose capture would complete a big-board line
+    for the opponent (only those can give them the game at once).
+    """
+    cells = e.cells
+    p = e.player
+    q = 1 - p
+    b, c = BOARD_OF[move], CELL_OF[move]
+    mine = cells[p * 9 + b] | 1 << c
+    theirs = cells[q * 9 + b]
+    closed = e.won[0] | e.won[1] | e.drawn
+    if IS_WIN[mine] or mine | theirs == FULL:
+        closed |= 1 << b
+        targets &= ~(1 << b)
+    reachable = targets if closed >> c & 1 else targets & 1 << c  # free move or board c
+    for d in BITS[reachable]:
+        if d != b:
+            mine, theirs = cells[p * 9 + d], cells[q * 9 + d]
+        if THREATS[theirs] & FULL & ~(mine | theirs):
+            return True
+    return False

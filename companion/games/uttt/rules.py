@@ -1,0 +1,297 @@
+"""Ultimate Tic-Tac-Toe (RULES.md §5).
+
+Action = board * 9 + cell, boards and cells numbered 0..8 row-major.  Seat 0 is
+X and moves first.  The cell played sends the opponent to the board at that
+position; a won or full board is closed and being sent there is a free move.
+Three won boards in a line win; the game is an early draw as soon as every
+big-board line is blocked (holds a board of each player, or a drawn board).
+
+Two layers: `Engine`, a mutable bitboard position (one 9-bit mask per player
+and board, lookup tables for lines) that the computer opponent plays millions
+of moves on without checks, and `UtttState`, the immutable validated state of
+the game contract built around it.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from operator import or_
+from typing import Any
+
+from companion.play.state import Game, IllegalAction, Outcome, State
+
+X, O = 0, 1
+MARKS = ("X", "O")
+ONGOING, DRAW = -1, 2  # Engine.result: ONGOING, X, O or DRAW
+FULL = 0b111_111_111
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+LINE_MASKS = tuple(sum(1 << i for i in line) for line in LINES)
+
+# Tables indexed by a 9-bit mask.
+IS_WIN = tuple(any(m & lm == lm for lm in LINE_MASKS) for m in range(512))
+BITS = tuple(tuple(i for i in range(9) if m >> i & 1) for m in range(512))
+# cells that would complete a line for the owner of mask m (occupancy not checked)
+THREATS = tuple(
+    reduce(or_, (lm & ~m for lm in LINE_MASKS if bin(lm & m).count("1") == 2), 0) for m in range(512)
+)
+# some line holds none of the blocked boards
+LINE_FREE = tuple(any(lm & m == 0 for lm in LINE_MASKS) for m in range(512))
+# boards that would complete a big-board line for the owner of won-mask m
+WINNING_BOARDS = tuple(
+    sum(1 << b for b in range(9) if not m >> b & 1 and IS_WIN[m | 1 << b]) for m in range(512)
+)
+BOARD_OF = tuple(a // 9 for a in range(81))
+CELL_OF = tuple(a % 9 for a in range(81))
+# MOVES[board][empty-mask]: the actions into those empty cells
+MOVES = tuple(tuple(tuple(b * 9 + c for c in BITS[m]) for m in range(512)) for b in range(9))
+
+
+def winning_line(mask: int) -> list[int] | None:
+    """The first line fully inside `mask`, as three indices, or None."""
+    for line, lm in zip(LINES, LINE_MASKS):
+        if mask & lm == lm:
+            return list(line)
+    return None
+
+
+class Engine:
+    """A mutable position on bitboards, for search: `play` does not validate.
+
+    `cells[p * 9 + b]` is player p's 9-bit mask in board b; `won[p]` the boards
+    p has won; `drawn` the full boards without a line; `forced` the board the
+    player to move must play in (-1: free move); `result` ONGOING, X, O or DRAW.
+    """
+
+    __slots__ = ("cells", "won", "drawn", "forced", "player", "result", "last", "ply")
+
+    def __init__(self) -> None:
+        self.cells = [0] * 18
+        self.won = [0, 0]
+        self.drawn = 0
+        self.forced = -1
+        self.player = X
+        self.result = ONGOING
+        self.last = -1
+        self.ply = 0
+
+    def copy(self) -> "Engine":
+        new = Engine.__new__(Engine)
+        new.cells = self.cells[:]
+        new.won = self.won[:]
+        new.drawn = self.drawn
+        new.forced = self.forced
+        new.player = self.player
+        new.result = self.result
+        new.last = self.last
+        new.ply = self.ply
+        return new
+
+    def closed(self) -> int:
+        """Mask of the boards nobody can play in any more."""
+        return self.won[0] | self.won[1] | self.drawn
+
+    def empty(self, board: int) -> int:
+        return FULL & ~(self.cells[board] | self.cells[9 + board])
+
+    def playable_boards(self) -> list[int]:
+        if self.result != ONGOING:
+            return []
+        if self.forced >= 0:
+            return [self.forced]
+        return list(BITS[FULL & ~self.closed()])
+
+    def legal_moves(self) -> list[int]:
+        moves: list[int] = []
+        for b in self.playable_boards():
+            moves += MOVES[b][self.empty(b)]
+        return moves
+
+    def play(self, action: int) -> None:
+        """Play a legal `action` (unchecked)."""
+        board = BOARD_OF[action]
+        cell = CELL_OF[action]
+        p = self.player
+        cells = self.cells
+        won = self.won
+        mine = cells[p * 9 + board] | 1 << cell
+        cells[p * 9 + board] = mine
+        self.last = action
+        self.ply += 1
+        self.player = 1 - p
+        if IS_WIN[mine]:
+            won[p] |= 1 << board
+            if IS_WIN[won[p]]:
+                self.result = p
+                return
+        elif mine | cells[(1 - p) * 9 + board] == FULL:
+            self.drawn |= 1 << board
+        else:
+            self.forced = -1 if (won[0] | won[1] | self.drawn) >> cell & 1 else cell
+            return
+        drawn = self.drawn
+        if not (LINE_FREE[won[1] | drawn] or LINE_FREE[won[0] | drawn]):
+            self.result = DRAW
+            return
+        self.forced = -1 if (won[0] | won[1] | drawn) >> cell & 1 else cell
+
+    def reason(self) -> str | None:
+        """Why the game ended: "three_boards", "early_draw", "all_boards_done"; None if on."""
+        if self.result == ONGOING:
+            return None
+        if self.result != DRAW:
+            return "three_boards"
+        return "all_boards_done" if self.closed() == FULL else "early_draw"
+
+
+def sends_to_after(engine: Engine, action: int) -> int | None:
+    """The board the opponent must play in after the legal `action` (None: free move or end)."""
+    after = engine.copy()
+    after.play(action)
+    if after.result != ONGOING or after.forced < 0:
+        return None
+    return after.forced
+
+
+class UtttState(State):
+    """An immutable Ultimate Tic-Tac-Toe position: the move list and its engine."""
+
+    game = "uttt"
+
+    def __init__(self, moves: tuple[int, ...] = (), _engine: Engine | None = None) -> None:
+        if _engine is None:
+            _engine = Engine()
+            for action in moves:
+                refusal = _refusal(_engine, action)
+                if refusal:
+                    raise IllegalAction(f"uttt: move list invalid at {action!r}: {refusal}")
+                _engine.play(action)
+        self._moves = tuple(moves)
+        self._engine = _engine
+
+    @property
+    def seats(self) -> int:
+        return 2
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        return self._moves
+
+    def engine(self) -> Engine:
+        """A private copy of the fast position, for search."""
+        return self._engine.copy()
+
+    def to_move(self) -> int | None:
+        return self._engine.player if self._engine.result == ONGOING else None
+
+    def legal_actions(self) -> list[int]:
+        return self._engine.legal_moves()
+
+    def apply(self, action: Any) -> "UtttState":
+        refusal = _refusal(self._engine, action)
+        if refusal:
+            raise IllegalAction(refusal)
+        engine = self._engine.copy()
+        engine.play(action)
+        return UtttState(self._moves + (action,), engine)
+
+    def sends_to(self, action: int) -> int | None:
+        """For the long-press preview: the board `action` sends the opponent to.
+
+        None when the opponent gets a free move or the move ends the game.
+        Raises `IllegalAction` for a move that cannot be played.
+        """
+        refusal = _refusal(self._engine, action)
+        if refusal:
+            raise IllegalAction(refusal)
+        return sends_to_after(self._engine, action)
+
+    def outcome(self) -> Outcome | None:
+        result = self._engine.result
+        if result == ONGOING:
+            return None
+        if result == DRAW:
+            return Outcome(None, self._engine.reason(), (0.5, 0.5))
+        return Outcome(result, "three_boards", (1.0, 0.0) if result == X else (0.0, 1.0))
+
+    def to_json(self) -> dict:
+        return {"moves": list(self._moves)}
+
+    def view(self, seat: int | None) -> dict:
+        """Everything on the board is public, so every seat sees the same view."""
+        e = self._engine
+        cells: list[str | None] = [None] * 81
+        for p in (X, O):
+            for b in range(9):
+                for c in BITS[e.cells[p * 9 + b]]:
+                    cells[b * 9 + c] = MARKS[p]
+        boards = [_board_status(e, b) for b in range(9)]
+        outcome = self.outcome()
+        over = outcome is not None
+        return {
+            "cells": cells,
+            "boards": boards,
+            "board_lines": [
+                winning_line(e.cells[MARKS.index(s) * 9 + b]) if s in MARKS else None
+                for b, s in enumerate(boards)
+            ],
+            "playable_boards": e.playable_boards(),
+            "free_move": not over and e.forced < 0,
+            "winning_line": winning_line(e.won[outcome.winner]) if over and outcome.winner is not None else None,
+            "to_move": self.to_move(),
+            "mark_to_move": None if over else MARKS[e.player],
+            "last_move": self._moves[-1] if self._moves else None,
+            "move_count": len(self._moves),
+            "outcome": outcome.to_json() if over else None,
+        }
+
+
+def _board_status(engine: Engine, board: int) -> str:
+    """"open", "X", "O" or "draw"."""
+    for p in (X, O):
+        if engine.won[p] >> board & 1:
+            return MARKS[p]
+    return "draw" if engine.drawn >> board & 1 else "open"
+
+
+def _refusal(engine: Engine, action: Any) -> str | None:
+    """Why `action` is illegal in `engine` (bilingual, for a person), or None if legal."""
+    if type(action) is not int or not 0 <= action < 81:
+        return (
+            f"手は 0〜80 の整数（小盤×9＋マス）です。/ A move is an integer 0..80 "
+            f"(board * 9 + cell), not {action!r}."
+        )
+    if engine.result != ONGOING:
+        return "対局は終わっています。/ The game is over."
+    board, cell = divmod(action, 9)
+    if engine.closed() >> board & 1:
+        return f"小盤 {board} は終わっています。/ Board {board} is closed (won or full)."
+    if engine.forced >= 0 and board != engine.forced:
+        return (
+            f"小盤 {engine.forced} に打たなければなりません。/ "
+            f"You must play in board {engine.forced}."
+        )
+    if not engine.empty(board) >> cell & 1:
+        return f"そのマスはもう埋まっています。/ Cell {cell} of board {board} is taken."
+    return None
+
+
+def _new_state(options: dict) -> UtttState:
+    return UtttState()
+
+
+def _state_from_json(data: dict) -> UtttState:
+    try:
+        moves = tuple(data["moves"])
+    except (KeyError, TypeError):
+        raise IllegalAction("uttt: saved state has no move list") from None
+    return UtttState(moves)
+
+
+GAME = Game(
+    name="uttt",
+    title={"ja": "アルティメット三目並べ", "en": "Ultimate Tic-Tac-Toe"},
+    default_options={},
+    new_state_fn=_new_state,
+    state_from_json_fn=_state_from_json,
+)

@@ -1,0 +1,122 @@
+"""The Ultimate Tic-Tac-Toe screen: draws `UtttController.display(TABLE)` and forwards
+touches to it (companion/games/uttt/controller.py holds the flow of play).
+
+The only things kept here are the screen's own: a short input lock after a move (so
+a double tap plays once) and the thread the computer thinks on.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+
+from companion.games.uttt.board import UtttBoard  # noqa: F401  (used in kv)
+from companion.games.uttt.controller import UtttController
+from companion.play.controller import TABLE, Refused
+from companion.ui import theme
+from companion.ui.computer import ComputerTurn
+from companion.ui.widgets import GameScreen
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+INPUT_LOCK_S = 0.25
+PERSON_COLOURS = {"red": theme.RED, "you": theme.RED, "blue": theme.BLUE, "cpu": theme.BLUE}
+
+
+class UtttScreen(GameScreen):
+    kind = "uttt"
+    mode = StringProperty("2p")
+    status_text = StringProperty("")
+    status_colour = ListProperty(theme.PANEL)
+    score_text = StringProperty("")
+    result_text = StringProperty("")
+    review_text = StringProperty("")
+    reviewing = BooleanProperty(False)
+    review_index = NumericProperty(0)
+    can_undo = BooleanProperty(False)
+    thinking = BooleanProperty(False)
+    locked = BooleanProperty(False)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.controller: UtttController | None = None
+        self.cpu = ComputerTurn("uttt-cpu")
+        self._unlock_event = None
+        self.rng = random.Random()
+
+    def show(self, session) -> None:
+        """Open `session`, else the unfinished game, else a new two-player game."""
+        self.controller = UtttController.open(self.store, session, self.rng)
+        self.controller.listeners.append(self._changed)
+        self._changed()
+
+    def _changed(self) -> None:
+        self.session = self.controller.session
+        self.refresh()
+        turn = self.controller.computer_turn()
+        if turn is None:
+            self.cpu.cancel()
+        else:
+            self.cpu.start(turn.think, lambda actions: self.controller.computer_done(turn, actions))
+
+    # input: every touch goes to the controller, from the table ------------------------
+
+    def _act(self, kind: str, value=None) -> bool:
+        try:
+            self.controller.act(TABLE, kind, value)
+        except Refused:
+            return False  # not now (a dimmed board, the computer's turn): nothing happens
+        return True
+
+    def play(self, action: int) -> None:
+        if not self.locked and self._act("cell", action):
+            self.locked = True
+            self._unlock_event = Clock.schedule_once(self._unlock, INPUT_LOCK_S)
+            self.refresh()
+
+    def _unlock(self, *_):
+        self.locked = False
+        self.refresh()
+
+    def undo(self) -> None:
+        self._act("undo")
+
+    def set_mode(self, mode: str) -> None:
+        self._act("mode", mode)
+
+    def another_game(self) -> None:
+        self._act("another")
+
+    def step_review(self, step: int) -> None:
+        self._act("review", step)
+
+    def close(self) -> None:
+        self.cpu.cancel()
+        if self._unlock_event is not None:
+            self._unlock_event.cancel()
+
+    # drawing ------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        if self.controller is None:
+            return
+        model = self.controller.display(TABLE)
+        tr = self.tr
+        board = self.ids.board
+        board.colours = [PERSON_COLOURS[person] for person in model["players"]]
+        board.hints = model["hints"]
+        board.view = model["board"]
+        board.interactive = model["interactive"] and not self.locked
+        self.mode, self.thinking, self.can_undo = model["mode"], model["thinking"], model["can_undo"]
+        self.score_text = model["score"].render(tr)
+        status = model["status"].render(tr)
+        self.status_text = status + "\n" + tr("uttt_ui.free_move") if model["free_move"] else status
+        self.status_colour = PERSON_COLOURS.get(model["status_person"], theme.PANEL)
+        self.reviewing = model["review"] is not None
+        self.result_text = model["result"].render(tr) if model["result"] else ""
+        self.review_text = model["review"].render(tr) if model["review"] else ""
+        self.review_index = model.get("review_index", 0)

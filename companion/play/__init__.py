@@ -1,0 +1,1 @@
+"""What every game shares: the State contract, the registry, Session."""

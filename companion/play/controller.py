@@ -1,0 +1,190 @@
+"""The flow of play, free of Kivy (DESIGN.md principle 5).
+
+A controller owns one game in progress (a `Session`) and everything about it that is
+not a rule: the stage, what each seat may do now (its *offers*), what Undo takes back,
+and the computer's turns.  Renderers (the table's Kivy screen, a phone page) read its
+display models and send input back as plain calls tagged with who sent it:
+
+    controller.act(seat, "cell", 40)    # refused unless an offer of `seat` allows it
+    controller.display(seat)            # JSON: what that seat's renderer draws
+    controller.display(TABLE)           # the shared screen's model: no seat's secrets
+
+`TABLE` is the shared screen; it acts for the seats that play at it (`at_table`).
+Every text in a display model is a `Text` (a message key and its values) so that each
+renderer translates in its own language.
+
+Computer turns are handed to the host, which owns threads: `computer_turn()` gives a
+`ComputerTurn` whose `think()` is pure and may run anywhere; `computer_done(turn,
+actions)` commits its actions as one turn, unless the game moved on meanwhile.
+
+A subclass implements `stage()`, `offers()`, `display()` and `on_<kind>(seat, value)`
+for each kind of offer it makes; `play_turn` commits actions through
+`Session.play_all` (one transaction, undone as one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from companion.errors import CompanionError
+from companion.play.session import Session
+from companion.play.state import Action
+
+TABLE = "table"  # the shared screen as the sender of an input or the reader of a display
+Who = int | str  # a seat number, or TABLE
+
+
+@dataclass(frozen=True)
+class Text:
+    """Words for a person, as a message key and values (a value may itself be a Text)."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"key": self.key, "params": {k: v.to_json() if isinstance(v, Text) else v
+                                            for k, v in self.params.items()}}
+
+    def render(self, tr: Callable[..., str]) -> str:
+        """In words, through `tr(key, **values)` (a catalog lookup in one language)."""
+        return tr(self.key, **{k: v.render(tr) if isinstance(v, Text) else v for k, v in self.params.items()})
+
+
+@dataclass(frozen=True)
+class Offer:
+    """Something a seat may do now.
+
+    `kind` names the input (`act(who, kind, value)` dispatches to `on_<kind>`), `seat`
+    is the rules seat it acts for (None: not a seat's move, e.g. a new game), `label`
+    the words on its button, `choices` the values it accepts (empty: any value).
+    """
+
+    kind: str
+    label: Text | None = None
+    seat: int | None = None
+    choices: tuple = ()
+
+    def accepts(self, value: Any) -> bool:
+        return not self.choices or value in self.choices
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "label": self.label.to_json() if self.label else None,
+                "seat": self.seat, "choices": list(self.choices)}
+
+
+def to_json(value: Any) -> Any:
+    """A display model as plain JSON (for a phone): Texts and Offers spelled out."""
+    if isinstance(value, (Text, Offer)):
+        return value.to_json()
+    if isinstance(value, dict):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    return value
+
+
+class Refused(CompanionError, ValueError):
+    """Input from a seat that may not make it now; `key` and `params` say why, for a person."""
+
+    def __init__(self, key: str, **params):
+        super().__init__(f"{key} {params}" if params else key)
+        self.key, self.params = key, params
+
+
+@dataclass(frozen=True)
+class ComputerTurn:
+    """A computer's turn to think: `think()` returns the actions of its whole turn."""
+
+    seat: int
+    think: Callable[[], list[Action]]
+    epoch: int  # the position it was asked at; an answer to an older one is dropped
+
+
+class Controller:
+    """The flow of one game; see the module's docstring.  Subclasses fill in the game."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.epoch = 0  # bumps on every change, so stale computer answers are known
+        self.listeners: list[Callable[[], None]] = []  # called after every change
+
+    # what a subclass says ------------------------------------------------------------
+
+    @property
+    def computer_seats(self) -> frozenset[int]:
+        """The seats the computer plays."""
+        return frozenset()
+
+    @property
+    def at_table(self) -> frozenset[int]:
+        """The seats that play at the shared screen (TABLE acts for them)."""
+        return frozenset(range(self.session.state.seats)) - self.computer_seats
+
+    def stage(self) -> str:
+        raise NotImplementedError
+
+    def offers(self, who: Who) -> list[Offer]:
+        """What `who` may do now.  TABLE's offers include those of the seats at the table."""
+        raise NotImplementedError
+
+    def display(self, who: Who) -> dict:
+        """The display model for `who` (JSON values and `Text`s)."""
+        raise NotImplementedError
+
+    # input ---------------------------------------------------------------------------
+
+    def act(self, who: Who, kind: str, value: Any = None) -> None:
+        """Input `kind` (with `value`) from `who`; `Refused` unless one of its offers allows it."""
+        offer = next((o for o in self.offers(who) if o.kind == kind and o.accepts(value)), None)
+        if offer is None:
+            raise Refused("play.not_now", kind=kind)
+        getattr(self, f"on_{kind}")(offer.seat, value)
+        self.changed()
+
+    def changed(self) -> None:
+        self.epoch += 1
+        for listener in list(self.listeners):
+            listener()
+
+    # turns and undo ------------------------------------------------------------------
+
+    def play_turn(self, actions: list[Action]) -> None:
+        """Commit one turn (one or several actions) atomically."""
+        self.session.play_all(actions)
+
+    def turns(self) -> list[tuple[int | None, int]]:
+        """(seat, first action's index) of every turn so far: runs of one mover's actions."""
+        found: list[tuple[int | None, int]] = []
+        for index, state in enumerate(self.session.history()[:-1]):
+            seat = state.to_move()
+            if not found or found[-1][0] != seat:
+                found.append((seat, index))
+        return found
+
+    def undo_to(self, count: int) -> None:
+        """Take back everything after the first `count` actions."""
+        self.session.undo(len(self.session.actions) - count)
+
+    # the computer --------------------------------------------------------------------
+
+    def computer_to_move(self) -> int | None:
+        seat = self.session.state.to_move()
+        return seat if seat in self.computer_seats else None
+
+    def computer_turn(self) -> ComputerTurn | None:
+        """The computer's turn to think about now, or None."""
+        seat = self.computer_to_move()
+        return None if seat is None else ComputerTurn(seat, self.thinker(seat), self.epoch)
+
+    def thinker(self, seat: int) -> Callable[[], list[Action]]:
+        """A pure function of the current position giving `seat`'s turn."""
+        raise NotImplementedError
+
+    def computer_done(self, turn: ComputerTurn, actions: list[Action]) -> bool:
+        """Commit a computer's answer; False (nothing done) when the game moved on."""
+        if turn.epoch != self.epoch or self.computer_to_move() != turn.seat:
+            return False
+        self.play_turn(actions)
+        self.changed()
+        return True

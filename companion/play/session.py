@@ -1,0 +1,119 @@
+"""A game being played: its rules state plus its durable action log.
+
+Every action is validated by the rules, then committed to the store, and only
+then becomes the current state: what the screen shows is already on disk.
+Resuming, undo and review all replay the log.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from companion.play import registry
+from companion.play.state import Action, State
+from companion.store import GameRecord, Store, UnreadableGame
+
+
+class Session:
+    def __init__(self, store: Store, record: GameRecord, actions: list[Action]):
+        self.store = store
+        self.record = record
+        self.game = registry.get(record.kind)
+        self.actions = list(actions)
+        self.state: State = self.game.replay(record.options, self.actions)
+
+    @classmethod
+    def start(cls, store: Store, kind: str, options: dict | None = None,
+              players: Iterable = (), scoreboard: str | None = None) -> "Session":
+        full_options = registry.get(kind).options(options)
+        registry.get(kind).new_state(full_options)  # refuse bad options before writing
+        game_id = store.create_game(kind, full_options, players, scoreboard)
+        return cls(store, store.game(game_id), [])
+
+    @classmethod
+    def resume(cls, store: Store, game_id: int) -> "Session":
+        """The stored game replayed; `UnreadableGame` if its rows cannot be (then it stays on
+        disk untouched for repair)."""
+        record = store.game(game_id)
+        if record.problem:
+            raise UnreadableGame(f"game {game_id} in {store.path} cannot be read "
+                                 f"({record.problem}); it is kept in the database for repair")
+        actions = store.actions(game_id)
+        try:
+            return cls(store, record, actions)
+        except Exception as exc:  # stored rows are outside input: any failure means damage
+            raise UnreadableGame(
+                f"game {game_id} ({record.kind}) in {store.path} cannot be replayed "
+                f"({type(exc).__name__}: {exc}); it is left out and kept in the database "
+                "for repair") from None
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def players(self) -> list:
+        return self.record.players
+
+    def play(self, action: Action) -> State:
+        """Apply, persist, then adopt `action`; an illegal one raises and changes nothing."""
+        return self.play_all([action])
+
+    def play_all(self, actions: Iterable[Action]) -> State:
+        """Apply, persist in one transaction, then adopt several actions (one turn); if any
+        is illegal it raises and nothing changes, in memory or on disk."""
+        actions = list(actions)
+        after = self.state
+        for action in actions:
+            after = after.apply(action)
+        outcome = after.outcome()
+        self.store.extend(self.id, len(self.actions), actions, outcome.to_json() if outcome else None)
+        self.actions.extend(actions)
+        self.state = after
+        return after
+
+    def undo(self, count: int = 1) -> State:
+        """Take back the last `count` actions."""
+        keep = max(0, len(self.actions) - count)
+        before = self.game.replay(self.record.options, self.actions[:keep])
+        outcome = before.outcome()
+        self.store.truncate(self.id, keep, outcome.to_json() if outcome else None,
+                            known=len(self.actions))
+        del self.actions[keep:]
+        self.state = before
+        return before
+
+    def history(self) -> list[State]:
+        """Every state from the start to now, for review."""
+        states = [self.game.new_state(self.record.options)]
+        for action in self.actions:
+            states.append(states[-1].apply(action))
+        return states
+
+    def abandon(self) -> None:
+        self.store.abandon(self.id)
+
+
+def unfinished(store: Store, kinds=None) -> tuple[list[Session], list[UnreadableGame]]:
+    """The active games (of `kinds`, if given) that replay, newest first, and the
+    problems of those that do not: one damaged game never hides the others."""
+    sessions, problems = [], []
+    for record in store.games("active"):
+        if kinds is not None and record.kind not in kinds:
+            continue
+        try:
+            sessions.append(Session.resume(store, record.id))
+        except UnreadableGame as exc:
+            problems.append(exc)
+    return sessions, problems
+
+
+def tally(store: Store, scoreboard: str) -> dict[Any, dict[str, int]]:
+    """Wins, losses and draws per player over a scoreboard's finished games."""
+    table: dict[Any, dict[str, int]] = {}
+    for players, outcome in store.results(scoreboard):
+        for seat, player in enumerate(players):
+            row = table.setdefault(player, {"win": 0, "loss": 0, "draw": 0})
+            winner = outcome["winner"]
+            row["draw" if winner is None else "win" if winner == seat else "loss"] += 1
+    return table

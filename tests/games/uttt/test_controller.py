@@ -1,0 +1,136 @@
+"""The Ultimate Tic-Tac-Toe controller plays whole games without a window."""
+
+import json
+import random
+
+import pytest
+
+from companion import i18n
+from companion.games.uttt.controller import UtttController
+from companion.play.controller import TABLE, Refused, to_json
+from companion.play.session import Session
+from companion.store import Store
+
+X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 9, 7,
+          63, 0, 3, 35, 4]  # X completes the diagonal 0-4-8 on the last move
+
+
+def words(text, lang="ja"):
+    return text.render(lambda key, **v: i18n.translate(key, lang, **v))
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store.in_dir(tmp_path) as store:
+        yield store
+
+
+def kinds(controller, who=TABLE):
+    return [offer.kind for offer in controller.offers(who)]
+
+
+def test_a_two_player_game_from_the_table_to_its_review(store):
+    c = UtttController.open(store)
+    assert c.session.players == ["red", "blue"] and c.stage() == "play"
+    assert words(c.display(TABLE)["status"]) == "赤の番 (×)"
+    assert words(c.display(TABLE)["status"], "en") == "Red to play (×)"
+    for cell in X_WINS:
+        c.act(TABLE, "cell", cell)
+    model = c.display(TABLE)
+    assert c.stage() == "review" and words(model["result"]) == "赤の勝ち！"
+    assert "cell" not in kinds(c) and "undo" not in kinds(c) and not model["interactive"]
+    assert words(model["review"]) == f"{len(X_WINS)} / {len(X_WINS)} 手目"
+    c.act(TABLE, "review", -1)
+    earlier = c.display(TABLE)
+    assert earlier["board"] == Session.resume(store, c.session.id).history()[-2].view(None)
+    assert earlier["hints"]  # where that move could have gone
+    json.dumps(to_json(earlier), ensure_ascii=False)  # a phone can be sent it as it is
+    assert words(c.display(TABLE)["score"]) == "赤 1勝  青 0勝  引分 0"
+
+
+def test_input_the_seat_may_not_make_is_refused_and_changes_nothing(store):
+    c = UtttController.open(store)
+    with pytest.raises(Refused) as refused:
+        c.act(1, "cell", 40)  # blue's phone, red's move
+    assert refused.value.key == "play.not_now" and isinstance(refused.value, ValueError)
+    c.act(0, "cell", 40)  # red from its own seat
+    with pytest.raises(Refused):
+        c.act(TABLE, "cell", 40)  # taken: not among the offer's choices
+    with pytest.raises(Refused):
+        c.act(0, "mode", "hard")  # a seat's phone does not choose the table's game
+    assert c.session.actions == [40]
+
+
+def test_undo_with_two_players_takes_back_one_move(store):
+    c = UtttController.open(store)
+    assert "undo" not in kinds(c)
+    c.act(TABLE, "cell", 40)
+    c.act(TABLE, "cell", 36)
+    c.act(TABLE, "undo")
+    assert c.session.actions == [40] and store.actions(c.session.id) == [40]
+
+
+def think_now(c):
+    """Run the computer's turn as a host thread would, but here and now."""
+    turn = c.computer_turn()
+    return turn and c.computer_done(turn, turn.think())
+
+
+def test_against_the_computer_a_whole_game_and_undo_takes_your_move_and_its_reply(store):
+    c = UtttController.open(store, rng=random.Random(1))
+    c.act(TABLE, "mode", "easy")
+    rng = random.Random(2)
+    if c.session.players[0] == "cpu":
+        assert think_now(c)
+    you = c.session.players.index("you")
+    c.act(TABLE, "cell", rng.choice(c.session.state.legal_actions()))
+    assert c.display(TABLE)["thinking"] and "cell" not in kinds(c)  # the computer's turn
+    with pytest.raises(Refused):
+        c.act(TABLE, "cell", c.session.state.legal_actions()[0])
+    assert think_now(c)
+    before = list(c.session.actions)
+    c.act(TABLE, "undo")
+    assert c.session.actions == before[:-2] and c.session.state.to_move() == you
+    while c.stage() == "play":
+        if not think_now(c):
+            c.act(TABLE, "cell", rng.choice(c.session.state.legal_actions()))
+    assert store.game(c.session.id).status == "finished"
+
+
+def test_a_computer_answer_after_an_undo_is_dropped(store):
+    c = UtttController.open(store, rng=random.Random(3))
+    c.act(TABLE, "mode", "easy")
+    if c.session.players[0] == "cpu":
+        think_now(c)
+    c.act(TABLE, "cell", c.session.state.legal_actions()[0])
+    turn = c.computer_turn()
+    actions = list(c.session.actions)
+    c.act(TABLE, "undo")  # while the computer thinks
+    assert not c.computer_done(turn, turn.think())
+    assert c.session.actions == actions[:-1]
+
+
+def test_who_starts_alternates_and_a_new_mode_abandons_the_unfinished_game(store):
+    c = UtttController.open(store)
+    first = c.session
+    c.act(TABLE, "cell", 40)
+    c.act(TABLE, "mode", "hard")
+    assert store.game(first.id).status == "abandoned" and c.mode == "hard"
+    starters = []
+    for _ in range(2):
+        starters.append(c.session.players[0])
+        while c.stage() == "play":
+            if not think_now(c):
+                c.act(TABLE, "cell", c.session.state.legal_actions()[0])
+        c.act(TABLE, "another")
+    assert sorted(starters) == ["cpu", "you"]
+    assert UtttController.open(store).session.id == c.session.id  # the unfinished one again
+
+
+def test_listeners_hear_every_change(store):
+    c = UtttController.open(store)
+    heard = []
+    c.listeners.append(lambda: heard.append(len(c.session.actions)))
+    c.act(TABLE, "cell", 40)
+    c.act(TABLE, "undo")
+    assert heard == [1, 0]

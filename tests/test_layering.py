@@ -1,0 +1,123 @@
+"""The layering of the package, held by its imports.
+
+- Nothing under play/, sensing/ or a game's rules, views, AI and controller imports
+  Kivy (checked by importing them in a fresh interpreter).
+- sensing/ imports no game, nor the shared play machinery, nor the UI.
+- No import cycles among companion modules (every import counts, also those inside
+  functions: a cycle hidden in a function is still a cycle).
+- Screens ask a weight source whether it is `virtual`; none tests for the simulator class.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "companion"
+KIVY_FREE_IN_A_GAME = ("rules", "views", "ai", "controller")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def imports(name: str) -> set[str]:
+    """The companion modules `name` imports anywhere in its text."""
+    found = set()
+    for node in ast.walk(ast.parse(MODULES[name].read_text())):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            targets = [f"{node.module}.{alias.name}" for alias in node.names] + [node.module]
+        else:
+            continue
+        for target in targets:
+            while target and target not in MODULES:  # `from pkg import name`: the name may be a function
+                target = target.rpartition(".")[0]
+            if target and target != name and target.startswith("companion"):
+                found.add(target)
+    return found
+
+
+GRAPH = {name: imports(name) for name in MODULES}
+
+
+def kivy_free_modules() -> list[str]:
+    names = [n for n in MODULES if n.startswith(("companion.play", "companion.sensing"))]
+    names += [n for n in MODULES if n.startswith("companion.games.")
+              and n.rpartition(".")[2] in KIVY_FREE_IN_A_GAME]
+    return sorted(names)
+
+
+def test_the_kivy_free_layers_import_no_kivy():
+    names = kivy_free_modules()
+    assert "companion.games.uttt.rules" in names and "companion.sensing.judge" in names
+    script = ("import importlib, sys\n"
+              f"for name in {names!r}:\n"
+              "    importlib.import_module(name)\n"
+              "    if 'kivy' in sys.modules:\n"
+              "        print(name)\n"
+              "        break\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "", f"{run.stdout.strip()} brings in kivy"
+
+
+def test_sensing_knows_no_game():
+    for name in (n for n in MODULES if n.startswith("companion.sensing")):
+        wrong = {t for t in GRAPH[name] if t.startswith(("companion.games", "companion.play", "companion.ui"))}
+        assert not wrong, f"{name} imports {sorted(wrong)}"
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_cycle_finder_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_cycles():
+    assert cycles(GRAPH) == []
+
+
+def test_no_screen_asks_for_the_simulator_class():
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance":
+                assert "SimulatedSeesaw" not in ast.unparse(node), f"{name}: use the source's `virtual`"
