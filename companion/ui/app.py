@@ -21,10 +21,10 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
 
 from companion import config as config_module  # noqa: E402
 from companion import i18n  # noqa: E402
-from companion.play import registry  # noqa: E402
 from companion.errors import CompanionError  # noqa: E402
-from companion.sensing.factory import open_source  # noqa: E402
+from companion.play import registry  # noqa: E402
 from companion.play.session import Session  # noqa: E402
+from companion.sensing.factory import open_source  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.ui.problems import ProblemHandler, install_cjk_font  # noqa: E402
 
