@@ -77,6 +77,7 @@ class DataDirInUse(StoreError):
 
 
 BUSY_TIMEOUT_S = 15.0  # how long a lock held by another program (a backup, sqlite3) is waited for
+MOVE_WAIT_S = 3.0  # ... once open: a tap is answered within this, saved or refused with a message
 LOCKFILE = "companion.lock"
 # SQLite's primary result codes (https://sqlite.org/rescode.html) by what they mean for us.
 _BUSY = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
@@ -198,6 +199,7 @@ class Store:
                 raise Damaged(f"integrity check failed: {check}")
             self._migrate(db)
             self._check_schema(db)
+            db.execute(f"PRAGMA busy_timeout={int(min(self.busy_timeout, MOVE_WAIT_S) * 1000)}")
         except sqlite3.DatabaseError as exc:
             db.close()
             if _code(exc) in _DAMAGED:

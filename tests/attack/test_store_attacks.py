@@ -4,12 +4,13 @@ clear StoreError, never a crash or a healthy database set aside (bench/_store_fa
 
 import random
 import sqlite3
+import time
 
 import pytest
 
 import _store_faults as faults
 from companion.play.session import Session, unfinished
-from companion.store import FILENAME, Store, StoreUnwritable
+from companion.store import FILENAME, MOVE_WAIT_S, Store, StoreBusy, StoreUnwritable
 
 
 def _attack(cases, name):
@@ -68,3 +69,18 @@ def test_a_full_disk_refuses_the_move_and_keeps_the_game(tmp_path):
         store._db.execute("PRAGMA max_page_count=1000000")
         session.play(session.state.legal_actions()[0])  # space again: play goes on
         assert store.actions(session.id) == session.actions
+
+
+def test_a_move_under_a_lock_is_answered_within_move_wait(tmp_path):
+    with Store(tmp_path / FILENAME) as store:  # the app's own timeouts
+        session = Session.start(store, "uttt", players=["you", "friend"])
+        try:
+            with faults.locked_by_sqlite3(store.path, "write", MOVE_WAIT_S + 2):
+                started = time.monotonic()
+                with pytest.raises(StoreBusy):
+                    session.play(40)
+                waited = time.monotonic() - started
+        except faults.Unavailable as exc:
+            pytest.skip(str(exc))
+        assert MOVE_WAIT_S - 0.5 < waited < MOVE_WAIT_S + 1.5  # a tap never hangs for long
+        assert session.actions == [] == store.actions(session.id)
