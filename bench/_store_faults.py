@@ -133,6 +133,11 @@ def _garbage_page(data, rng):
     return data[:page * size] + junk + data[(page + 1) * size:]
 
 
+def _schema_not_text(data, rng):
+    at = data.index(b"CREATE TABLE calibrations")  # a flipped bit in the schema's own text
+    return data[:at + 3] + b"\xce" + data[at + 4:]
+
+
 def _not_a_database(data, rng):
     return b"this is a shopping list, not a database\n" * rng.randint(1, 200)
 
@@ -213,6 +218,7 @@ DAMAGE = {
     "zeroed_header": _damage_file(_zero_header),
     "garbage_page": _damage_file(_garbage_page),
     "not_a_database": _damage_file(_not_a_database),
+    "schema_not_text": _damage_file(_schema_not_text),
     "newer_schema_version": _sql_damage(["PRAGMA user_version=99"]),
     "negative_schema_version": _sql_damage(["PRAGMA user_version=-3"]),
     "schema_version_reset": _sql_damage(["PRAGMA user_version=0"]),
@@ -221,6 +227,10 @@ DAMAGE = {
     "action_wrong_shape": _row('{{"cell": "zz"}}'),
     "action_illegal_move": _row("81"),
     "action_deep_json": _row("[" * 5000 + "]" * 5000),
+    "action_not_utf8": _sql_damage(["UPDATE actions SET action = CAST(X'5bce5d' AS TEXT)"
+                                    " WHERE game_id = {game} AND seq = {seq}"], must_open=True),
+    "kind_not_utf8": _sql_damage(["UPDATE games SET kind = CAST(X'75ce74' AS TEXT)"
+                                  " WHERE id = {game}"]),
     "action_gap": _sql_damage(["DELETE FROM actions WHERE game_id = {game} AND seq = {seq}"],
                               must_open=True),
     "options_not_json": _sql_damage(["UPDATE games SET options = '[' WHERE id = {game}"],

@@ -189,6 +189,7 @@ class Store:
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, timeout=self.busy_timeout)
+        db.text_factory = _text
         try:
             db.execute("PRAGMA foreign_keys=ON")
             db.execute("PRAGMA synchronous=FULL")
@@ -205,6 +206,9 @@ class Store:
             if _code(exc) in _DAMAGED:
                 raise Damaged(str(exc)) from None
             raise
+        except UnicodeDecodeError as exc:  # SQLite's message quotes a damaged schema's bytes
+            db.close()
+            raise Damaged(f"the schema is not text ({exc})") from None
         except BaseException:
             db.close()
             raise
@@ -469,6 +473,15 @@ def hold_data_dir(data_dir: Path):
 
 def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _text(raw: bytes) -> str | bytes:
+    """A TEXT value; one that is not UTF-8 (damage) stays bytes, which no reader accepts,
+    so only the row holding it is reported, never the whole table."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
 
 
 def _load(text):
