@@ -133,6 +133,16 @@ def _garbage_page(data, rng):
     return data[:page * size] + junk + data[(page + 1) * size:]
 
 
+def _bit_flips(data, rng):
+    """1-4 bits flipped anywhere, as a worn SD card does.  SQLite keeps no checksum of a
+    row's content, so a flip inside a stored string could pass unseen: counted, if so."""
+    data = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        bit = rng.randrange(len(data) * 8)
+        data[bit // 8] ^= 1 << (bit % 8)
+    return bytes(data)
+
+
 def _schema_not_text(data, rng):
     at = data.index(b"CREATE TABLE calibrations")  # a flipped bit in the schema's own text
     return data[:at + 3] + b"\xce" + data[at + 4:]
@@ -219,6 +229,7 @@ DAMAGE = {
     "garbage_page": _damage_file(_garbage_page),
     "not_a_database": _damage_file(_not_a_database),
     "schema_not_text": _damage_file(_schema_not_text),
+    "bit_flips": _damage_file(_bit_flips),
     "newer_schema_version": _sql_damage(["PRAGMA user_version=99"]),
     "negative_schema_version": _sql_damage(["PRAGMA user_version=-3"]),
     "schema_version_reset": _sql_damage(["PRAGMA user_version=0"]),
