@@ -32,6 +32,11 @@ class IllegalAction(CompanionError):
     """An action the rules refuse.  The message says why, for a person."""
 
 
+def one_of(value: Any, allowed) -> bool:
+    """`value in allowed`, but of the same type: 0.0 and True are not the seat 0 or 1."""
+    return any(type(value) is type(choice) and value == choice for choice in allowed)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended.

@@ -32,7 +32,7 @@ from functools import cached_property
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.play.state import Game, IllegalAction, Outcome, State
+from companion.play.state import Game, IllegalAction, Outcome, State, one_of
 from companion.games.battleship.deduce import consistent
 from companion.games.battleship.fleet import CELLS, LENGTH, NAMES, SIZE, index, label, placements, run
 
@@ -405,7 +405,7 @@ def _new_state(options: dict) -> BattleshipState:
         raise _refuse(f"variant は {VARIANTS} のいずれかです", f"variant must be one of {VARIANTS}")
     if options["mode"] not in MODES:
         raise _refuse(f"mode は {MODES} のいずれかです", f"mode must be one of {MODES}")
-    if options["first"] not in (0, 1):
+    if not one_of(options["first"], (0, 1)):
         raise _refuse("first は 0 か 1 です", "first must be seat 0 or 1")
     if not isinstance(options["advanced"], bool):
         raise _refuse("advanced は true か false です", "advanced must be true or false")
