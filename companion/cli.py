@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from companion import config as config_module
@@ -35,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         from companion.doctor import run_doctor
 
         return run_doctor(args.config)
+    cfg = None
     try:
         cfg = config_module.load(args.config)
         if args.command == "monitor":
@@ -52,11 +54,48 @@ def main(argv: list[str] | None = None) -> int:
         return run_app(cfg)
     except CompanionError as exc:
         print(f"companion: {exc}", file=sys.stderr)
+        if args.command in (None, "run"):
+            _show_on_screen(exc, cfg)
         return 2
+    except Exception as exc:  # a bug: its traceback goes to a file, not to the person
+        report = _save_traceback(exc)
+        print(f"companion: an internal error stopped it ({type(exc).__name__}: {exc}); the "
+              f"details are in {report}: please report them", file=sys.stderr)
+        if args.command in (None, "run"):
+            _show_on_screen(exc, cfg)
+        return 3
+
+
+def _save_traceback(exc: BaseException) -> str:
+    import tempfile
+    import traceback
+
+    with tempfile.NamedTemporaryFile("w", prefix="companion-crash-", suffix=".txt",
+                                     delete=False) as out:
+        out.write("".join(traceback.format_exception(exc)))
+    return out.name
 
 
 def run_app(cfg: config_module.Config) -> int:
-    from companion.ui.app import CompanionApp
+    from companion.store import Store
 
-    CompanionApp(cfg).run()
+    store = Store.in_dir(cfg.data_path)  # the lock and the database before any window opens
+    try:
+        from companion.ui.app import CompanionApp
+
+        CompanionApp(cfg, store=store).run()
+    finally:
+        store.close()
     return 0
+
+
+def _show_on_screen(error: Exception, cfg: config_module.Config | None) -> None:
+    """The appliance has no terminal: the reason it cannot start goes on the screen too
+    (when there is one; COMPANION_PROBLEM_WINDOW=0 keeps it in the terminal only)."""
+    if os.environ.get("COMPANION_PROBLEM_WINDOW", "1") == "0" or not any(
+            os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")):
+        return
+    from companion.ui import app  # noqa: F401  (Kivy's settings, before any window opens)
+    from companion.ui.problems import show_start_problem
+
+    show_start_problem(error, cfg)

@@ -8,7 +8,9 @@ out-of-range values are refused with a message a person can act on.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
+import time
 import types
 import typing
 from dataclasses import dataclass, field
@@ -17,6 +19,7 @@ from pathlib import Path
 import yaml
 
 from companion.errors import CompanionError
+from companion.files import write_atomic
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "config.yaml"
 
@@ -93,10 +96,11 @@ class Config:
     display: Display = Display()
     language: str = _opt("auto", choices=("auto", "ja", "en"))
     sound: Sound = Sound()
-    data_dir: str = ""
+    data_dir: str = _opt("", directory=True)
     sensor: Sensor = Sensor()
     navalwar: NavalWar = NavalWar()
     path: str = ""  # the file this came from (not a key in the file)
+    notice: str = ""  # what went wrong with the saved settings, for the screen (not a key)
 
     @property
     def data_path(self) -> Path:
@@ -106,41 +110,73 @@ class Config:
         return Path(base) / "companion"
 
 
+INTERNAL = ("path", "notice")  # Config fields that are not keys in a file
 SETTINGS_FILE = "settings.yaml"  # in the data directory: what the settings screen changed
+MAX_BYTES = 64 * 1024  # a configuration is a few hundred bytes; refuse a huge file unread
 
 
 def load(path: str | os.PathLike | None = None, with_settings: bool = True) -> Config:
     """Read and check a configuration file (default: the repository's config.yaml),
-    then the settings the settings screen saved in the data directory, if any."""
+    then the settings the settings screen saved in the data directory, if any.
+    A settings file that does not load is moved aside (`notice` says where) and the
+    configuration file alone is used: a power cut while saving never stops the start."""
     path = Path(path) if path else DEFAULT_PATH
     cfg = parse(_read(path), str(path))
     settings = cfg.data_path / SETTINGS_FILE
-    if with_settings and settings.exists():
-        cfg = parse(_read(settings), str(settings), base=cfg)
-    return cfg
+    if not with_settings or not os.path.exists(settings):  # (an unreadable dir: not there)
+        return cfg
+    try:
+        return parse(_read(settings), str(settings), base=cfg)
+    except ConfigError as exc:
+        return dataclasses.replace(cfg, notice=_set_aside(settings, exc))
+
+
+def _set_aside(settings: Path, problem: ConfigError) -> str:
+    target = settings.with_name(f"{settings.name}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
+    try:
+        settings.rename(target)
+    except OSError as exc:
+        return f"{problem}; it could not be moved aside ({exc.strerror}), so it was ignored"
+    return f"{problem}; it was moved to {target} and the settings from {settings.parent} " \
+           "were not used (set them again on the settings screen)"
 
 
 def save_settings(cfg: Config, changes: dict) -> Path:
-    """Write `changes` ({"sound": {"enabled": False}, ...}) over the saved settings."""
+    """Write `changes` ({"sound": {"enabled": False}, ...}) over the saved settings, atomically."""
     path = cfg.data_path / SETTINGS_FILE
-    saved = yaml.safe_load(_read(path)) if path.exists() else {}
-    merged = _merge(saved or {}, changes)
+    try:
+        saved = yaml.safe_load(_read(path)) if path.exists() else {}
+    except (ConfigError, yaml.YAMLError, RecursionError, ValueError):
+        saved = {}  # unreadable: the new settings replace it
+    merged = _merge(saved if isinstance(saved, dict) else {}, changes)
     parse(yaml.safe_dump(merged), str(path), base=cfg)  # refuse what would not load
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump(merged, allow_unicode=True), encoding="utf-8")
+    try:
+        write_atomic(path, yaml.safe_dump(merged, allow_unicode=True))
+    except OSError as exc:
+        raise ConfigError(f"{path}: the settings could not be saved ({exc.strerror}); the old "
+                          "ones are unchanged. Is the disk full or read-only?") from None
     return path
 
 
 def _merge(old: dict, new: dict) -> dict:
     out = dict(old)
     for key, value in new.items():
-        out[key] = _merge(out.get(key) or {}, value) if isinstance(value, dict) else value
+        old_value = out.get(key)
+        out[key] = (_merge(old_value if isinstance(old_value, dict) else {}, value)
+                    if isinstance(value, dict) else value)
     return out
 
 
 def _read(path: Path) -> str:
+    """The file's text (UTF-8; a byte-order mark at the start is allowed and dropped)."""
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise ConfigError(
+                f"{path}: larger than {MAX_BYTES // 1024} KB, far more than any configuration; "
+                "is this the right file? (see config.yaml in the repository for the keys)")
+        return data.decode("utf-8-sig")
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such configuration file") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -152,6 +188,13 @@ def parse(text: str, filename: str = "<config>", base: Config | None = None) -> 
     base = base or Config()
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:
+        raise ConfigError(f"{filename}: nested far too deeply to be a configuration; "
+                          "see config.yaml in the repository for the keys") from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
+        line = text[:exc.position].count("\n") + 1
+        raise ConfigError(f"{filename}:{line}: not valid YAML: character {exc.character!r} is "
+                          "not allowed in a configuration file; delete it") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{filename}:{mark.line + 1}" if mark else filename
@@ -170,11 +213,11 @@ def _build(base, node: yaml.Node, filename: str, prefix: str):
     cls = type(base)
     if not isinstance(node, yaml.MappingNode):
         raise ConfigError(f"{_where(filename, node, prefix)}: expected a section of keys")
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.name != "path"}
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.name not in INTERNAL}
     hints = typing.get_type_hints(cls)
     values = {}
     for key_node, value_node in node.value:
-        key = str(key_node.value)
+        key = str(key_node.value) if isinstance(key_node, yaml.ScalarNode) else "(a list as a key)"
         dotted = f"{prefix}.{key}" if prefix else key
         if key not in fields:
             raise ConfigError(
@@ -201,18 +244,30 @@ def _value(hint, rules, node: yaml.Node, filename: str, key: str, base=None):
         item = typing.get_args(hint)[0]
         return tuple(_value(item, rules, child, filename, key) for child in node.value)
     kinds = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    expected = " or ".join(map(_kind, kinds))
     if not isinstance(node, yaml.ScalarNode):
-        raise ConfigError(f"{where}: expected a single {' or '.join(k.__name__ for k in kinds)} value")
+        raise ConfigError(f"{where}: expected a single value ({expected})")
     try:
         value = yaml.SafeLoader("").construct_object(node)
     except yaml.YAMLError as exc:
         raise ConfigError(f"{where}: cannot read this value ({exc.problem})") from None
+    except (ValueError, OverflowError):  # e.g. an integer of thousands of digits
+        raise ConfigError(f"{where}: expected {expected}, got {_short(node.value)}") from None
     if hint is float and type(value) is int:
-        value = float(value)
+        value = float(value) if abs(value) < 1e300 else math.inf
     if hint is str and value is None:
         value = ""
     if type(value) not in kinds:
-        raise ConfigError(f"{where}: expected {' or '.join(map(_kind, kinds))}, got {node.value!r}")
+        raise ConfigError(f"{where}: expected {expected}, got {_short(node.value)}")
+    if type(value) is float and not math.isfinite(value):
+        span = f" from {rules['min']} to {rules['max']}" if "min" in rules and "max" in rules else ""
+        raise ConfigError(f"{where}: expected a finite number{span}, got {_short(node.value)}")
+    if type(value) is str and any(ord(c) < 32 for c in value):
+        raise ConfigError(f"{where}: control characters (such as NUL) are not allowed here")
+    place = os.path.expanduser(value) if rules.get("directory") and value else ""
+    if place and os.path.exists(place) and not os.path.isdir(place):
+        raise ConfigError(f"{where}: {value} is a file, not a directory; point {key} at a "
+                          "directory (it is created if missing)")
     if "choices" in rules and value not in rules["choices"]:
         allowed = ", ".join(str(c) for c in rules["choices"])
         raise ConfigError(f"{where}: {value!r} is not allowed; choose one of: {allowed}")
@@ -222,6 +277,10 @@ def _value(hint, rules, node: yaml.Node, filename: str, key: str, base=None):
             f"({rules.get('min', '-∞')} to {rules.get('max', '∞')})"
         )
     return value
+
+
+def _short(text: str) -> str:
+    return repr(text if len(text) <= 40 else f"{text[:20]}…({len(text)} characters)")
 
 
 def _kind(hint) -> str:

@@ -28,8 +28,10 @@ def run_doctor(config_path: str | None, out=sys.stdout) -> int:
     font = find_cjk_font(cfg.display.cjk_font if cfg else "")
     rows.append(("CJK font", font is not None,
                  str(font) if font else "missing: sudo apt-get install fonts-noto-cjk"))
+    data_ok = False
     if cfg:
-        rows.append(("data directory", *_writable(cfg.data_path)))
+        data_ok, data_text = _writable(cfg.data_path)
+        rows.append(("data directory", data_ok, data_text))
         rows.append(("sensor source", True, cfg.sensor.source))
     rows.append(("GPIO", *_gpio()))
     ports = sorted(glob.glob("/dev/ttyACM*") + glob.glob("/dev/ttyUSB*"))
@@ -40,6 +42,9 @@ def run_doctor(config_path: str | None, out=sys.stdout) -> int:
         print(f"{name:<{width}}  {'ok ' if ok else '-- '} {text}", file=out)
     if not config_ok:
         print(f"companion: {config_text}", file=sys.stderr)
+        return 2
+    if not data_ok:
+        print(f"companion: the data directory cannot be used: {data_text}", file=sys.stderr)
         return 2
     return 0
 
@@ -59,7 +64,7 @@ def _writable(path) -> tuple[bool, str]:
         probe.unlink()
         return True, str(path)
     except OSError as exc:
-        return False, f"{path}: {exc.strerror}"
+        return False, f"{path}: {exc.strerror} (data_dir must be a directory this user may write)"
 
 
 def _gpio() -> tuple[bool, str]:

@@ -9,6 +9,8 @@ A database that cannot be opened is renamed aside, never overwritten.
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import sqlite3
 import time
@@ -51,7 +53,72 @@ MIGRATIONS = [
 
 
 class StoreError(CompanionError):
-    """The database could not be used."""
+    """The database could not be used; the message says why and what to do."""
+
+
+class StoreBusy(StoreError):
+    """Another program holds the database's lock for longer than we wait."""
+
+
+class StoreUnwritable(StoreError):
+    """The disk is read-only or full: nothing was written, nothing lost."""
+
+
+class OutOfSequence(StoreError):
+    """An action whose number does not follow the game's log (a stale copy of the game)."""
+
+
+class UnreadableGame(StoreError):
+    """A game whose stored rows cannot be read: left out, kept on disk for repair."""
+
+
+class DataDirInUse(StoreError):
+    """Another companion already uses this data directory."""
+
+
+BUSY_TIMEOUT_S = 15.0  # how long a lock held by another program (a backup, sqlite3) is waited for
+MOVE_WAIT_S = 3.0  # ... once open: a tap is answered within this, saved or refused with a message
+LOCKFILE = "companion.lock"
+# SQLite's primary result codes (https://sqlite.org/rescode.html) by what they mean for us.
+_BUSY = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
+_DAMAGED = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
+_UNWRITABLE = {3, 8, 10, 13, 14}  # PERM, READONLY, IOERR, FULL, CANTOPEN
+SCHEMA = {  # table: columns, checked after migrating (a missing table is damage)
+    "games": ["id", "kind", "options", "players", "scoreboard", "created", "updated", "status",
+              "outcome"],
+    "actions": ["game_id", "seq", "action", "at"],
+    "calibrations": ["name", "created", "data"],
+}
+
+
+class Damaged(Exception):
+    """Internal: the file is not a healthy companion database (set it aside)."""
+
+
+def _code(exc: BaseException) -> int | None:
+    """SQLite's primary result code of an sqlite3 error (None for other errors)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code & 0xFF if code is not None else None
+
+
+def translate(exc: BaseException, path: Path, doing: str) -> StoreError:
+    """A StoreError a person can act on for an sqlite3 or OS error met while `doing`."""
+    code = _code(exc)
+    if code in _BUSY:
+        return StoreBusy(
+            f"{path} is locked by another program (a backup, or sqlite3 in a terminal?) and "
+            f"stayed locked while {doing}. Nothing was changed and "
+            "every game is intact: close that program and try again.")
+    if code == 13 or getattr(exc, "errno", None) == errno.ENOSPC:
+        return StoreUnwritable(
+            f"the disk holding {path} is full ({doing}). Nothing was lost, but nothing new "
+            "can be saved: free some space (df -h shows it) and try again.")
+    if code in _UNWRITABLE or isinstance(exc, OSError):
+        return StoreUnwritable(
+            f"{path} cannot be written ({doing}: {exc}). Nothing was lost: make the data "
+            "directory writable for this user (ls -l shows who owns it; a read-only SD card "
+            "or mount?) and try again.")
+    return StoreError(f"{path}: {exc} ({doing})")
 
 
 @dataclass(frozen=True)
@@ -65,41 +132,100 @@ class GameRecord:
     updated: float
     status: str
     outcome: dict | None
+    problem: str | None = None  # why this game cannot be read (then it is never resumed)
 
 
 class Store:
-    """One SQLite database.  Use from one thread; close it (or use `with`)."""
+    """One SQLite database.  Use from one thread; close it (or use `with`).
 
-    def __init__(self, path: str | Path, clock=time.time):
+    `Store.in_dir` also takes the data directory's lock: one companion per directory."""
+
+    def __init__(self, path: str | Path, clock=time.time, busy_timeout: float | None = None):
         self.path = Path(path)
         self.clock = clock
+        self.busy_timeout = BUSY_TIMEOUT_S if busy_timeout is None else busy_timeout
         self.set_aside: Path | None = None  # where an unreadable database was moved
         self.problem: str | None = None  # what to tell the people about it
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = None
+        self._lock = None
         try:
-            self._db = self._open()
-        except sqlite3.DatabaseError as exc:
-            self.set_aside = self._move_aside(exc)
-            self._db = self._open()
+            if self.path.is_dir():
+                raise StoreError(f"{self.path} is a directory, not a database: move it away "
+                                 f"(mv {self.path} {self.path}.dir) and start again")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._set_aside_orphan_wal()
+            try:
+                self._db = self._open_waiting()
+            except Damaged as exc:
+                self.set_aside = self._move_aside(exc)
+                self._db = self._open_waiting()
+        except (sqlite3.Error, OSError) as exc:
+            raise translate(exc, self.path, "opening the database") from None
+        except Damaged as exc:
+            raise StoreError(f"{self.path}: {exc}, even after setting the old file aside") from None
 
     @classmethod
     def in_dir(cls, data_dir: str | Path, **kw) -> "Store":
-        return cls(Path(data_dir) / FILENAME, **kw)
+        lock = hold_data_dir(Path(data_dir))
+        try:
+            store = cls(Path(data_dir) / FILENAME, **kw)
+        except BaseException:
+            lock.close()
+            raise
+        store._lock = lock
+        return store
+
+    def _open_waiting(self) -> sqlite3.Connection:
+        """Open; SQLite answers some steps (switching to WAL while another process opens the
+        same new file) "busy" without waiting, so those are retried until the timeout."""
+        deadline = time.monotonic() + self.busy_timeout
+        while True:
+            try:
+                return self._open()
+            except sqlite3.OperationalError as exc:
+                if _code(exc) not in _BUSY or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.02)
 
     def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, isolation_level=None)
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=self.busy_timeout)
+        db.text_factory = _text
         try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
+            db.execute("PRAGMA synchronous=FULL")
+            if db.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() != "wal":
+                raise sqlite3.OperationalError("cannot switch to WAL (read-only?)")
             check = db.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
-                raise sqlite3.DatabaseError(f"integrity check failed: {check}")
+                raise Damaged(f"integrity check failed: {check}")
             self._migrate(db)
-        except sqlite3.DatabaseError:
+            self._check_schema(db)
+            db.execute(f"PRAGMA busy_timeout={int(min(self.busy_timeout, MOVE_WAIT_S) * 1000)}")
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            if _code(exc) in _DAMAGED:
+                raise Damaged(str(exc)) from None
+            raise
+        except UnicodeDecodeError as exc:  # SQLite's message quotes a damaged schema's bytes
+            db.close()
+            raise Damaged(f"the schema is not text ({exc})") from None
+        except BaseException:
             db.close()
             raise
         return db
+
+    def _set_aside_orphan_wal(self) -> None:
+        """A -wal file without its database belongs to a lost one: keep it, never replay it."""
+        wal = Path(f"{self.path}-wal")
+        if wal.exists() and (not self.path.exists() or self.path.stat().st_size == 0):
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            for suffix in ("-wal", "-shm"):
+                part = Path(f"{self.path}{suffix}")
+                if part.exists():
+                    part.rename(Path(f"{self.path}.orphan-{stamp}{suffix}"))
+            self.set_aside = Path(f"{self.path}.orphan-{stamp}-wal")
+            self.problem = (f"{wal} had no database beside it; it was kept as "
+                            f"{self.set_aside} and a new database started")
 
     def _move_aside(self, exc: Exception) -> Path:
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -112,16 +238,35 @@ class Store:
         return target
 
     def _migrate(self, db: sqlite3.Connection) -> None:
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > len(MIGRATIONS):
-            raise StoreError(
-                f"{self.path} was written by a newer companion (schema {version}); update it"
-            )
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            with self._transaction(db):
+        """Read the version and migrate inside one write transaction: a second process
+        starting at the same moment waits, then finds the work done.  A current schema
+        needs no write, so a program holding a write lock (a backup) does not stop the start."""
+        if db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS):
+            return
+        with self._transaction(db):
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > len(MIGRATIONS):
+                raise StoreError(
+                    f"{self.path} was written by a newer companion (schema {version}); "
+                    "update the companion (git pull, then make run)")
+            if version < 0:
+                raise Damaged(f"schema version {version}")
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                 for statement in filter(str.strip, script.split(";")):
-                    db.execute(statement)
+                    try:
+                        db.execute(statement)
+                    except sqlite3.OperationalError as exc:
+                        if _code(exc) != 1:  # SQLITE_ERROR: e.g. a table the version denies
+                            raise
+                        raise Damaged(f"schema version {version} but {exc}") from None
                 db.execute(f"PRAGMA user_version={number}")
+
+    @staticmethod
+    def _check_schema(db: sqlite3.Connection) -> None:
+        for table, columns in SCHEMA.items():
+            found = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+            if found != columns:
+                raise Damaged(f"table {table} is missing or has other columns ({found})")
 
     @staticmethod
     def _transaction(db: sqlite3.Connection):
@@ -130,9 +275,22 @@ class Store:
                 db.execute("BEGIN IMMEDIATE")
 
             def __exit__(self, kind, *rest):
-                db.execute("COMMIT" if kind is None else "ROLLBACK")
+                if kind is None:
+                    db.execute("COMMIT")
+                elif db.in_transaction:
+                    db.execute("ROLLBACK")
 
         return Tx()
+
+    def _write(self, doing: str, work) -> Any:
+        """Run `work()` in one write transaction; failures become a StoreError saying what to do."""
+        try:
+            with self._transaction(self._db):
+                return work()
+        except StoreError:
+            raise
+        except (sqlite3.Error, OSError) as exc:
+            raise translate(exc, self.path, doing) from None
 
     @property
     def schema_version(self) -> int:
@@ -143,22 +301,28 @@ class Store:
     def create_game(self, kind: str, options: dict, players: Iterable = (),
                     scoreboard: str | None = None) -> int:
         now = self.clock()
-        cursor = self._db.execute(
+        return self._write("starting a game", lambda: self._db.execute(
             "INSERT INTO games (kind, options, players, scoreboard, created, updated, status)"
             " VALUES (?, ?, ?, ?, ?, ?, 'active')",
             (kind, _dump(options), _dump(list(players)), scoreboard, now, now),
-        )
-        return cursor.lastrowid
+        ).lastrowid)
+
+    def _rows(self, doing: str, sql: str, params=()) -> list:
+        try:
+            return self._db.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise translate(exc, self.path, doing) from None
 
     def game(self, game_id: int) -> GameRecord:
-        row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
+        rows = self._rows("reading a game", "SELECT * FROM games WHERE id = ?", (game_id,))
+        if not rows:
             raise StoreError(f"no game number {game_id} in {self.path}")
-        return _record(row)
+        return _record(rows[0])
 
     def games(self, status: str | None = None, kind: str | None = None) -> list[GameRecord]:
-        """Games, most recently played first."""
-        rows = self._db.execute(
+        """Games, most recently played first (an unreadable one has `problem` set)."""
+        rows = self._rows(
+            "listing the games",
             "SELECT * FROM games WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR kind = ?2)"
             " ORDER BY updated DESC, id DESC",
             (status, kind),
@@ -166,36 +330,71 @@ class Store:
         return [_record(row) for row in rows]
 
     def actions(self, game_id: int) -> list[Any]:
-        rows = self._db.execute(
-            "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-        )
-        return [json.loads(action) for (action,) in rows]
+        """The game's log; `UnreadableGame` if a row is not JSON or the numbers have a gap."""
+        rows = self._rows("reading a game's moves",
+                          "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq",
+                          (game_id,))
+        log = []
+        for expected, (seq, text) in enumerate(rows):
+            try:
+                if seq != expected:
+                    raise ValueError(f"action number {expected} is missing")
+                log.append(json.loads(text))
+            except (TypeError, ValueError, RecursionError) as exc:
+                raise UnreadableGame(
+                    f"game {game_id} in {self.path} cannot be read (action {seq}: {exc}); it is "
+                    "left out and kept in the database for repair") from None
+        return log
 
     def append(self, game_id: int, seq: int, action: Any, outcome: dict | None = None) -> None:
         """Durably add action number `seq` (0-based); with `outcome` the game is finished."""
         self.extend(game_id, seq, [action], outcome)
 
     def extend(self, game_id: int, seq: int, actions: list, outcome: dict | None = None) -> None:
-        """Durably add actions numbered from `seq`, all or none (one transaction)."""
+        """Durably add actions numbered from `seq`, all or none (one transaction).
+        `OutOfSequence` if `seq` is not the log's next number (another copy moved on)."""
         now = self.clock()
-        with self._transaction(self._db):
+
+        def work():
+            (count, top), = self._db.execute(
+                "SELECT count(*), coalesce(max(seq) + 1, 0) FROM actions WHERE game_id = ?",
+                (game_id,)).fetchall()
+            if seq != count or seq != top:
+                raise OutOfSequence(
+                    f"game {game_id} has {count} moves on disk, so move {seq + 1} does not "
+                    "follow them (was the game changed somewhere else?). Nothing was saved: "
+                    "go home and resume the game to see it as stored.")
             self._db.executemany(
                 "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
                 [(game_id, seq + i, _dump(action), now) for i, action in enumerate(actions)],
             )
             self._set_status(game_id, now, outcome)
 
-    def truncate(self, game_id: int, keep: int, outcome: dict | None = None) -> None:
-        """Keep only the first `keep` actions (undo); the game is active again unless `outcome`."""
-        with self._transaction(self._db):
+        self._write("saving a move", work)
+
+    def truncate(self, game_id: int, keep: int, outcome: dict | None = None,
+                 known: int | None = None) -> None:
+        """Keep only the first `keep` actions (undo); the game is active again unless `outcome`.
+        With `known` (the caller's count of moves) `OutOfSequence` if the log has another."""
+        def work():
+            if known is not None:
+                (count,), = self._db.execute("SELECT count(*) FROM actions WHERE game_id = ?",
+                                             (game_id,)).fetchall()
+                if count != known:
+                    raise OutOfSequence(
+                        f"game {game_id} has {count} moves on disk, not {known} (was it changed "
+                        "somewhere else?). Nothing was taken back: go home and resume the game "
+                        "to see it as stored.")
             self._db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, keep))
             self._set_status(game_id, self.clock(), outcome)
 
+        self._write("taking a move back", work)
+
     def abandon(self, game_id: int) -> None:
-        self._db.execute(
+        self._write("setting a game aside", lambda: self._db.execute(
             "UPDATE games SET status = 'abandoned', updated = ? WHERE id = ? AND status = 'active'",
             (self.clock(), game_id),
-        )
+        ))
 
     def _set_status(self, game_id: int, now: float, outcome: dict | None) -> None:
         self._db.execute(
@@ -205,39 +404,45 @@ class Store:
         )
 
     def results(self, scoreboard: str) -> list[tuple[list, dict]]:
-        """(players, outcome) of every finished game on a scoreboard, oldest first."""
-        rows = self._db.execute(
-            "SELECT players, outcome FROM games WHERE scoreboard = ? AND status = 'finished'"
-            " ORDER BY id",
+        """(players, outcome) of every readable finished game on a scoreboard, oldest first."""
+        records = [_record(row) for row in self._rows(
+            "counting the scores",
+            "SELECT * FROM games WHERE scoreboard = ? AND status = 'finished' ORDER BY id",
             (scoreboard,),
-        )
-        return [(json.loads(players), json.loads(outcome)) for players, outcome in rows]
+        )]
+        return [(r.players, r.outcome) for r in records if not r.problem and r.outcome]
 
     # calibrations ------------------------------------------------------------
 
     def save_calibration(self, name: str, data: dict) -> None:
-        self._db.execute(
+        self._write("saving a calibration", lambda: self._db.execute(
             "INSERT INTO calibrations (name, created, data) VALUES (?, ?, ?)"
             " ON CONFLICT(name) DO UPDATE SET created = excluded.created, data = excluded.data",
             (name, self.clock(), _dump(data)),
-        )
+        ))
 
     def calibration(self, name: str | None = None) -> dict | None:
-        """A named calibration, or the newest when no name is given."""
-        row = self._db.execute(
+        """A named calibration, or the newest when no name is given (None if unreadable)."""
+        rows = self._rows(
+            "reading the calibration",
             "SELECT data FROM calibrations WHERE (?1 IS NULL OR name = ?1)"
             " ORDER BY created DESC LIMIT 1",
             (name,),
-        ).fetchone()
-        return json.loads(row[0]) if row else None
+        )
+        data = _load(rows[0][0]) if rows else None
+        return data if isinstance(data, dict) else None
 
     def calibration_names(self) -> list[str]:
-        return [n for (n,) in self._db.execute("SELECT name FROM calibrations ORDER BY created")]
+        return [n for (n,) in self._rows("listing calibrations",
+                                         "SELECT name FROM calibrations ORDER BY created")]
 
     def close(self) -> None:
         if self._db is not None:
             self._db.close()
             self._db = None
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     def __enter__(self):
         return self
@@ -246,11 +451,53 @@ class Store:
         self.close()
 
 
+def hold_data_dir(data_dir: Path):
+    """Lock `data_dir` for this process (released when the returned file is closed or the
+    process ends, even by SIGKILL); `DataDirInUse` if another process holds it."""
+    path = data_dir / LOCKFILE
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+")
+    except OSError as exc:
+        raise translate(exc, data_dir, "opening the data directory") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise DataDirInUse(
+            f"another companion is already running on {data_dir} (it holds {path}). "
+            "Use that one, or stop it first (close its window, or: systemctl stop companion)"
+        ) from None
+    return handle
+
+
 def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _text(raw: bytes) -> str | bytes:
+    """A TEXT value; one that is not UTF-8 (damage) stays bytes, which no reader accepts,
+    so only the row holding it is reported, never the whole table."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
+
+
+def _load(text):
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
 def _record(row) -> GameRecord:
+    """A games row; one whose JSON fields do not read has `problem` set instead of failing."""
     (id_, kind, options, players, scoreboard, created, updated, status, outcome) = row
-    return GameRecord(id_, kind, json.loads(options), json.loads(players), scoreboard,
-                      created, updated, status, json.loads(outcome) if outcome else None)
+    fields = {"options": (_load(options), dict), "players": (_load(players), list),
+              "outcome": (_load(outcome) if outcome else {}, dict)}
+    bad = [name for name, (value, kind_) in fields.items() if not isinstance(value, kind_)]
+    problem = f"its {', '.join(bad)} cannot be read" if bad else None
+    value = {name: v if isinstance(v, k) else k() for name, (v, k) in fields.items()}
+    return GameRecord(id_, str(kind), value["options"], value["players"], scoreboard,
+                      created, updated, status, value["outcome"] or None, problem)

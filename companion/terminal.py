@@ -50,6 +50,7 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
     """Walk through tare and known-mass calibration per pan; save it in the store and config."""
     out = out or sys.stdout
     sensor = sensor_settings(cfg, source, port)
+    store = Store.in_dir(cfg.data_path)  # refused now, not after the work, if the app runs
     with open_source(sensor) as weights:
         pipeline = Pipeline(weights.channels)
         calibrator = Calibrator(pipeline, known_g)
@@ -69,7 +70,7 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
                 continue
             print("  OK", file=out)
         result = calibrator.result()
-    with Store.in_dir(cfg.data_path) as store:
+    with store:
         store.save_calibration(name, result)
     settings = config_module.save_settings(cfg, {"sensor": {"calibration": name}})
     for channel in result["channels"]:

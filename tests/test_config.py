@@ -46,13 +46,13 @@ MALFORMED = [
     ("display:\n  fullscreen: maybe\n", 2, "display.fullscreen", "true or false"),
     ("sensor:\n  rate_hz: 40\n", 2, "sensor.rate_hz", "choose one of: auto, 10, 80"),
     ("sensor:\n  rate_hz: fast\n", 2, "sensor.rate_hz", "choose one of: auto, 10, 80"),
-    ("sensor:\n  rate_hz: [10]\n", 2, "sensor.rate_hz", "a single int or str"),
+    ("sensor:\n  rate_hz: [10]\n", 2, "sensor.rate_hz", "a single value (a whole number or text)"),
     ("sensor:\n  gpio:\n    data_pins: 6\n", 3, "sensor.gpio.data_pins", "a list"),
     ("sensor:\n  gpio:\n    data_pins: [1, 2, 3]\n", 3, "sensor.gpio.data_pins", "1 to 2 items"),
     ("sensor:\n  gpio:\n    clock_pin: 99\n", 3, "sensor.gpio.clock_pin", "out of range"),
     ("sensor: serial\n", 1, "sensor", "a section of keys"),
     ("display:\n  width: 800\n  width: 640\n", 3, "display.width", "given twice"),
-    ("data_dir: [a, b]\n", 1, "data_dir", "a single str"),
+    ("data_dir: [a, b]\n", 1, "data_dir", "a single value (text)"),
     ("sensor:\n  serial:\n    baudrate: 12345\n", 3, "sensor.serial.baudrate", "choose one"),
     ("- just\n- a list\n", 1, "top level", "a section of keys"),
     ("display:\n  width: 800\n   height: 480\n", 3, "", "not valid YAML"),
@@ -104,9 +104,14 @@ def test_settings_screen_changes_are_saved_over_the_file(tmp_path):
     assert config.load(main) == again
 
 
-def test_a_broken_settings_file_names_itself(tmp_path):
+def test_a_broken_settings_file_is_moved_aside_with_a_notice_naming_it(tmp_path):
     main = tmp_path / "c.yaml"
-    main.write_text(f"data_dir: {tmp_path}\n")
+    main.write_text(f"data_dir: {tmp_path}\nlanguage: en\n")
     (tmp_path / config.SETTINGS_FILE).write_text("display:\n  fullscreen: 3\n")
-    with pytest.raises(ConfigError, match=r"settings.yaml:2: display.fullscreen"):
-        config.load(main)
+    cfg = config.load(main)
+    assert cfg.display.fullscreen is False and cfg.language == "en"  # config.yaml alone
+    assert "settings.yaml:2: display.fullscreen" in cfg.notice
+    aside = list(tmp_path.glob("settings.yaml.unreadable-*"))
+    assert len(aside) == 1 and str(aside[0]) in cfg.notice
+    assert aside[0].read_text() == "display:\n  fullscreen: 3\n"  # kept, not lost
+    assert config.load(main).notice == ""  # the next start is clean

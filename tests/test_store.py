@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from companion.store import FILENAME, MIGRATIONS, Store, StoreError
+from companion.store import FILENAME, MIGRATIONS, OutOfSequence, Store, StoreError
 
 WRITER = r"""
 import sys
@@ -66,8 +66,10 @@ def test_log_roundtrip_finish_and_undo(tmp_path):
         store.truncate(game, 1)
         assert store.actions(game) == [40]
         assert store.game(game).status == "active" and store.results("b") == []
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(OutOfSequence, match="1 moves on disk"):
             store.append(game, 0, 41)  # a sequence number is never written twice
+        with pytest.raises(OutOfSequence):
+            store.append(game, 2, 41)  # nor is one skipped
         assert store.actions(game) == [40]
 
 

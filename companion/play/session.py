@@ -11,7 +11,7 @@ from typing import Any, Iterable
 
 from companion.play import registry
 from companion.play.state import Action, State
-from companion.store import GameRecord, Store
+from companion.store import GameRecord, Store, UnreadableGame
 
 
 class Session:
@@ -32,7 +32,20 @@ class Session:
 
     @classmethod
     def resume(cls, store: Store, game_id: int) -> "Session":
-        return cls(store, store.game(game_id), store.actions(game_id))
+        """The stored game replayed; `UnreadableGame` if its rows cannot be (then it stays on
+        disk untouched for repair)."""
+        record = store.game(game_id)
+        if record.problem:
+            raise UnreadableGame(f"game {game_id} in {store.path} cannot be read "
+                                 f"({record.problem}); it is kept in the database for repair")
+        actions = store.actions(game_id)
+        try:
+            return cls(store, record, actions)
+        except Exception as exc:  # stored rows are outside input: any failure means damage
+            raise UnreadableGame(
+                f"game {game_id} ({record.kind}) in {store.path} cannot be replayed "
+                f"({type(exc).__name__}: {exc}); it is left out and kept in the database "
+                "for repair") from None
 
     @property
     def id(self) -> int:
@@ -64,7 +77,8 @@ class Session:
         keep = max(0, len(self.actions) - count)
         before = self.game.replay(self.record.options, self.actions[:keep])
         outcome = before.outcome()
-        self.store.truncate(self.id, keep, outcome.to_json() if outcome else None)
+        self.store.truncate(self.id, keep, outcome.to_json() if outcome else None,
+                            known=len(self.actions))
         del self.actions[keep:]
         self.state = before
         return before
@@ -78,6 +92,20 @@ class Session:
 
     def abandon(self) -> None:
         self.store.abandon(self.id)
+
+
+def unfinished(store: Store, kinds=None) -> tuple[list[Session], list[UnreadableGame]]:
+    """The active games (of `kinds`, if given) that replay, newest first, and the
+    problems of those that do not: one damaged game never hides the others."""
+    sessions, problems = [], []
+    for record in store.games("active"):
+        if kinds is not None and record.kind not in kinds:
+            continue
+        try:
+            sessions.append(Session.resume(store, record.id))
+        except UnreadableGame as exc:
+            problems.append(exc)
+    return sessions, problems
 
 
 def tally(store: Store, scoreboard: str) -> dict[Any, dict[str, int]]:

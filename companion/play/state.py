@@ -44,6 +44,11 @@ class IllegalAction(CompanionError, ValueError):
         return translate(self.key, lang, **self.params)
 
 
+def one_of(value: Any, allowed) -> bool:
+    """`value in allowed`, but of the same type: 0.0 and True are not the seat 0 or 1."""
+    return any(type(value) is type(choice) and value == choice for choice in allowed)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended.

@@ -12,19 +12,21 @@ KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
 KivyConfig.set("kivy", "exit_on_escape", "0")
 
 from kivy.app import App  # noqa: E402
+from kivy.base import ExceptionManager  # noqa: E402
 from kivy.clock import Clock  # noqa: E402
-from kivy.core.text import LabelBase  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
+from kivy.logger import Logger  # noqa: E402
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty  # noqa: E402
 from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
 
 from companion import config as config_module  # noqa: E402
-from companion import fonts, i18n  # noqa: E402
-from companion.play import registry  # noqa: E402
+from companion import i18n  # noqa: E402
 from companion.errors import CompanionError  # noqa: E402
-from companion.sensing.factory import open_source  # noqa: E402
+from companion.play import registry  # noqa: E402
 from companion.play.session import Session  # noqa: E402
+from companion.sensing.factory import open_source  # noqa: E402
 from companion.store import Store  # noqa: E402
+from companion.ui.problems import ProblemHandler, install_cjk_font  # noqa: E402
 
 
 class CompanionApp(App):
@@ -34,12 +36,14 @@ class CompanionApp(App):
     sensor_ok = BooleanProperty(False)
     cfg = ObjectProperty(None)
 
-    def __init__(self, cfg: config_module.Config, source=None, **kwargs):
+    def __init__(self, cfg: config_module.Config, source=None, store: Store | None = None,
+                 **kwargs):
         super().__init__(**kwargs)
         self.cfg = cfg
         self.title = "companion"
-        self.store = Store.in_dir(cfg.data_path)
-        self.has_cjk = self._install_font()
+        self.store = store or Store.in_dir(cfg.data_path)  # a StoreError: the app cannot start
+        self.problems = ProblemHandler(self)  # any later failure: a message, not a crash
+        self.has_cjk = install_cjk_font(cfg.display.cjk_font)
         self.lang = self._language()
         problems = []
         self._source, self._source_opened = source, source is not None
@@ -51,17 +55,12 @@ class CompanionApp(App):
         if self.store.problem:
             problems.append(self.tr("app.database_set_aside", self.lang,
                                     path=str(self.store.set_aside)))
+        if cfg.notice:
+            Logger.warning("companion: %s", cfg.notice)
+            problems.append(self.tr("app.settings_set_aside", self.lang))
         self.notice = "  ".join(problems)
 
     # language and text -------------------------------------------------------
-
-    def _install_font(self) -> bool:
-        regular = fonts.find_cjk_font(self.cfg.display.cjk_font)
-        if regular is None:
-            return False
-        bold = fonts.bold_variant(regular)
-        LabelBase.register("Roboto", str(regular), fn_bold=str(bold) if bold else None)
-        return True
 
     def _language(self) -> str:
         wanted = i18n.language_from(self.cfg.language)
@@ -86,6 +85,7 @@ class CompanionApp(App):
             Window.size = (self.cfg.display.width, self.cfg.display.height)
         else:
             Window.fullscreen = "auto"
+        ExceptionManager.add_handler(self.problems)
         self.manager = ScreenManager(transition=NoTransition())
         self._apply_screen_keyboard()
         self.manager.add_widget(HomeScreen())
@@ -205,6 +205,7 @@ class CompanionApp(App):
     def on_stop(self):
         from companion.ui.widgets import GameScreen
 
+        ExceptionManager.remove_handler(self.problems)
         self._sensor_clock.cancel()
         if self._screen_keyboard is not None:
             self._screen_keyboard.stop()

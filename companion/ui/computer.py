@@ -40,22 +40,3 @@ class ComputerTurn:
     def cancel(self) -> None:
         self._current = None
 
-
-class PlaysComputerTurns:
-    """For a game screen whose computer answers with a list of actions (Kuku, Battleship):
-    play them, redraw, and let the computer go again if it is still its turn.
-    The screen has `session`, `thinking`, `cpu` (a ComputerTurn), `refresh()` and `_maybe_cpu()`."""
-
-    def _cpu_done(self, actions: list) -> None:
-        self.thinking = False
-        for action in actions:
-            self.session.play(action)
-        self.refresh()
-        self._maybe_cpu()
-
-    def _cancel_cpu(self) -> None:
-        self.cpu.cancel()
-        self.thinking = False
-
-    def close(self) -> None:
-        self._cancel_cpu()

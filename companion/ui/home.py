@@ -8,8 +8,11 @@ from pathlib import Path
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.lang import Builder
+from kivy.logger import Logger
+from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.play.session import unfinished
 from companion.ui.tiles import tiles
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -25,6 +28,8 @@ def ago(seconds: float, tr) -> str:
 
 
 class HomeScreen(Screen):
+    unreadable = StringProperty("")  # games left out of Resume because they cannot be read
+
     def on_pre_enter(self, *args):
         self.refresh()
 
@@ -38,14 +43,16 @@ class HomeScreen(Screen):
             button.bind(on_release=lambda b, kind=tile.kind: app.open_game(kind))
             self.ids.tiles.add_widget(button)
         self.ids.resume.clear_widgets()
-        playable = {tile.kind for tile in tiles()}
-        unfinished = [g for g in app.store.games("active") if g.kind in playable]
-        for record in unfinished[:20]:
-            self.ids.resume.add_widget(self._resume_row(app, record))
-        self.ids.nothing_to_resume.opacity = 0 if unfinished else 1
+        sessions, problems = unfinished(app.store, {tile.kind for tile in tiles()})
+        for problem in problems:
+            Logger.warning("companion: %s", problem)
+        self.unreadable = app.tr("app.games_unreadable", app.lang, n=len(problems)) \
+            if problems else ""
+        for session in sessions[:20]:
+            self.ids.resume.add_widget(self._resume_row(app, session.record, len(session.actions)))
+        self.ids.nothing_to_resume.opacity = 0 if sessions else 1
 
-    def _resume_row(self, app, record):
-        moves = len(app.store.actions(record.id))
+    def _resume_row(self, app, record, moves: int):
         row = Factory.ResumeRow()
         row.game_id = record.id
         row.text = (f"{app.game_title(record.kind)}\n"

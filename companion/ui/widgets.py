@@ -11,8 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion.play.controller import may_undo_placing  # noqa: F401  (moved; Battleship imports it here)
-from companion.play.session import Session
+from companion.play.session import Session, unfinished
 from companion.ui import theme
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -55,8 +54,8 @@ class GameScreen(Screen):
 
     def unfinished(self) -> Session | None:
         """The newest unfinished game of this screen's kind, resumed; None if there is none."""
-        games = self.store.games("active", kind=self.kind)
-        return Session.resume(self.store, games[0].id) if games else None
+        sessions, _ = unfinished(self.store, {self.kind})  # an unreadable game is skipped
+        return sessions[0] if sessions else None
 
     def abandon_unfinished(self) -> None:
         """A new game replaces this one: if it is not over, it ends unfinished (counted for nobody)."""

@@ -1,4 +1,4 @@
-"""Fixtures the games' tests share."""
+"""What the games' tests share: a store of their own."""
 
 import pytest
 
@@ -7,6 +7,5 @@ from companion.store import Store
 
 @pytest.fixture
 def store(tmp_path):
-    """A fresh store in the test's own directory."""
     with Store.in_dir(tmp_path) as store:
         yield store

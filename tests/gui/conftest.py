@@ -57,12 +57,14 @@ class GuiDriver:
     def stop(self) -> None:
         if self.app is None:
             return
+        unexpected = self.app.problems.shown  # a test that expects one clears the list
         self.app.dispatch("on_stop")
         for child in Window.children[:]:
             Window.remove_widget(child)
         App._running_app = None
         self.app = None
         self.pump(0.02)
+        assert not unexpected, f"the app showed a problem over the screen: {unexpected!r}"
 
     def restart(self) -> CompanionApp:
         """Stop the app and start it again on the same data, as after a power cut."""

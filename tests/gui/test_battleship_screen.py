@@ -113,6 +113,22 @@ def test_resuming_mid_placement_covers_the_sea_again(gui):
     assert_no_leak(gui, screen)
 
 
+def test_the_start_panel_over_a_game_leaves_it_as_it_was(gui):
+    """Another opponent pressed on the panel, then Back: still the cover (the old screen
+    read the panel's choice and showed Player 1's sea without it)."""
+    screen = open_and_start(gui)
+    gui.tap(screen.ids.cover_button)
+    tap_cell(gui, screen, "A1")
+    gui.tap(screen.ids.done if screen.can_done else screen.ids.random_fleet)
+    gui.tap(screen.ids.done)
+    gui.tap(screen.ids.cover_new)
+    assert screen.stage == "setup"
+    gui.tap(screen.ids.opp_cpu)
+    gui.tap(screen.ids.back_to_game)
+    assert screen.stage == "cover" and "プレイヤー2に画面を渡して" in screen.cover_text
+    assert_no_leak(gui, screen)
+
+
 def test_english_panels_fit(gui):
     gui.app.lang = "en"
     screen = open_and_start(gui, "opp_tracker", "advanced_on")

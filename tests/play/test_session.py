@@ -1,12 +1,10 @@
 """Sessions: the rules state and its durable log move together."""
 
-import sqlite3
-
 import pytest
 
 from companion.play.state import IllegalAction
 from companion.play.session import Session, tally
-from companion.store import Store
+from companion.store import Store, StoreError
 
 X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 9, 7,
           63, 0, 3, 35, 4]
@@ -77,7 +75,8 @@ def test_play_all_commits_a_turn_of_several_actions_or_nothing(store):
 
 def test_a_turn_the_store_cannot_write_leaves_no_half_of_it(store):
     session = Session.start(store, "uttt")
-    store.append(session.id, 1, 99)  # a row in the way of the turn's second action
-    with pytest.raises(sqlite3.IntegrityError):
+    store._db.execute("CREATE TRIGGER refuse BEFORE INSERT ON actions WHEN NEW.seq = 1"
+                      " BEGIN SELECT RAISE(ABORT, 'the disk says no'); END")  # the 2nd row fails
+    with pytest.raises(StoreError, match="the disk says no"):
         session.play_all(X_WINS[:2])
-    assert store.actions(session.id) == [99] and session.actions == []
+    assert store.actions(session.id) == [] and session.actions == []

@@ -2,7 +2,7 @@
 
 Built once per kind of game (advanced or not); the rows of ships already sunk,
 and the whole pad outside the answer phase, fold to no height so they take no
-touches.  A pressed answer is reported by `on_answer`, to be checked by the rules.
+touches.  A pressed answer is reported by `on_answer`, for the controller to play.
 """
 
 from __future__ import annotations
@@ -39,15 +39,14 @@ class BsAnswerPad(BoxLayout):
     def on_answer(self, given: dict) -> None:
         pass
 
-    def show(self, view: dict) -> None:
-        """Offer the answers for the public `view` (none unless it waits for one)."""
-        advanced = view["options"]["advanced"]
-        if self._advanced != advanced:
-            self._build(advanced)
-        answering = view["phase"] == "answer"
-        sunk = view["boards"][view["turn"]]["sunk"]
+    def show(self, answers: list[dict]) -> None:
+        """Offer `answers` (none: the pad folds away); a row shows while any of its answers is offered."""
+        if answers:
+            advanced = {"result": "hit"} in answers  # a hit that names no ship
+            if self._advanced != advanced:
+                self._build(advanced)
         for row in self.children:
-            shown = answering and row.ship not in sunk
+            shown = any(button.answer in answers for button in row.children if isinstance(button, BsAnswerButton))
             row.height, row.opacity, row.disabled = (ROW_HEIGHT if shown else 0), int(shown), not shown
 
     def _build(self, advanced: bool) -> None:

@@ -32,7 +32,7 @@ from functools import cached_property
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.play.state import Game, IllegalAction, Outcome, State
+from companion.play.state import Game, IllegalAction, Outcome, State, one_of
 from companion.games.battleship import views
 from companion.games.battleship.deduce import consistent
 from companion.games.battleship.fleet import CELLS, LENGTH, NAMES, index, label, placements, run
@@ -160,7 +160,8 @@ class BattleshipState(State):
                 for start, d, _ in placements(LENGTH[ship])
                 if taken.isdisjoint(run(start, LENGTH[ship], d))]
 
-    def _answer_options(self) -> list[dict]:
+    def answer_options(self) -> list[dict]:
+        """The answers the defender's pad offers (tracker): miss, hit (by type unless advanced), sunk by type."""
         advanced = self.options["advanced"]
         afloat = [ship for ship in NAMES if ship not in self.sunk(self.turn)]
         hits = [{"result": "hit"}] if advanced else [{"result": "hit", "ship": s} for s in afloat]
@@ -168,7 +169,7 @@ class BattleshipState(State):
 
     def _answers(self) -> list[dict]:
         record, cell = self.record(self.turn), self.pending[0]
-        return [{"type": "answer", **a} for a in self._answer_options()
+        return [{"type": "answer", **a} for a in self.answer_options()
                 if consistent(record + ((cell, a["result"], a.get("ship")),))]
 
     def apply(self, action: Any) -> "BattleshipState":
@@ -260,8 +261,8 @@ class BattleshipState(State):
         if not self.answering:
             raise IllegalAction("battleship_errors.no_question")
         given = {k: v for k, v in action.items() if k != "type"}
-        if given not in self._answer_options():
-            raise IllegalAction("battleship_errors.bad_answer", answer=given, options=self._answer_options())
+        if given not in self.answer_options():
+            raise IllegalAction("battleship_errors.bad_answer", answer=given, options=self.answer_options())
         cell = self.pending[0]
         shot = (cell, given["result"], given.get("ship"))
         if not consistent(self.record(self.turn) + (shot,)):
@@ -321,7 +322,7 @@ def _new_state(options: dict) -> BattleshipState:
         raise IllegalAction("battleship_errors.bad_option", key="variant", allowed=list(VARIANTS))
     if options["mode"] not in MODES:
         raise IllegalAction("battleship_errors.bad_option", key="mode", allowed=list(MODES))
-    if options["first"] not in (0, 1):
+    if not one_of(options["first"], (0, 1)):
         raise IllegalAction("battleship_errors.bad_option", key="first", allowed=[0, 1])
     if not isinstance(options["advanced"], bool):
         raise IllegalAction("battleship_errors.bad_option", key="advanced", allowed=[True, False])

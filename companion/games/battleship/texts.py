@@ -1,7 +1,7 @@
-"""Reading Battleship views for the screen: announcements of volleys, refusals, fleets.
+"""Reading Battleship views: announcements of volleys (as `Text`s), fleets, the computer's turn.
 
-Everything here reads public views (or, for `fleet_cells`, the placing seat's own
-view) and a `tr(key, **values)` function; nothing touches Kivy.
+Everything here reads public views (or, for `fleet_cells` and the computer, a
+seat's own view); nothing touches Kivy.
 """
 
 from __future__ import annotations
@@ -9,23 +9,20 @@ from __future__ import annotations
 import random
 
 from companion.games.battleship.ai import choose_fleet
-from companion.play.state import IllegalAction
 from companion.games.battleship.fleet import LENGTH, NAMES, index, label, placements, run
+from companion.play.controller import Text
 
 
-NO_BREAK = "\u00a0"
-
-
-def shot_text(shot: dict, tr) -> str:
+def shot_text(shot: dict) -> Text:
     """"B5 はずれ", "C3 巡洋艦に命中", "C4 巡洋艦撃沈" (the ship only where the view names it)."""
-    ship = tr(f"battleship.{shot['ship']}") if "ship" in shot else None
+    ship = Text(f"battleship.{shot['ship']}") if "ship" in shot else None
     if shot["result"] == "miss":
-        said = tr("battleship.miss")
+        said = Text("battleship.miss")
     elif shot["result"] == "sunk":
-        said = tr("battleship.sunk_ship", ship=ship)
+        said = Text("battleship.sunk_ship", {"ship": ship})
     else:
-        said = tr("battleship.hit_ship", ship=ship) if ship else tr("battleship.hit")
-    return f"{shot['cell']} {said}".replace(" ", NO_BREAK)  # one shot never splits across lines
+        said = Text("battleship.hit_ship", {"ship": ship}) if ship else Text("battleship.hit")
+    return Text("battleship_ui.shot", {"cell": shot["cell"], "said": said})
 
 
 def volleys(view: dict) -> list[tuple[int, int, list[dict]]]:
@@ -39,17 +36,10 @@ def volleys(view: dict) -> list[tuple[int, int, list[dict]]]:
             for (volley, order), shots in sorted(groups.items())]
 
 
-def announcement(view: dict, names: list[str], tr, count: int = 1) -> str:
-    """The last `count` volleys, one paragraph each: who fired, what each shot met."""
-    lines = []
-    for _, shooter, shots in volleys(view)[-count:]:
-        lines.append(f"{names[shooter]}:  " + "  ".join(shot_text(s, tr) for s in shots))
-    return "\n".join(lines)
-
-
-def reason(error: Exception, lang: str) -> str:
-    """A refusal in `lang`."""
-    return error.text(lang) if isinstance(error, IllegalAction) else str(error)
+def news(view: dict, names: list, count: int = 1) -> list[dict]:
+    """The last `count` volleys, one line each: who fired (`by`) and what each shot met."""
+    return [{"by": names[shooter], "shots": [shot_text(s) for s in shots]}
+            for _, shooter, shots in volleys(view)[-count:]]
 
 
 def fleet_cells(view: dict) -> list[list[int]]:

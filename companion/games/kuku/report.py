@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from companion.games.kuku.rules import GAME
+from companion.play.session import Session
+from companion.store import UnreadableGame
 
 COMPUTER = "cpu"
 
@@ -56,7 +58,16 @@ def report(games: Iterable[tuple[dict, list, list]]) -> dict[str, dict[int, Prod
 def store_report(store) -> dict[str, dict[int, ProductStats]]:
     """The report over the store's finished and active kuku games."""
     games = [g for g in store.games(kind="kuku") if g.status in ("finished", "active")]
-    return report((g.options, g.players, store.actions(g.id)) for g in reversed(games))
+    return report((s.record.options, s.players, s.actions) for s in _replayable(store, games))
+
+
+def _replayable(store, games):
+    """Sessions of the games, oldest first, leaving out any that cannot be read."""
+    for record in reversed(games):
+        try:
+            yield Session.resume(store, record.id)
+        except UnreadableGame:
+            continue
 
 
 def weakest_first(products: dict[int, ProductStats]) -> list[tuple[int, ProductStats]]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from companion.play.state import Game, IllegalAction, Outcome, State
+from companion.play.state import Game, IllegalAction, Outcome, State, one_of
 from companion.games.kuku.board import (
     CELL_INDEX,
     CELL_VALUE,
@@ -352,7 +352,7 @@ def state_from_json(data) -> KukuState:
 def new_state(options: dict) -> KukuState:
     """A new game: `rule` basic|extra, `first` seat 0|1, `mode` referee|tracker."""
     for key, allowed in (("rule", RULES_), ("mode", MODES), ("first", (0, 1))):
-        if options[key] not in allowed:
+        if not one_of(options[key], allowed):
             raise IllegalAction("kuku_errors.bad_option", key=key, allowed=allowed)
     referee = options["mode"] == "referee"
     return KukuState(

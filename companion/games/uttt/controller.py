@@ -13,7 +13,7 @@ import random
 
 from companion.games.uttt.ai import choose_move
 from companion.play.controller import TABLE, Controller, Offer, Text, Who
-from companion.play.session import Session, tally
+from companion.play.session import Session, tally, unfinished
 from companion.store import Store
 
 MODES = ("2p", "easy", "medium", "hard")
@@ -48,8 +48,8 @@ class UtttController(Controller):
     def open(cls, store: Store, session: Session | None = None, rng: random.Random | None = None):
         """`session`, else the newest unfinished game, else a new two-player game."""
         if session is None:
-            games = store.games("active", kind="uttt")
-            session = Session.resume(store, games[0].id) if games else new_session(store, "2p")
+            sessions, _ = unfinished(store, {"uttt"})  # a game that cannot be read is skipped
+            session = sessions[0] if sessions else new_session(store, "2p")
         return cls(store, session, rng)
 
     @property

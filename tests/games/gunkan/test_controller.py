@@ -40,12 +40,6 @@ class FakeSeesaw:
         self.marks += 1
 
 
-@pytest.fixture
-def store(tmp_path):
-    with Store.in_dir(tmp_path) as store:
-        yield store
-
-
 def words(text, lang="ja"):
     return render(text if isinstance(text, list) else [text], lambda key, **v: i18n.translate(key, lang, **v))
 

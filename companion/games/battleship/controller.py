@@ -1,0 +1,393 @@
+"""The flow of a Battleship game (RULES.md §4), free of Kivy.
+
+Three ways to play, chosen in the setup stage:
+- "2p": the companion referees.  Each fleet is entered behind a cover; after each
+  volley a result step shows the shooter's grid to peg before the turn passes.
+- "cpu": against the computer (its fleet hidden; it thinks from its own seat's view).
+  Nobody is to be hidden from, so there is no cover and no result step.
+- "tracker": a fully physical game; the defender enters each answer and answers no
+  fleet could give are refused.
+
+Stages of the shared screen: setup (the start panel, also opened over a game in
+progress), cover (hand the screen to the next placer), place (the placer holds the
+screen: `holder()`; the screen then draws that seat's display, the only one with a
+fleet, and sends its input as that seat), result, play.
+
+What a seat has in hand (the ship picked to place, its direction, the cell aimed at)
+is its `Desk`, whether it plays at the table or from its own screen.  A refusal is
+raised to the sender as `Refused`, saying why.
+
+Undo: while placing, one's own last ship (`may_undo_placing`); in a refereed battle,
+only shots of a salvo not fired yet; in a tracked game any action (each was typed
+in).  The computer's turn (its whole fleet, a shot, or a salvo with its fire) is
+committed as one turn.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import partialmethod
+
+from companion.games.battleship import display
+from companion.games.battleship.ai import LEVELS, BattleshipAI
+from companion.games.battleship.fleet import CELLS, label
+from companion.games.battleship.rules import VARIANTS
+from companion.games.battleship.texts import computer_turn, fill_fleet
+from companion.play.controller import TABLE, Controller, Offer, Refused, Text, Who, may_undo_placing, refusal
+from companion.play.session import Session
+from companion.play.state import IllegalAction
+from companion.store import Store
+
+KIND = "battleship"
+OPPONENTS = ("2p", "cpu", "tracker")
+CHOICES = {"opponent": OPPONENTS, "variant": VARIANTS, "advanced": (False, True), "first": (0, 1),
+           "level": tuple(LEVELS)}
+CELL_CHOICES = tuple(range(CELLS))
+
+
+def scoreboard(opponent: str, level: str) -> str:
+    """Where a game's result is counted: per opponent, and per level against the computer."""
+    return f"{KIND}:cpu:{level}" if opponent == "cpu" else f"{KIND}:{opponent}"
+
+
+def choices_of(session: Session) -> dict:
+    """The setup a game was started with."""
+    options, players = session.record.options, session.players
+    opponent = "cpu" if "cpu" in players else "tracker" if options["mode"] == "tracker" else "2p"
+    chosen = {"opponent": opponent, "variant": options["variant"], "advanced": options["advanced"],
+              "first": options["first"]}
+    return chosen | ({"level": session.record.scoreboard.rsplit(":", 1)[-1]} if opponent == "cpu" else {})
+
+
+def told(error: IllegalAction, key: str | None = None) -> Refused:
+    """The rules' refusal for its sender, in the rules' words (as `why` inside `key`'s, if given)."""
+    why = refusal(error)
+    return Refused(key, why=why) if key else Refused(why.key, **why.params)
+
+
+@dataclass
+class Desk:
+    """A seat's hands: the ship it picked to place, the way it lies, the cell it aims at."""
+
+    ship: str = ""
+    direction: str = "h"
+    aim: int | None = None
+
+
+class BattleshipController(Controller):
+    def __init__(self, store: Store, session: Session | None, rng: random.Random | None = None,
+                 setup: dict | None = None):
+        super().__init__(session)
+        self.store = store
+        self.rng = rng or random.Random()
+        self.setup = setup or {"opponent": "2p", "variant": "standard", "advanced": False, "first": 0,
+                               "level": "normal"}
+        self._adopt(session)
+
+    @classmethod
+    def open(cls, store: Store, session: Session | None = None, rng: random.Random | None = None,
+             setup: dict | None = None):
+        """`session`, else the newest unfinished game, else the setup stage (with `setup`'s choices)."""
+        if session is None:
+            games = store.games("active", kind=KIND)
+            session = Session.resume(store, games[0].id) if games else None
+        return cls(store, session, rng, setup)
+
+    def _adopt(self, session: Session | None) -> None:
+        self.session = session
+        self.choosing = session is None  # the start panel is open
+        self.private: int | None = None  # the placer holding the screen
+        self.result: int | None = None  # the shooter whose volley the result step shows
+        self.view_other = False  # the table shows the other seat's target grid
+        self.desks = {0: Desk(), 1: Desk()}
+        if session is not None:
+            self.setup = self.setup | choices_of(session)
+        self._settle()
+
+    # who plays ---------------------------------------------------------------------
+
+    @property
+    def opponent(self) -> str:
+        return choices_of(self.session)["opponent"]
+
+    @property
+    def level(self) -> str:
+        return choices_of(self.session)["level"]
+
+    @property
+    def computer_seats(self) -> frozenset[int]:
+        players = self.session.players if self.session else []
+        return frozenset(seat for seat, person in enumerate(players) if person == "cpu")
+
+    @property
+    def at_table(self) -> frozenset[int]:
+        return frozenset() if self.session is None else frozenset((0, 1)) - self.computer_seats
+
+    def names(self) -> list[Text]:
+        return [Text(f"battleship_ui.{person}") for person in self.session.players]
+
+    def mine(self, who: Who, seat: int | None) -> bool:
+        """Whether `who` may act for `seat`: the seat itself, or the table for a seat at it."""
+        return seat is not None and seat not in self.computer_seats and (
+            who == seat or (who == TABLE and seat in self.at_table))
+
+    def holder(self) -> Who:
+        """Who has the shared screen now: the placer in the place stage, else the table."""
+        return self.private if self.stage() == "place" else TABLE
+
+    # stages ------------------------------------------------------------------------
+
+    def stage(self) -> str:
+        if self.choosing:
+            return "setup"
+        if self.private is not None:
+            return "place"
+        if self.result is not None:
+            return "result"
+        return "cover" if self.phase() == "place" and self.session.state.to_move() in self.at_table else "play"
+
+    def _settle(self) -> None:
+        """Against the computer nobody is to be hidden from: its opponent places at once."""
+        if (self.session is not None and not self.choosing and self.private is None and self.opponent == "cpu"
+                and self.phase() == "place" and self.session.state.to_move() in self.at_table):
+            self.private = self.session.state.to_move()
+
+    def changed(self) -> None:
+        self._settle()
+        super().changed()
+
+    def phase(self) -> str:
+        """The rules' phase of the game in progress: place, shoot, answer or over."""
+        return self.session.state.phase
+
+    def to_place(self, seat: int) -> list[str]:
+        """The ships `seat` has still to place (its own view says so)."""
+        return self.session.state.view(seat).get("to_place", [])
+
+    def ship(self, seat: int) -> str:
+        """The ship `seat` places next: the one it picked, else the first one left ("" when done)."""
+        left = self.to_place(seat)
+        picked = self.desks[seat].ship
+        return picked if picked in left else (left[0] if left else "")
+
+    def shooter(self, who: Who) -> int | None:
+        """The seat whose shots `who` may call now on the sea (None: nobody's)."""
+        state = self.session.state
+        if self.stage() != "play" or self.phase() != "shoot" or not self.mine(who, state.turn):
+            return None
+        return None if who == TABLE and self.view_other else state.turn
+
+    def aim(self, who: Who) -> int | None:
+        seat = self.shooter(who)
+        return None if seat is None else self.desks[seat].aim
+
+    def can_fire(self, who: Who) -> bool:
+        seat = self.shooter(who)
+        if seat is None:
+            return False
+        state = self.session.state
+        if state.salvo:
+            return len(state.pending) == state.shots_allowed() > 0
+        return self.desks[seat].aim is not None
+
+    # offers ------------------------------------------------------------------------
+
+    def offers(self, who: Who) -> list[Offer]:
+        stage = self.stage()
+        found = [] if stage == "setup" else getattr(self, f"_offers_{stage}")(who)
+        if who == TABLE:
+            found += self._table_offers(stage)
+        undoer = who == self.private if stage == "place" else who == TABLE or who in self.at_table
+        if undoer and self.undo_target() is not None:
+            found.append(Offer("undo", Text("app.undo")))
+        return found
+
+    def _table_offers(self, stage: str) -> list[Offer]:
+        if stage == "setup":
+            found = [Offer(name, choices=values) for name, values in CHOICES.items()
+                     if name != "level" or self.setup["opponent"] == "cpu"]
+            found.append(Offer("start", Text("battleship_ui.start")))
+            return found + ([Offer("back", Text("battleship_ui.back_to_game"))] if self.session else [])
+        found = [Offer("new", Text("battleship_ui.new"))] if stage in ("cover", "play") else []
+        if stage == "play" and self.phase() != "answer":
+            found.append(Offer("toggle"))
+        return found
+
+    def _offers_cover(self, who: Who) -> list[Offer]:
+        """Only the table's cover button hands the shared screen to the placer (a phone cannot)."""
+        seat = self.session.state.to_move()
+        return [Offer("open", Text("battleship_ui.i_am", {"player": self.names()[seat]}), seat)] \
+            if who == TABLE else []
+
+    def _offers_place(self, who: Who) -> list[Offer]:
+        seat = self.private
+        if who != seat:
+            return []
+        left = self.to_place(seat)
+        if not left:
+            return [Offer("done", Text("battleship_ui.fleet_done"), seat)]
+        return [Offer("ship", seat=seat, choices=tuple(left)), Offer("rotate", seat=seat),
+                Offer("cell", seat=seat, choices=CELL_CHOICES), Offer("random", seat=seat)]
+
+    def _offers_result(self, who: Who) -> list[Offer]:
+        if who != TABLE:
+            return []
+        return [Offer("continue", Text("battleship_ui.next_turn",
+                                       {"player": self.names()[self.session.state.to_move()]}))]
+
+    def _offers_play(self, who: Who) -> list[Offer]:
+        state = self.session.state
+        seat = state.to_move()
+        if not self.mine(who, seat):
+            return []
+        found = [Offer("move", seat=seat)]  # a rules action as it is, e.g. from a phone
+        if self.phase() == "answer":
+            return found + [Offer("answer", seat=seat, choices=tuple(state.answer_options()))]
+        if self.shooter(who) is not None:
+            found.append(Offer("cell", seat=seat, choices=CELL_CHOICES))
+            if self.can_fire(who):
+                found.append(Offer("fire", seat=seat))
+        return found
+
+    # undo ----------------------------------------------------------------------------
+
+    def undo_target(self) -> int | None:
+        """How many actions stay after Undo (see the module's docstring); None: no Undo now."""
+        session = self.session
+        if session is None or not session.actions or self.computer_to_move() is not None:
+            return None
+        stage, state = self.stage(), session.state
+        if stage == "place":
+            allowed = may_undo_placing([len(fleet) for fleet in state.fleets], self.private, state.options["first"])
+        elif stage != "play":
+            allowed = False
+        else:
+            allowed = self.opponent == "tracker" or (self.phase() == "shoot" and bool(state.pending))
+        return len(session.actions) - 1 if allowed else None
+
+    # input ---------------------------------------------------------------------------
+
+    def _play(self, actions: list, refused: str | None = None) -> None:
+        """A person's move, or `Refused` saying why (inside `refused`'s words when given)."""
+        state = self.session.state
+        shooter, fired = state.turn, len(state.shots[state.turn])
+        try:
+            self.play_turn(actions)
+        except IllegalAction as error:
+            raise told(error, refused) from None
+        for desk in self.desks.values():
+            desk.aim = None
+        self.view_other = False
+        after = self.session.state
+        if self.opponent == "2p" and not after.is_over() and len(after.shots[shooter]) > fired:
+            self.result = shooter  # both peg the volley before the turn passes
+
+    def on_move(self, seat, action) -> None:
+        self._play([action])
+
+    def on_cell(self, seat, cell: int) -> None:
+        state, desk = self.session.state, self.desks[seat]
+        if self.phase() == "place":
+            self._play([{"type": "place", "ship": self.ship(seat), "cell": label(cell), "dir": desk.direction}])
+            return
+        shot = {"type": "shot", "cell": label(cell)}
+        if state.salvo:
+            if state.pending and state.pending[-1] == cell:
+                self.on_undo(seat, None)  # a second tap on the last shot entered takes it back
+            else:
+                self._play([shot])
+        elif cell == desk.aim:
+            self._play([shot])  # a second tap fires
+        else:
+            try:
+                state.apply(shot)  # check only: one shot a turn is aimed, then fired
+            except IllegalAction as error:
+                raise told(error) from None
+            desk.aim = cell
+
+    def on_fire(self, seat, value) -> None:
+        if self.session.state.salvo:
+            self._play([{"type": "fire"}])
+        else:
+            self._play([{"type": "shot", "cell": label(self.desks[seat].aim)}])
+
+    def on_answer(self, seat, given: dict) -> None:
+        self._play([{"type": "answer", **given}], refused="battleship_ui.answer_refused")
+
+    def on_undo(self, seat, value) -> None:
+        self.undo_to(self.undo_target())
+
+    def on_open(self, seat, value) -> None:
+        self.private = seat
+
+    def on_ship(self, seat, ship: str) -> None:
+        self.desks[seat].ship = ship
+
+    def on_rotate(self, seat, value) -> None:
+        desk = self.desks[seat]
+        desk.direction = "v" if desk.direction == "h" else "h"
+
+    def on_random(self, seat, value) -> None:
+        self._play(fill_fleet(self.session.state.view(seat), self.rng))
+
+    def on_done(self, seat, value) -> None:
+        self.private = None
+
+    def on_continue(self, seat, value) -> None:
+        self.result = None
+
+    def on_toggle(self, seat, value) -> None:
+        self.view_other = not self.view_other
+        for desk in self.desks.values():
+            desk.aim = None
+
+    # the start panel (the table's) ---------------------------------------------------
+
+    def _choose(self, name: str, seat, value) -> None:
+        self.setup[name] = value
+
+    on_opponent = partialmethod(_choose, "opponent")
+    on_variant = partialmethod(_choose, "variant")
+    on_advanced = partialmethod(_choose, "advanced")
+    on_first = partialmethod(_choose, "first")
+    on_level = partialmethod(_choose, "level")
+
+    def setup_scoreboard(self) -> str:
+        return scoreboard(self.setup["opponent"], self.setup["level"])
+
+    def on_start(self, seat, value) -> None:
+        """A new game as the panel describes; an unfinished one it replaces ends counted for nobody."""
+        setup = self.setup
+        if self.session is not None and not self.session.state.is_over():
+            self.session.abandon()
+        options = {"variant": setup["variant"], "advanced": setup["advanced"], "first": setup["first"],
+                   "mode": "tracker" if setup["opponent"] == "tracker" else "referee"}
+        players = ["you", "cpu"] if setup["opponent"] == "cpu" else ["p1", "p2"]
+        self._adopt(Session.start(self.store, KIND, options, players=players,
+                                  scoreboard=self.setup_scoreboard()))
+
+    def on_new(self, seat, value) -> None:
+        self.choosing = True
+
+    def on_back(self, seat, value) -> None:
+        self.choosing = False
+
+    # the computer --------------------------------------------------------------------
+
+    def computer_to_move(self) -> int | None:
+        return super().computer_to_move() if self.session and self.stage() == "play" else None
+
+    def thinker(self, seat: int):
+        view, level, seed = self.session.state.view(seat), self.level, self.rng.random()
+
+        def think() -> list:
+            rng = random.Random(seed)
+            return computer_turn(BattleshipAI(seat, level, rng), view, rng)
+        return think
+
+    # display -------------------------------------------------------------------------
+
+    def display(self, who: Who) -> dict:
+        return display.model(self, who)
+

@@ -1,0 +1,123 @@
+"""What a Battleship renderer draws, per stage and per reader: `model(controller, who)`.
+
+JSON values and `Text`s only.  A text that is a list holds lines to be joined.  The
+sea is a target grid (`marks`, one character a cell as the rules' views draw it); a
+fleet appears only in a seat's own model, in the rules' spelling ("0:C3"), and the
+table draws it only while that seat holds the screen to place its ships.
+"""
+
+from __future__ import annotations
+
+from companion.games.battleship.fleet import CELLS, index, label
+from companion.games.battleship.rules import own_cell
+from companion.games.battleship.texts import news
+from companion.play.controller import TABLE, Text, Who
+from companion.play.session import tally
+
+
+def model(c, who: Who) -> dict:
+    stage, offers = c.stage(), c.offers(who)
+    found = {"stage": stage, "setup": dict(c.setup), "offers": offers,
+             "can_undo": any(o.kind == "undo" for o in offers), "thinking": c.computer_to_move() is not None,
+             "sea": {"marks": "." * CELLS, "rings": [], "aim": None, "interactive": False, "caption": None}}
+    if stage == "setup":
+        return found | _setup(c)
+    found |= {"opponent": c.opponent, "players": list(c.session.players), "names": c.names(),
+              "holder": c.holder()}
+    if who != TABLE:
+        found["fleet"] = c.session.state.view(who).get("fleet", [])  # its own, hits marked
+    return found | STAGES[stage](c, who, found["sea"])
+
+
+def _setup(c) -> dict:
+    opponent = c.setup["opponent"]
+    table = tally(c.store, c.setup_scoreboard())
+    people = ("you", "cpu") if opponent == "cpu" else ("p1", "p2")
+    return {"score": [Text("battleship_ui.wins", {"player": Text(f"battleship_ui.{person}"),
+                                                  "n": table.get(person, {}).get("win", 0)}) for person in people],
+            "about": Text(f"battleship_ui.about_{opponent}")}
+
+
+def _cover(c, who, sea) -> dict:
+    name = c.names()[c.session.state.to_move()]
+    return {"cover": Text("battleship_ui.hand_to", {"player": name}),
+            "cover_button": Text("battleship_ui.i_am", {"player": name})}
+
+
+def _place(c, who, sea) -> dict:
+    seat = c.private
+    found = {"title": Text("battleship_ui.place_title", {"player": c.names()[seat]}),
+             "band": c.session.players[seat]}
+    if who != seat:
+        return found
+    left, ship, direction = c.to_place(seat), c.ship(seat), c.desks[seat].direction
+    fits = [own_cell(seat, index(a["cell"])) for a in (c.session.state.legal_actions() if left else [])
+            if a["ship"] == ship and a["dir"] == direction]
+    sea["interactive"] = bool(left)
+    return found | {"place": {"to_place": left, "ship": ship, "direction": direction, "fits": fits,
+                              "done": not left}}
+
+
+def _show_board(sea: dict, view: dict, seat: int) -> None:
+    board = view["boards"][seat]
+    sea["marks"] = "".join(board["grid"])
+    sea["rings"] = [index(shot["cell"]) for shot in board["last"]]
+
+
+def _result(c, who, sea) -> dict:
+    seat, view, names = c.result, c.session.state.view(None), c.names()
+    _show_board(sea, view, seat)
+    return {"title": Text("battleship_ui.result_title", {"player": names[seat]}),
+            "band": c.session.players[seat], "news": news(view, names)}
+
+
+def _play(c, who, sea) -> dict:
+    state, view, names, players = c.session.state, c.session.state.view(None), c.names(), c.session.players
+    phase, shooter = view["phase"], view["turn"]
+    if who != TABLE:
+        shown = who  # a seat's own screen shows its own target grid
+    else:
+        home = players.index("you") if c.opponent == "cpu" else shooter
+        shown = 1 - home if c.view_other else home
+    _show_board(sea, view, shown)
+    sea["interactive"] = c.shooter(who) is not None
+    sea["aim"] = index(view["pending"][0]) if phase == "answer" else c.aim(who)
+    sea["caption"] = Text("battleship_ui.board_of", {"player": names[shown]})
+    afloat = [view["boards"][1 - seat]["afloat"] for seat in (0, 1)]
+    return {"band": players[view["winner"] if phase == "over" else view["to_move"]],
+            "status": _status(c, view, names), "answering": phase == "answer",
+            "answers": state.answer_options() if phase == "answer" else [],
+            "news": news(view, names, 2 if c.opponent == "cpu" else 1),
+            "afloat": Text("battleship_ui.afloat", {"a": names[0], "na": afloat[0], "b": names[1], "nb": afloat[1]}),
+            "bottom": _bottom(c, who, view)}
+
+
+def _status(c, view: dict, names: list) -> list[Text]:
+    phase, shooter = view["phase"], view["turn"]
+    if phase == "over":
+        return [Text("battleship.winner", {"player": names[view["winner"]]})]
+    if view["to_move"] in c.computer_seats:
+        return [Text("battleship_ui.cpu_placing" if phase == "place" else "battleship_ui.cpu_thinking")]
+    if phase == "answer":
+        return [Text("battleship.phase_answer", {"player": names[1 - shooter], "cell": view["pending"][0]})]
+    lines = [Text("battleship_ui.to_fire", {"player": names[shooter]})]
+    if view["options"]["variant"] == "salvo":
+        lines.append(Text("battleship.shots_left", {"n": view["shots_allowed"] - len(view["pending"])}))
+    return lines
+
+
+def _bottom(c, who, view: dict) -> dict:
+    """The panel's big button: its words, and the input it sends (None: not now)."""
+    if view["phase"] == "over":
+        return {"label": Text("battleship_ui.new_game"), "kind": "new" if who == TABLE else None}
+    fire = "fire" if c.can_fire(who) else None
+    if view["options"]["variant"] == "salvo":
+        return {"label": Text("battleship_ui.fire_count", {"entered": len(view["pending"]),
+                                                           "allowed": view["shots_allowed"]}), "kind": fire}
+    aim = c.aim(who)
+    if aim is not None:
+        return {"label": Text("battleship_ui.fire_at", {"cell": label(aim)}), "kind": fire}
+    return {"label": Text("battleship_ui.pick_cell"), "kind": None}
+
+
+STAGES = {"cover": _cover, "place": _place, "result": _result, "play": _play}
