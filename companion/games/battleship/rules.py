@@ -34,6 +34,7 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.play.state import Game, IllegalAction, Outcome, State, one_of
 from companion.games.battleship import views
+from companion.games.battleship.views import own_cell  # noqa: F401  (how views spell a fleet cell)
 from companion.games.battleship.deduce import consistent
 from companion.games.battleship.fleet import CELLS, LENGTH, NAMES, index, label, placements, run
 
