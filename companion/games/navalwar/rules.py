@@ -12,7 +12,8 @@ Where RULES.md §3 is silent, this engine decides:
 - a squadron whose owner faces only smoke-covered fleets waits in the middle and
   the owner takes a normal turn; two surviving squadrons both attack that turn;
 - all carriers take part in an air strike; a die for a ship already sunk is skipped;
-- the carrier screen does not apply to additional damage (it joins a salvo);
+- the carrier screen applies to every targeted attack, additional damage too, also
+  for a carrier hit while alone and screened again by a ship that joined later;
 - minesweeper and repair are offered only when there is something to remove
   (otherwise the card can be discarded);
 - an eliminated player's hand goes to the discard pile unseen (counted, not named);
