@@ -63,6 +63,7 @@ class NavalWarController(Controller):
         self.pads: dict[Who, Pad] = {}
         self._sender: Who = TABLE
         self._tree: tuple | None = None  # (position, ChoiceTree)
+        self._view: tuple | None = None  # (position, public view)
         self._adopt(session)
 
     @classmethod
@@ -82,7 +83,11 @@ class NavalWarController(Controller):
     # what the table shows ----------------------------------------------------------
 
     def view(self) -> dict:
-        return self.session.state.view(None)
+        """The public view (kept while the position stays: every display reads it often)."""
+        position = (self.session.id, len(self.session.actions))
+        if self._view is None or self._view[0] != position:
+            self._view = (position, self.session.state.view(None))
+        return self._view[1]
 
     @property
     def names(self) -> list[str]:
@@ -149,7 +154,7 @@ class NavalWarController(Controller):
         if self.mine(who):
             seat, tree = self.actor(), self.tree()
             found += [Offer("choose", seat=seat, choices=tuple(c.id for c in tree.choices(self.shown_prefix(who)))),
-                      Offer("enter", seat=seat, choices=tuple(self.session.state.legal_actions()))]
+                      Offer("enter", seat=seat)]  # any legal action, whole (a phone's list, a test)
             if self.pad(who).prefix:
                 found.append(Offer("back", Text("navalwar_ui.back"), seat))
             kind = self.waiting()["kind"]
@@ -240,6 +245,8 @@ class NavalWarController(Controller):
             self._play(choice.action, choice.label)
 
     def on_enter(self, seat, action) -> None:
+        if action not in self.session.state.legal_actions():
+            raise Refused("play.not_now", kind="enter")
         path = self.tree().path_of(action)
         self._play(action, self.tree().labels(path)[-1])
 
