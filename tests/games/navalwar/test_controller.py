@@ -23,15 +23,16 @@ SHORT = {"counts": reduced_counts(default_composition(), 8)}  # every card kind,
 
 
 def words(text, lang="ja"):
-    if isinstance(text, list):
-        return "\n".join(words(t, lang) for t in text)
-    return text.render(lambda key, **v: i18n.translate(key, lang, **v))
+    """A Text, or lines of them, said in `lang`."""
+    lines = text if isinstance(text, list) else [text]
+    return "\n".join(line.render(lambda key, **v: i18n.translate(key, lang, **v)) for line in lines)
 
 
 @pytest.fixture
 def store(tmp_path):
-    with Store.in_dir(tmp_path) as store:
-        yield store
+    store = Store.in_dir(tmp_path)
+    yield store
+    store.close()
 
 
 def readers(c):
@@ -186,6 +187,8 @@ def test_a_broken_file_or_too_few_cards_is_said_on_the_form_in_both_languages(st
     c = NavalWarController.open(store, deck_path=str(path))
     deck = c.display(TABLE)["deck"]
     assert deck["broken"] and "broken.yaml" in words(deck["text"]) and "カード構成ファイルの誤り" in words(deck["text"])
+    assert "actions[0]: 射撃カードには" in words(deck["text"])
+    assert "actions[0]: a salvo needs a calibre" in words(deck["text"], "en")
     c.act(TABLE, "start", ["A", "B", "C", "D"])
     assert c.session is None
     c = NavalWarController.open(store)
