@@ -59,7 +59,7 @@ def test_a_user_deck_without_a_card_type_is_the_new_games_deck(gui, gui_config, 
 def test_a_broken_deck_file_shows_its_error_and_starts_nothing(gui, gui_config):
     nw = open_navalwar(gui)
     shown = nw.ids.deck_error.text
-    assert "my_deck.yaml" in shown and "actions[0]" in shown and "calibre" in shown
+    assert "my_deck.yaml" in shown and "actions[0]" in shown and "口径" in shown  # in Japanese now (issue 14)
     assert nw.deck_broken and nw.ids.start.disabled
     gui.screenshot("setup_broken_deck")
     gui.tap(nw.ids.count_9)  # the most names: the message still has its room

@@ -4,6 +4,7 @@ The companion tracks a physical card game: people tell it what happened, one cho
 at a time (action -> card -> target -> die), and it offers only the rules' legal
 actions (`choices.ChoiceTree`).  Stages:
 - setup: the start form (players, target score, the names; the deck in play);
+- count: "count your deck" (`counting.DeckCount`) over the start form;
 - play: an entry is awaited: which seat enters it (`actor()`: the player to move, the
   player dealt to, nobody for who plays first) and which step of it has been chosen;
 - summary: a round has just ended; its scores are shown once, until Next round;
@@ -27,6 +28,7 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.games.navalwar import display
 from companion.games.navalwar.choices import ChoiceTree, Labeller, plain
+from companion.games.navalwar.counting import DeckCount
 from companion.games.navalwar.data import Composition, load_composition
 from companion.games.navalwar.rules import composition_of
 from companion.play.controller import TABLE, Controller, Offer, Refused, Text, Who
@@ -60,6 +62,7 @@ class NavalWarController(Controller):
         self.rng = rng or random.Random()
         self.setup = {"players": 4, "target": 100}
         self.start_error: Text | None = None
+        self.counting: DeckCount | None = None
         self.pads: dict[Who, Pad] = {}
         self._sender: Who = TABLE
         self._tree: tuple | None = None  # (position, ChoiceTree)
@@ -127,7 +130,7 @@ class NavalWarController(Controller):
 
     def stage(self) -> str:
         if self.session is None:
-            return "setup"
+            return "setup" if self.counting is None else "count"
         view = self.view()
         if view["phase"] == "over":
             return "over"
@@ -142,8 +145,8 @@ class NavalWarController(Controller):
 
     def offers(self, who: Who) -> list[Offer]:
         stage = self.stage()
-        if stage == "setup":
-            return self._setup_offers() if who == TABLE else []
+        if stage in ("setup", "count"):
+            return (self._setup_offers() if stage == "setup" else self._count_offers()) if who == TABLE else []
         if who != TABLE and who not in range(self.session.state.seats):
             return []
         if stage == "over":
@@ -166,7 +169,19 @@ class NavalWarController(Controller):
         return found
 
     def _setup_offers(self) -> list[Offer]:
-        return [Offer("players", choices=PLAYERS), Offer("target"), Offer("start", Text("navalwar_ui.start"))]
+        found = [Offer("players", choices=PLAYERS), Offer("target"), Offer("start", Text("navalwar_ui.start"))]
+        return found + ([] if self.deck_line()[1] else [Offer("count", Text("navalwar_ui.count_open"))])
+
+    def _count_offers(self) -> list[Offer]:
+        page = self.counting.page
+        found = [Offer("count_close", Text("navalwar_ui.close"))]
+        if page == "intro":
+            found.append(Offer("count_begin", choices=(False, True)))
+        if page == "step":
+            found += [Offer("count_change", choices=(-1, 1)), Offer("count_next")]
+        if page != "intro":
+            found.append(Offer("count_back", Text("navalwar_ui.back")))
+        return found
 
     # the start form ------------------------------------------------------------------
 
@@ -221,6 +236,24 @@ class NavalWarController(Controller):
             return
         self.start_error = None
         self._adopt(session)
+
+    def on_count(self, seat, value) -> None:
+        self.counting = DeckCount(self.composition())
+
+    def on_count_begin(self, seat, ships: bool) -> None:
+        self.counting.begin(ships)
+
+    def on_count_change(self, seat, delta: int) -> None:
+        self.counting.change(delta)
+
+    def on_count_next(self, seat, value) -> None:
+        self.counting.next()
+
+    def on_count_back(self, seat, value) -> None:
+        self.counting.previous()
+
+    def on_count_close(self, seat, value) -> None:
+        self.counting = None
 
     def on_new(self, seat, value) -> None:
         self._adopt(None)

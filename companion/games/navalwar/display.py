@@ -21,10 +21,11 @@ def model(c, who: Who) -> dict:
     offers = c.offers(who)
     base = {"stage": stage, "offers": offers, "can_undo": any(o.kind == "undo" for o in offers),
             "setup": dict(c.setup), "last": pad.last, "title": [Text("navalwar.title")]}
-    if stage == "setup":
+    if stage in ("setup", "count"):
         text, broken = c.deck_line()
         return base | {"deck": {"text": text, "broken": broken},
-                       "default_names": [Text("navalwar_ui.default_name", {"n": n + 1}) for n in range(9)]}
+                       "default_names": [Text("navalwar_ui.default_name", {"n": n + 1}) for n in range(9)],
+                       "count": c.counting.model() if c.counting else None}
     view = c.view()
     base["title"].append(Text("navalwar.round", {"n": view["round"]}))
     if view["house_rule"]:

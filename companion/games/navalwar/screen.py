@@ -21,7 +21,6 @@ from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, Obj
 from kivy.uix.button import Button
 from kivy.uix.togglebutton import ToggleButton
 
-from companion.errors import CompanionError
 from companion.games.navalwar.chart import SEAT_COLOURS
 from companion.games.navalwar.controller import NavalWarController
 from companion.games.navalwar.count import CountView
@@ -133,12 +132,9 @@ class NavalWarScreen(GameScreen):
         self._act("start", names[:int(self.player_count)])
 
     def count_deck(self) -> None:
-        """Open the "count your deck" walk-through for the cards a new game would use."""
-        try:
-            comp = self.controller.composition()
-        except CompanionError:
-            return  # the form already says what is wrong with the file
-        self._open(CountView(comp, self.tr, source=self.deck_text))
+        """Open the "count your deck" walk-through for the cards a new game would use
+        (not offered while the form says what is wrong with the file)."""
+        self._act("count")
 
     def _name_fields(self):
         return list(reversed(self.ids.names.children))
@@ -232,7 +228,7 @@ class NavalWarScreen(GameScreen):
         self.session = self.controller.session
         self.model = model = self.controller.display(TABLE)
         tr = self.tr
-        self.setting_up = model["stage"] == "setup"
+        self.setting_up = model["stage"] in ("setup", "count")
         body = self.ids.body
         wanted = self.ids.setup if self.setting_up else self.ids.game
         if wanted.parent is not body:
@@ -243,8 +239,8 @@ class NavalWarScreen(GameScreen):
         self.title_text = "  ".join(t.render(tr) for t in model["title"])
         self.last_text = model["last"].render(tr).replace("\n", " ") if model["last"] else ""
         if self.setting_up:
-            self._close_popup()
             self._draw_setup(model)
+            self._draw_count(model["count"])
             return
         self._draw_table(model)
         self._draw_panel(model)
@@ -260,6 +256,18 @@ class NavalWarScreen(GameScreen):
             field.opacity = 1 if shown else 0
             field.disabled = not shown
         grid.height = 52 * ((int(self.player_count) + 2) // 3)
+
+    def _draw_count(self, count: dict | None) -> None:
+        """The "count your deck" pop-up while it is open (any other closes on the form)."""
+        view = self._popup if isinstance(self._popup, CountView) else None
+        if count is None:
+            self._close_popup()
+            return
+        if view is None:
+            view = CountView(self.controller.counting, self._act, source=self.deck_text)
+            self._open(view)
+            view.bind(on_dismiss=lambda *_: self._act("count_close"))
+        view.show(count, self.tr)
 
     def _draw_table(self, model: dict) -> None:
         tr = self.tr
