@@ -232,6 +232,7 @@ def test_mid_game_table_shows_squadrons_minefields_smoke_and_discards(gui, nw):
     assert str(view["piles"]["discard"]) in nw.discard_text and nw._popup is not None
     gui.screenshot("navalwar-discards")
     gui.tap(nw._popup.ids.close)
+    gui.pump(0.2)  # the pop-up fades out (drawing is quicker now than the fade)
     gui.app.lang = "en"  # the English text fits too
     nw.refresh()
     assert "Squadron" in nw.squadrons_text
