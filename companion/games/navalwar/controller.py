@@ -31,7 +31,7 @@ from companion.games.navalwar.choices import ChoiceTree, Labeller, plain
 from companion.games.navalwar.counting import DeckCount
 from companion.games.navalwar.data import Composition, load_composition
 from companion.games.navalwar.rules import composition_of
-from companion.play.controller import TABLE, Controller, Offer, Refused, Text, Who
+from companion.play.controller import TABLE, Controller, Offer, Refused, Text, Who, refusal
 from companion.play.session import Session
 from companion.store import Store
 
@@ -45,11 +45,6 @@ class Pad:
 
     prefix: list = field(default_factory=list)
     last: Text | None = None
-
-
-def error_text(error: Exception) -> Text | str:
-    """An error's words: its message key when it has one, else its (English) text."""
-    return Text(error.key, error.params) if hasattr(error, "key") else str(error)
 
 
 class NavalWarController(Controller):
@@ -170,7 +165,11 @@ class NavalWarController(Controller):
 
     def _setup_offers(self) -> list[Offer]:
         found = [Offer("players", choices=PLAYERS), Offer("target"), Offer("start", Text("navalwar_ui.start"))]
-        return found + ([] if self.deck_line()[1] else [Offer("count", Text("navalwar_ui.count_open"))])
+        try:
+            self.composition()
+        except CompanionError:
+            return found  # nothing to count against until the file is fixed
+        return found + [Offer("count", Text("navalwar_ui.count_open"))]
 
     def _count_offers(self) -> list[Offer]:
         page = self.counting.page
@@ -205,7 +204,7 @@ class NavalWarController(Controller):
         try:
             comp = self.composition()
         except CompanionError as err:
-            return Text("navalwar_ui.deck_error", {"error": error_text(err)}), True
+            return Text("navalwar_ui.deck_error", {"error": refusal(err)}), True
         if self.deck is None and self.deck_path:
             name = str(self.deck_path).replace("\\", "/").rsplit("/", 1)[-1]
             return Text("navalwar_ui.deck_user", {"path": name, "actions": comp.total_actions,
@@ -232,7 +231,7 @@ class NavalWarController(Controller):
             session = Session.start(self.store, KIND, options, players=[name.strip() for name in names],
                                     scoreboard=SCOREBOARD)
         except CompanionError as err:
-            self.start_error = Text("navalwar_ui.cannot_start", {"error": error_text(err)})
+            self.start_error = Text("navalwar_ui.cannot_start", {"error": refusal(err)})
             return
         self.start_error = None
         self._adopt(session)

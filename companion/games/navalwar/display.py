@@ -30,7 +30,7 @@ def model(c, who: Who) -> dict:
     base["title"].append(Text("navalwar.round", {"n": view["round"]}))
     if view["house_rule"]:
         base["title"].append(Text("navalwar_ui.title_house", {"text": Text(f"navalwar.house_rule.{view['house_rule']}")}))
-    found = base | _table(c, view) | _panel(c, who, view)
+    found = base | _table(c, view) | _panel(c, who, view, offers)
     found["odds"] = _odds(view, who if who != TABLE else view["seat"])
     found["chart"] = scores(c, view, None)
     found["summary"] = scores(c, view, stage) if stage in ("summary", "over") else None
@@ -60,14 +60,14 @@ def _table(c, view: dict) -> dict:
     }
 
 
-def _panel(c, who: Who, view: dict) -> dict:
+def _panel(c, who: Who, view: dict, offers: list) -> dict:
     """The choice panel: the prompt, the steps chosen, the choices of the next step."""
     waiting = view["waiting"]
     kind = waiting["kind"] if waiting else None
     catalogue = kind in ("deal", "harbour")
     panel = {"prompt": _prompt(c, view), "prompt_seat": c.actor() if kind != "first" else None,
              "chosen": [], "choices": [], "catalogue": catalogue, "columns": 3 if kind == "die" or catalogue else 2,
-             "random": next((o.label for o in c.offers(who) if o.kind == "random"), None)}
+             "random": next((o.label for o in offers if o.kind == "random"), None)}
     if c.stage() != "play" or not c.mine(who):
         return panel
     tree = c.tree()

@@ -218,10 +218,6 @@ class NavalWarScreen(GameScreen):
 
     # drawing -----------------------------------------------------------------
 
-    @property
-    def names(self) -> list[str]:
-        return list(self.session.players) if self.session else []
-
     def refresh(self) -> None:
         if self.controller is None:
             return
