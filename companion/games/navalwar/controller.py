@@ -41,10 +41,12 @@ PLAYERS = tuple(range(2, 10))  # 2 as a house game
 
 @dataclass
 class Pad:
-    """One sender's entry in progress: the steps chosen, and the last entry it made."""
+    """One sender's entry in progress: the steps chosen (at position `at`), and the last
+    entry it made."""
 
     prefix: list = field(default_factory=list)
     last: Text | None = None
+    at: tuple | None = None
 
 
 class NavalWarController(Controller):
@@ -80,9 +82,13 @@ class NavalWarController(Controller):
 
     # what the table shows ----------------------------------------------------------
 
+    def position(self) -> tuple | None:
+        """Which game, after how many entries (what the caches and the pads are kept for)."""
+        return (self.session.id, len(self.session.actions)) if self.session else None
+
     def view(self) -> dict:
         """The public view (kept while the position stays: every display reads it often)."""
-        position = (self.session.id, len(self.session.actions))
+        position = self.position()
         if self._view is None or self._view[0] != position:
             self._view = (position, self.session.state.view(None))
         return self._view[1]
@@ -105,11 +111,15 @@ class NavalWarController(Controller):
         return who == TABLE or (who == self.actor() and who is not None)
 
     def pad(self, who: Who) -> Pad:
-        return self.pads.setdefault(who, Pad())
+        """`who`'s pad; the steps it chose are dropped once the game has moved on."""
+        pad = self.pads.setdefault(who, Pad())
+        if pad.at != self.position():
+            pad.prefix, pad.at = [], self.position()
+        return pad
 
     def tree(self) -> ChoiceTree:
         """The legal actions as choice panels (kept while the position stays)."""
-        position = (self.session.id, len(self.session.actions))
+        position = self.position()
         if self._tree is None or self._tree[0] != position:
             state = self.session.state
             actions = state.legal_actions()
@@ -294,8 +304,6 @@ class NavalWarController(Controller):
 
     def _play(self, action, label: Text) -> None:
         self.play_turn([action])
-        for pad in self.pads.values():
-            pad.prefix = []
         self.pad(self._sender).last = Text("navalwar_ui.last", {"text": label})
 
     def on_undo(self, seat, value) -> None:

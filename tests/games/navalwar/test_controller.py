@@ -245,8 +245,12 @@ def test_a_card_entered_step_by_step_the_dice_rolled_or_entered_and_undo(store):
     step(1, "choose", "ship:ship-yamato")
     assert c.view()["fleets"][0]["ships"][0]["hits"] == 3
     assert words(c.display(1)["last"]) == "入力済み：Aki: Yamato (0/9)"
-    # Chie draws a submarine: its die entered from the real die, then one rolled
+    # Chie draws a submarine (entered at the table while her phone is a step into a
+    # minefield: the phone's step is dropped), its die entered from the real die, then one rolled
+    step(2, "choose", "type:minefield")
+    assert words(c.display(2)["chosen"]) == "機雷"
     step(TABLE, "enter", {"drew": "submarine"})
+    assert c.display(2)["chosen"] == [] and "back" not in {o.kind for o in c.offers(2)}
     step(TABLE, "enter", {"play": "submarine", "ship": "ship-iowa"})
     model = c.display(TABLE)
     assert words(model["prompt"]) == "Chieの番\n潜水艦 → Ben: Iowa (0/7)\n5か6で撃沈"
