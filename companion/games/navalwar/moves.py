@@ -51,7 +51,8 @@ def card_plays(t: dict, comp: Composition, seat: int, key: str, stage: bool) -> 
             return []  # RULES §3: simply discarded during the first turn
         return [{"play": key, "ship": e["id"], "salvo": i}
                 for other in active(t) if other != seat
-                for e in t["fleets"][other] for i in range(len(e["salvos"]))]
+                for e in t["fleets"][other] if e["id"] in exposed(t, comp, other)
+                for i in range(len(e["salvos"]))]
     if kind == "minefield":
         return [{"play": key, "fleet": other} for other in active(t)
                 if other != seat and not t["smoke"][other]

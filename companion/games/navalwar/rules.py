@@ -12,7 +12,8 @@ Where RULES.md §3 is silent, this engine decides:
 - a squadron whose owner faces only smoke-covered fleets waits in the middle and
   the owner takes a normal turn; two surviving squadrons both attack that turn;
 - all carriers take part in an air strike; a die for a ship already sunk is skipped;
-- the carrier screen does not apply to additional damage (it joins a salvo);
+- the carrier screen applies to every targeted attack, additional damage too, also
+  for a carrier hit while alone and screened again by a ship that joined later;
 - minesweeper and repair are offered only when there is something to remove
   (otherwise the card can be discarded);
 - an eliminated player's hand goes to the discard pile unseen (counted, not named);
@@ -29,6 +30,7 @@ import json
 import marshal
 from typing import Any, Mapping
 
+from companion import i18n
 from companion.errors import CompanionError
 from companion.play.state import CHANCE, Game, IllegalAction, Outcome, State
 from companion.games.navalwar.data import Composition, default_composition, override, reduced_counts
@@ -37,7 +39,7 @@ from companion.games.navalwar.moves import CHANCE_KINDS, options
 from companion.games.navalwar.odds import conservation_problems, next_draw_odds
 from companion.games.navalwar.views import public_view
 
-__all__ = ["GAME", "NavalWarState", "card_conservation", "next_draw_odds"]
+__all__ = ["GAME", "NavalWarState", "Refusal", "card_conservation", "next_draw_odds"]
 
 _COMPOSITIONS: dict[str, Composition] = {}
 
@@ -51,6 +53,15 @@ def composition_of(opts: Mapping[str, Any]) -> Composition:
     if key not in _COMPOSITIONS:
         _COMPOSITIONS[key] = override(deck, "deck option")
     return _COMPOSITIONS[key]
+
+
+class Refusal(IllegalAction, ValueError):
+    """What the rules refuse, as a message key of companion/locale/navalwar.yaml and its
+    values (each screen says it in its own language); `str()` is the English text."""
+
+    def __init__(self, key: str, **params):
+        super().__init__(i18n.translate(key, "en", **params))
+        self.key, self.params = key, params
 
 
 class NavalWarState(State):
@@ -83,20 +94,19 @@ class NavalWarState(State):
         only = action.get("play") if isinstance(action, dict) else None
         legal = options(self._d, self._comp, only if isinstance(only, str) else None)
         if action not in legal:
-            raise IllegalAction(self._refusal(action))
+            raise self._refusal(action)
         canonical = legal[legal.index(action)]  # never keep True for 1 and the like
         data = _copy(self._d)
         do(data, self._comp, canonical)
         settle(data, self._comp)
         return NavalWarState(data, self._comp)
 
-    def _refusal(self, action) -> str:
+    def _refusal(self, action) -> Refusal:
         todo = self._d["table"]["todo"]
         if not todo:
-            return "Naval War: the game is over; no more actions."
-        waiting = todo[0]["kind"]
-        return (f"Naval War: {json.dumps(action, ensure_ascii=False)} is not allowed now "
-                f"(waiting for: {waiting}); choose one of the offered actions.")
+            return Refusal("navalwar.error.over")
+        return Refusal("navalwar.error.not_now", action=json.dumps(action, ensure_ascii=False),
+                       waiting=todo[0]["kind"])
 
     def outcome(self) -> Outcome | None:
         if self._d["phase"] != "over":
@@ -127,17 +137,17 @@ def card_conservation(state: NavalWarState) -> list[str]:
 def new_state(opts: dict) -> NavalWarState:
     players, target = opts["players"], opts["target"]
     if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 9:
-        raise IllegalAction("Naval War: players must be 3 to 9 (2 as a house rule).")
+        raise Refusal("navalwar.error.players")
     if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-        raise IllegalAction("Naval War: the target score must be a whole number of at least 1.")
+        raise Refusal("navalwar.error.target")
     try:
         comp = composition_of(opts)
     except CompanionError as err:
-        raise IllegalAction(f"Naval War deck: {err}") from None
+        raise Refusal("navalwar.error.deck", error=str(err)) from None
     size = hand_size(players)
     if len(comp.ships) < players * size or comp.total_actions <= players * size:
-        raise IllegalAction(f"Naval War: {players} players need at least {players * size} ship "
-                            f"cards and {players * size + 1} action cards; count the deck.")
+        raise Refusal("navalwar.error.too_few", players=players, ships=players * size,
+                      actions=players * size + 1)
     data = {"options": dict(opts), "round": 1, "phase": "setup", "seat": None,
             "stage_order": [], "history": [], "last_round": None, "winner": None}
     start_round(data, comp, None)
