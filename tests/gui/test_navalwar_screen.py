@@ -13,6 +13,7 @@ import gc
 import pytest
 
 from companion.games.navalwar.data import default_composition
+from companion.play.controller import TABLE
 
 
 def short_deck() -> dict:
@@ -36,8 +37,8 @@ def tiles(screen):
 
 def enter(gui, screen, action) -> None:
     """Tap the choice buttons that enter `action` (only legal ones are offered)."""
-    path = screen._tree.path_of(action)
-    for step in path[len(screen._tree.descend(screen._prefix)):]:
+    path = screen.controller.tree().path_of(action)
+    for step in path[len(screen.controller.shown_prefix(TABLE)):]:
         shown = tiles(screen)
         assert step in shown, f"{step} not offered; offered {sorted(shown)}"
         tap_choice(gui, screen, shown[step])
@@ -119,8 +120,9 @@ def test_setup_and_a_short_round_with_touches(gui, nw):
         action = choose(kind, acts, done)
         if kind in ("play", "red") and shots < 2:
             shots += 1
-            first = nw._tree.path_of(action)[0]
-            if nw._tree.choices(nw._tree.descend(nw._prefix))[0].action is None:
+            tree = nw.controller.tree()
+            first = tree.path_of(action)[0]
+            if tree.choices(nw.controller.shown_prefix(TABLE))[0].action is None:
                 tap_choice(gui, nw, tiles(nw)[first])
             gui.screenshot(f"navalwar-{kind}-{shots}")
         before = len(nw.session.actions)
@@ -230,6 +232,7 @@ def test_mid_game_table_shows_squadrons_minefields_smoke_and_discards(gui, nw):
     assert str(view["piles"]["discard"]) in nw.discard_text and nw._popup is not None
     gui.screenshot("navalwar-discards")
     gui.tap(nw._popup.ids.close)
+    gui.pump(0.2)  # the pop-up fades out (drawing is quicker now than the fade)
     gui.app.lang = "en"  # the English text fits too
     nw.refresh()
     assert "Squadron" in nw.squadrons_text

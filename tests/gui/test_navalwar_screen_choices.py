@@ -19,7 +19,7 @@ def tree_for(state, names):
     view = state.view(None)
     catalogue = {s.id: s.to_json() for s in state.composition.ships}
     actions = state.legal_actions()
-    return actions, ChoiceTree(actions, Labeller(view, names, tr, catalogue).paths(actions))
+    return actions, ChoiceTree(actions, Labeller(view, names, catalogue).paths(actions))
 
 
 def walk(tree, prefix=()):
@@ -27,7 +27,8 @@ def walk(tree, prefix=()):
     found = []
     prefix = tree.descend(list(prefix))
     for choice in tree.choices(prefix):
-        assert choice.label and not choice.label.startswith("navalwar"), choice
+        label = choice.label.render(tr)
+        assert label and not label.startswith("navalwar"), choice
         if choice.action is not None:
             found.append(choice.action)
         else:
@@ -72,6 +73,6 @@ def test_a_salvo_offers_only_calibres_afloat_and_targets_that_can_be_hit():
     assert "type:salvo" in top and "discard" in top
     calibres = {c.id for c in tree.choices(["type:salvo"])}
     assert calibres and all(c.split("-")[1] in {"18", "15", "16", "14"} for c in calibres)
-    targets = [c.label for c in tree.choices(["type:salvo", "card:salvo-18-4"])]
+    targets = [c.label.render(tr) for c in tree.choices(["type:salvo", "card:salvo-18-4"])]
     assert targets and not any(label.startswith("A:") for label in targets)  # never your own
     assert not any("Enterprise" in label for label in targets)  # the carrier is screened

@@ -59,7 +59,7 @@ def test_a_user_deck_without_a_card_type_is_the_new_games_deck(gui, gui_config, 
 def test_a_broken_deck_file_shows_its_error_and_starts_nothing(gui, gui_config):
     nw = open_navalwar(gui)
     shown = nw.ids.deck_error.text
-    assert "my_deck.yaml" in shown and "actions[0]" in shown and "calibre" in shown
+    assert "my_deck.yaml" in shown and "actions[0]" in shown and "口径" in shown  # in Japanese now (issue 14)
     assert nw.deck_broken and nw.ids.start.disabled
     gui.screenshot("setup_broken_deck")
     gui.tap(nw.ids.count_9)  # the most names: the message still has its room
@@ -74,7 +74,7 @@ def test_too_few_cards_for_the_players_says_so_until_fewer_are_chosen(gui, gui_c
     nw = open_navalwar(gui)
     gui.tap(nw.ids.count_9)
     gui.tap(nw.ids.start)
-    assert nw.session is None and "9 players need" in nw.ids.deck_error.text
+    assert nw.session is None and "9人で遊ぶには" in nw.ids.deck_error.text  # in Japanese now (issue 14)
     gui.screenshot("too_few_cards_for_9")
     gui.tap(nw.ids.count_3)
     assert not nw.deck_broken

@@ -3,7 +3,8 @@
 Each legal action gets a *path*: the buttons a person taps to enter it, e.g.
 salvo card -> which salvo -> target ship.  `ChoiceTree` groups the actions by
 path, so a panel shows only the next step's distinct choices, and every
-button leads only to legal actions.  No Kivy here: labels come from `tr`.
+button leads only to legal actions.  No Kivy here: labels are `Text`s (message keys),
+said in each renderer's own language.
 """
 
 from __future__ import annotations
@@ -12,25 +13,38 @@ from dataclasses import dataclass
 from typing import Callable
 
 from companion.games.navalwar.data import RED_TYPES, card_type, card_value, salvo_calibre
+from companion.play.controller import Text
 
-Step = tuple[str, str]  # (id, label)
+Step = tuple[str, Text]  # (id, label)
 
 
-def card_label(tr: Callable, key: str) -> str:
+def plain(text) -> Text:
+    """Words that are the same in every language (a name, a number)."""
+    return Text("navalwar_ui.plain", {"text": str(text)})
+
+
+def card_text(key: str) -> Text:
     """A card as people call it: "射撃 16インチ・3打撃", "機雷 2", "煙幕"."""
     kind = card_type(key)
     if kind == "salvo":
-        return tr("navalwar.card.salvo", calibre=salvo_calibre(key), value=card_value(key))
-    name = tr(f"navalwar.card_type.{kind}")
+        return Text("navalwar.card.salvo", {"calibre": salvo_calibre(key), "value": card_value(key)})
+    name = Text(f"navalwar.card_type.{kind}")
     if kind in ("additional_damage", "minefield"):
-        return tr("navalwar.card.valued", name=name, value=card_value(key))
+        return Text("navalwar.card.valued", {"name": name, "value": card_value(key)})
     return name
 
 
-def ship_label(tr: Callable, ship: dict) -> str:
+def card_label(tr: Callable, key: str) -> str:
+    return card_text(key).render(tr)
+
+
+def gun_text(ship: dict) -> Text | str:
+    return Text("navalwar_ui.carrier_short") if ship["carrier"] else f"{ship['calibre']}″"
+
+
+def ship_text(ship: dict) -> Text:
     """A ship card: name, calibre (or carrier) and defence."""
-    gun = tr("navalwar_ui.carrier_short") if ship["carrier"] else f"{ship['calibre']}″"
-    return f"{ship['name']} {gun}・{ship['defence']}"
+    return Text("navalwar_ui.ship_label", {"name": ship["name"], "gun": gun_text(ship), "defence": ship["defence"]})
 
 
 @dataclass
@@ -39,23 +53,23 @@ class Labeller:
 
     view: dict
     names: list[str]
-    tr: Callable
     catalogue: dict  # ship id -> ship dict (every ship card)
 
     def __post_init__(self):
         self.owner = {s["id"]: f["seat"] for f in self.view["fleets"] for s in f["ships"]}
         self.afloat = {s["id"]: s for f in self.view["fleets"] for s in f["ships"]}
 
-    def ship_target(self, ship_id: str) -> str:
+    def ship_target(self, ship_id: str) -> Text:
         ship = self.afloat[ship_id]
-        return f"{self.names[self.owner[ship_id]]}: {ship['name']} ({ship['hits']}/{ship['defence']})"
+        return Text("navalwar_ui.ship_target", {"player": self.names[self.owner[ship_id]], "name": ship["name"],
+                                                "hits": ship["hits"], "defence": ship["defence"]})
 
     def _card_steps(self, key: str, keys_of_type: dict[str, set]) -> list[Step]:
         """The card, after its type when several cards of that type are offered."""
         kind = card_type(key)
-        card = (f"card:{key}", card_label(self.tr, key))
+        card = (f"card:{key}", card_text(key))
         if len(keys_of_type.get(kind, ())) > 1:
-            return [(f"type:{kind}", self.tr(f"navalwar.card_type.{kind}")), card]
+            return [(f"type:{kind}", Text(f"navalwar.card_type.{kind}")), card]
         return [card]
 
     def _target(self, action: dict) -> list[Step]:
@@ -63,7 +77,8 @@ class Labeller:
             ship = self.afloat[action["ship"]]
             salvo = ship["salvos"][action["salvo"]]
             extra = "".join(f"+{card_value(k)}" for k in salvo["extra"])
-            text = f"{self.ship_target(action['ship'])}\n← {card_label(self.tr, salvo['card'])}{extra}"
+            text = Text("navalwar_ui.salvo_target", {"target": self.ship_target(action["ship"]),
+                                                     "card": card_text(salvo["card"]), "extra": extra})
             return [(f"ship:{action['ship']}#{action['salvo']}", text)]
         if "ship" in action:
             return [self._ship_step(action["ship"])]
@@ -77,11 +92,11 @@ class Labeller:
         return (f"ship:{ship}", self.ship_target(ship))
 
     def _fleet_step(self, seat: int) -> Step:
-        return (f"fleet:{seat}", self.tr("navalwar_ui.fleet_of", name=self.names[seat]))
+        return (f"fleet:{seat}", Text("navalwar_ui.fleet_of", {"name": self.names[seat]}))
 
-    def squadron(self, n: int) -> str:
+    def squadron(self, n: int) -> Text:
         owner = next(q["owner"] for q in self.view["squadrons"] if q["n"] == n)
-        return self.tr("navalwar_ui.squadron", n=n, name=self.names[owner])
+        return Text("navalwar_ui.squadron", {"n": n, "name": self.names[owner]})
 
     def paths(self, actions: list) -> list[list[Step]]:
         """The path of each action; a card type gets its own step when it offers several cards."""
@@ -96,24 +111,23 @@ class Labeller:
         return [self.path(a, plays, discards) for a in actions]
 
     def path(self, action, plays: dict, discards: dict) -> list[Step]:
-        tr = self.tr
         if isinstance(action, str):
-            return [(action, tr(f"navalwar.action.{action}"))]
+            return [(action, Text(f"navalwar.action.{action}"))]
         if "play" in action:
             return self._card_steps(action["play"], plays) + self._target(action)
         if "discard" in action:
-            return [("discard", tr("navalwar.action.discard"))] + self._card_steps(
+            return [("discard", Text("navalwar.action.discard"))] + self._card_steps(
                 action["discard"], discards)
         if "drew" in action:
             if action["drew"] == "hidden":
-                return [("hidden", tr("navalwar.action.hidden"))]
+                return [("hidden", Text("navalwar.action.hidden"))]
             return self._card_steps(action["drew"], plays)
         if "first" in action:
-            return [(f"seat:{action['first']}", self.names[action["first"]])]
+            return [(f"seat:{action['first']}", plain(self.names[action["first"]]))]
         if "ship" in action:
-            return [(f"ship:{action['ship']}", ship_label(tr, self.catalogue[action["ship"]]))]
+            return [(f"ship:{action['ship']}", ship_text(self.catalogue[action["ship"]]))]
         if "die" in action:
-            return [(f"die:{action['die']}", str(action["die"]))]
+            return [(f"die:{action['die']}", plain(action["die"]))]
         if "strike" in action:
             return [self._ship_step(action["strike"])]
         if "sink" in action:
@@ -128,7 +142,7 @@ class Choice:
     """One button: its id, label, and the action it plays (None: it opens a next step)."""
 
     id: str
-    label: str
+    label: Text
     action: object = None
     red: bool = False
 
@@ -163,7 +177,7 @@ class ChoiceTree:
                 seen[step_id] = Choice(step_id, label, action if leaf else None, red)
         return list(seen.values())
 
-    def labels(self, prefix: list[str]) -> list[str]:
+    def labels(self, prefix: list[str]) -> list[Text]:
         """The labels of the steps chosen so far."""
         path = next(p for p, _ in self._under(prefix))
         return [label for _, label in path[:len(prefix)]]

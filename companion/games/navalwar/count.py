@@ -1,14 +1,8 @@
-"""Naval War "count your deck": card type by card type, the players count their copy.
-
-Each step shows a card (an action card by type and value, or the ships of one
-calibre), the count the composition expects, and +/- buttons starting at that
-count.  The end lists the differences (`count_check`, plus the ship groups) in
-plain words, with the `counts:` lines to put in the `navalwar.deck` file.
-"""
+"""Naval War "count your deck": the walk-through's pop-up, drawing the controller's
+`DeckCount` (companion/games/navalwar/counting.py) and sending its buttons back."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -16,68 +10,14 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
-from companion.games.navalwar.data import CALIBRES, Composition, count_check
-from companion.games.navalwar.choices import card_label
+from companion.games.navalwar.counting import DeckCount
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
-CARRIER = "carrier"
-
-
-@dataclass(frozen=True)
-class CountStep:
-    """One thing to count: a card key, or `ships:<calibre>` / `ships:carrier`."""
-
-    key: str
-    label: str
-    expected: int
-
-
-def count_steps(comp: Composition, tr: Callable, ships: bool) -> list[CountStep]:
-    """The action cards in deck order, then (if `ships`) the ships by calibre."""
-    steps = [CountStep(k, card_label(tr, k), n) for k, n in comp.actions]
-    if ships:
-        for calibre in (*CALIBRES, CARRIER):
-            n = sum(1 for s in comp.ships if (s.calibre or CARRIER) == calibre)
-            label = (tr("navalwar_ui.count_carriers") if calibre == CARRIER
-                     else tr("navalwar_ui.count_ships", calibre=calibre))
-            if n:
-                steps.append(CountStep(f"ships:{calibre}", label, n))
-    return steps
-
-
-def differences(comp: Composition, steps: list[CountStep], counted: dict[str, int]) -> list[dict]:
-    """`count_check` for the action cards, then the ship groups that differ."""
-    cards = {k: n for k, n in counted.items() if not k.startswith("ships:")}
-    diffs = count_check(comp, cards)
-    diffs += [{"card": s.key, "expected": s.expected, "counted": counted[s.key]}
-              for s in steps if s.key.startswith("ships:") and counted[s.key] != s.expected]
-    return diffs
-
-
-def report(tr: Callable, steps: list[CountStep], diffs: list[dict]) -> str:
-    """The differences in plain words, the `counts:` lines and where to put them."""
-    if not diffs:
-        return tr("navalwar_ui.count_all_right")
-    labels = {s.key: s.label for s in steps}
-    lines = [tr("navalwar_ui.count_differs", n=len(diffs))]
-    for d in diffs:
-        gap = d["counted"] - d["expected"]
-        how = (tr("navalwar_ui.count_missing", n=-gap) if gap < 0
-               else tr("navalwar_ui.count_extra", n=gap))
-        lines.append(f"・{labels.get(d['card'], d['card'])}: "
-                     + tr("navalwar_ui.count_line", expected=d["expected"], counted=d["counted"], how=how))
-    cards = [d for d in diffs if not d["card"].startswith("ships:")]
-    lines += ["", tr("navalwar_ui.count_hint")]
-    if cards:
-        lines += ["[b]counts:[/b]"] + [f"  {d['card']}: {d['counted']}" for d in cards]
-    if len(cards) < len(diffs):
-        lines.append(tr("navalwar_ui.count_ship_hint"))
-    return "\n".join(lines)
-
 
 class CountView(ModalView):
-    """The walk-through: `page` is "intro", "step" or "result"."""
+    """The walk-through: `page` is "intro", "step" or "result"; `act(kind, value)` sends a
+    button to the controller, which owns `counting`."""
 
     page = StringProperty("intro")
     index = NumericProperty(0)
@@ -89,12 +29,17 @@ class CountView(ModalView):
     result = StringProperty("")
     source = StringProperty("")  # which composition is compared (the set-up panel's line)
 
-    def __init__(self, comp: Composition, tr: Callable, **kwargs):
+    def __init__(self, counting: DeckCount, act: Callable, **kwargs):
         super().__init__(**kwargs)
-        self.comp, self.tr = comp, tr
-        self.steps: list[CountStep] = []
-        self.counts: dict[str, int] = {}
-        self.diffs: list[dict] = []
+        self.counting, self.act = counting, act
+
+    @property
+    def steps(self):
+        return self.counting.steps
+
+    @property
+    def diffs(self) -> list[dict]:
+        return self.counting.diffs
 
     def on_kv_post(self, base_widget) -> None:
         # kv ids are weak references: keep the pages alive while they are out of the tree
@@ -108,36 +53,23 @@ class CountView(ModalView):
             pages.clear_widgets()
             pages.add_widget(self.ids[page])
 
+    def show(self, model: dict, tr: Callable) -> None:
+        self.total, self.index = model["total"], model["index"]
+        if model["page"] == "step":
+            self.label, self.expected, self.counted = model["label"].render(tr), model["expected"], model["counted"]
+            self.last = model["last"]
+        if model["page"] == "result":
+            self.result = "\n".join(line.render(tr) for line in model["result"])
+        self.page = model["page"]
+
     def begin(self, ships: bool) -> None:
-        self.steps = count_steps(self.comp, self.tr, ships)
-        self.counts = {s.key: s.expected for s in self.steps}
-        self.total = len(self.steps)
-        self._go(0)
+        self.act("count_begin", ships)
 
     def change(self, delta: int) -> None:
-        step = self.steps[self.index]
-        self.counts[step.key] = max(0, self.counts[step.key] + delta)
-        self.counted = self.counts[step.key]
+        self.act("count_change", delta)
 
     def next(self) -> None:
-        if self.index + 1 < self.total:
-            self._go(self.index + 1)
-            return
-        self.diffs = differences(self.comp, self.steps, self.counts)
-        self.result = report(self.tr, self.steps, self.diffs)
-        self.page = "result"
+        self.act("count_next")
 
     def previous(self) -> None:
-        if self.page == "result":
-            self._go(self.total - 1)
-        elif self.index > 0:
-            self._go(self.index - 1)
-        else:
-            self.page = "intro"
-
-    def _go(self, index: int) -> None:
-        step = self.steps[index]
-        self.index, self.label, self.expected = index, step.label, step.expected
-        self.counted = self.counts[step.key]
-        self.last = index + 1 == self.total
-        self.page = "step"
+        self.act("count_back")

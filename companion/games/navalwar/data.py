@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 import yaml
 
+from companion import i18n
 from companion.errors import CompanionError
 
 PACKAGED = Path(__file__).resolve().parent / "composition.yaml"
@@ -101,49 +102,59 @@ class Composition:
 
 
 
-def _fail(where: str, key: str, problem: str) -> CompanionError:
-    return CompanionError(f"{where}: {key}: {problem}")
+class DeckError(CompanionError, ValueError):
+    """A mistake in a card file or `deck` option, as a message key of
+    companion/locale/navalwar_deck.yaml and its values (`where`: the file or option,
+    `entry`: the entry); `str()` is the English text."""
+
+    def __init__(self, problem: str, **params):
+        self.key, self.params = f"navalwar_deck.{problem}", params
+        super().__init__(i18n.translate(self.key, "en", **params))
+
+
+def _fail(where: str, key: str, problem: str, **values) -> DeckError:
+    return DeckError(problem, where=where, entry=key, **values)
 
 
 def _ship(entry: Any, where: str, key: str) -> Ship:
     if not isinstance(entry, Mapping):
-        raise _fail(where, key, "each ship must be a mapping {id, name, nation, calibre, defence, carrier}")
+        raise _fail(where, key, "ship_mapping")
     missing = {"id", "name", "calibre", "defence", "carrier"} - set(entry)
     if missing:
-        raise _fail(where, key, f"missing {sorted(missing)}; add them")
+        raise _fail(where, key, "ship_missing", missing=sorted(missing))
     carrier = entry["carrier"]
     calibre = None if entry["calibre"] is None else str(entry["calibre"])
     if not isinstance(carrier, bool):
-        raise _fail(where, key, "carrier must be true or false")
+        raise _fail(where, key, "carrier_bool")
     if carrier != (calibre is None):
-        raise _fail(where, key, "carriers have no calibre (null); every other ship has one")
+        raise _fail(where, key, "carrier_calibre")
     if calibre is not None and calibre not in CALIBRES:
-        raise _fail(where, key, f"calibre {calibre!r} unknown; use one of {list(CALIBRES)}")
+        raise _fail(where, key, "calibre", calibre=repr(calibre), calibres=list(CALIBRES))
     defence = entry["defence"]
     if not isinstance(defence, int) or isinstance(defence, bool) or defence < 1:
-        raise _fail(where, key, "defence must be a whole number of at least 1")
+        raise _fail(where, key, "defence")
     return Ship(str(entry["id"]), str(entry["name"]), str(entry.get("nation", "")),
                 calibre, defence, carrier)
 
 
 def _action_key(entry: Any, where: str, key: str) -> str:
     if not isinstance(entry, Mapping) or "type" not in entry:
-        raise _fail(where, key, "each action card must be a mapping {type, calibre?, value?, count}")
+        raise _fail(where, key, "action_mapping")
     kind = entry["type"]
     if kind not in RED_TYPES + BLACK_TYPES:
-        raise _fail(where, key, f"type {kind!r} unknown; use one of {sorted(RED_TYPES + BLACK_TYPES)}")
+        raise _fail(where, key, "type", type=repr(kind), types=sorted(RED_TYPES + BLACK_TYPES))
     calibre = entry.get("calibre")
     if kind == "salvo" and str(calibre) not in CALIBRES:
-        raise _fail(where, key, f"a salvo needs a calibre out of {list(CALIBRES)}")
+        raise _fail(where, key, "salvo_calibre", calibres=list(CALIBRES))
     value = entry.get("value")
     if kind in VALUED_TYPES and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-        raise _fail(where, key, f"a {kind} card needs a value (hits) of at least 1")
+        raise _fail(where, key, "value", type=kind)
     return card_key(kind, None if calibre is None else str(calibre), value)
 
 
 def _count(value: Any, where: str, key: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise _fail(where, key, "a count must be a whole number, 0 or more")
+        raise _fail(where, key, "count")
     return value
 
 
@@ -157,21 +168,21 @@ def _parse_key(key: str, where: str) -> str:
         elif parts[0] in VALUED_TYPES:
             entry["value"] = int(parts[1])
     except (IndexError, ValueError):
-        raise _fail(where, str(key), "not a card key (like salvo-14-2, minefield-1, smoke)") from None
+        raise _fail(where, str(key), "card_key") from None
     if _action_key(entry, where, str(key)) != key:
-        raise _fail(where, str(key), "not a card key (like salvo-14-2, minefield-1, smoke)")
+        raise _fail(where, str(key), "card_key")
     return key
 
 
 def _from_plain(data: Mapping, where: str) -> Composition:
     ships_raw = data.get("ships")
     if not isinstance(ships_raw, list) or not ships_raw:
-        raise _fail(where, "ships", "must be a non-empty list of ship cards")
+        raise _fail(where, "ships", "ships_list")
     ships = tuple(_ship(e, where, f"ships[{i}]") for i, e in enumerate(ships_raw))
     seen: set[str] = set()
     for ship in ships:
         if ship.id in seen:
-            raise _fail(where, f"ships {ship.id}", "the same id twice; ids must be unique")
+            raise _fail(where, f"ships {ship.id}", "ship_twice")
         seen.add(ship.id)
     raw = data.get("actions")
     actions: dict[str, int] = {}
@@ -183,20 +194,20 @@ def _from_plain(data: Mapping, where: str) -> Composition:
         for k, n in raw.items():
             actions[_parse_key(k, where)] = _count(n, where, f"actions.{k}")
     else:
-        raise _fail(where, "actions", "must be a list of action cards (or a mapping key: count)")
+        raise _fail(where, "actions", "actions_list")
     return Composition(ships, tuple(actions.items()))
 
 
 def _apply_counts(comp: Composition, counts: Any, where: str) -> Composition:
     if not isinstance(counts, Mapping):
-        raise _fail(where, "counts", "must be a mapping: card key or ship id -> number")
+        raise _fail(where, "counts", "counts_mapping")
     ships = list(comp.ships)
     actions = dict(comp.actions)
     for key, n in counts.items():
         n = _count(n, where, f"counts.{key}")
         if key in comp.ship_by_id:
             if n > 1:
-                raise _fail(where, f"counts.{key}", "a ship card is unique: 0 or 1")
+                raise _fail(where, f"counts.{key}", "ship_unique")
             if n == 0:
                 ships = [s for s in ships if s.id != key]
         else:
@@ -208,16 +219,15 @@ def _read_yaml(path: Path) -> Mapping:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
-        raise CompanionError(f"{path}: cannot read the Naval War card file ({err.strerror}); "
-                             "check the path") from None
+        raise DeckError("unreadable", where=str(path), error=err.strerror) from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = f":{mark.line + 1}" if mark else ""
-        raise CompanionError(f"{path}{line}: not valid YAML; fix the syntax") from None
+        raise DeckError("yaml", where=f"{path}{line}") from None
     if not isinstance(data, Mapping):
-        raise CompanionError(f"{path}: top level must be a mapping with ships:, actions:, counts:")
+        raise DeckError("top", where=str(path))
     return data
 
 
@@ -234,10 +244,10 @@ def override(data: Mapping, where: str) -> Composition:
     single entries.  Also the form of the game's `deck` option.
     """
     if not isinstance(data, Mapping):
-        raise CompanionError(f"{where}: must be a mapping with ships:, actions:, counts:")
+        raise DeckError("top", where=where)
     unknown = set(data) - {"ships", "actions", "counts"}
     if unknown:
-        raise _fail(where, sorted(map(str, unknown))[0], "unknown section; use ships:, actions: or counts:")
+        raise _fail(where, sorted(map(str, unknown))[0], "section")
     plain = default_composition().to_json()
     plain.update({k: data[k] for k in ("ships", "actions") if k in data})
     comp = _from_plain(plain, where)

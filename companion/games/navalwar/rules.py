@@ -12,7 +12,8 @@ Where RULES.md §3 is silent, this engine decides:
 - a squadron whose owner faces only smoke-covered fleets waits in the middle and
   the owner takes a normal turn; two surviving squadrons both attack that turn;
 - all carriers take part in an air strike; a die for a ship already sunk is skipped;
-- the carrier screen does not apply to additional damage (it joins a salvo);
+- the carrier screen applies to every targeted attack, additional damage too, also
+  for a carrier hit while alone and screened again by a ship that joined later;
 - minesweeper and repair are offered only when there is something to remove
   (otherwise the card can be discarded);
 - an eliminated player's hand goes to the discard pile unseen (counted, not named);
@@ -102,8 +103,8 @@ class NavalWarState(State):
     def _refusal(self, action) -> IllegalAction:
         todo = self.data["table"]["todo"]
         if not todo:
-            return IllegalAction("navalwar_errors.game_over")
-        return IllegalAction("navalwar_errors.not_now", action=json.dumps(action, ensure_ascii=False),
+            return IllegalAction("navalwar.error.over")
+        return IllegalAction("navalwar.error.not_now", action=json.dumps(action, ensure_ascii=False),
                              waiting=todo[0]["kind"])
 
     @property
@@ -140,16 +141,16 @@ def card_conservation(state: NavalWarState) -> list[str]:
 def new_state(opts: dict) -> NavalWarState:
     players, target = opts["players"], opts["target"]
     if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 9:
-        raise IllegalAction("navalwar_errors.players")
+        raise IllegalAction("navalwar.error.players")
     if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-        raise IllegalAction("navalwar_errors.target")
+        raise IllegalAction("navalwar.error.target")
     try:
         comp = composition_of(opts)
     except CompanionError as err:
-        raise IllegalAction("navalwar_errors.deck", error=str(err)) from None
+        raise IllegalAction("navalwar.error.deck", error=str(err)) from None
     size = hand_size(players)
     if len(comp.ships) < players * size or comp.total_actions <= players * size:
-        raise IllegalAction("navalwar_errors.deck_too_small", players=players, ships=players * size,
+        raise IllegalAction("navalwar.error.too_few", players=players, ships=players * size,
                             actions=players * size + 1)
     data = {"options": dict(opts), "round": 1, "phase": "setup", "seat": None,
             "stage_order": [], "history": [], "last_round": None, "winner": None}

@@ -188,18 +188,6 @@ def test_additional_damage_needs_a_salvo_on_an_enemy_ship_and_takes_the_ship():
     assert table(state)["sunk"][1] == ["ship-roma"], "the player of the additional damage takes it"
 
 
-def test_additional_damage_respects_the_carrier_screen_of_a_ship_that_joined_later():
-    """A carrier hit while alone is screened again by a ship added later: additional
-    damage may no longer name its salvo (RULES.md §3, the carrier screen's decision)."""
-    data = in_normal_turns().to_json()
-    data["table"]["fleets"][1] = [{"id": "ship-enterprise", "salvos": [{"card": "salvo-18-3", "extra": []}]},
-                                  {"id": "ship-yamato", "salvos": [{"card": "salvo-16-2", "extra": []}]}]
-    state = GAME.state_from_json(data).apply("draw").apply({"drew": "additional_damage-2"})
-    assert state.legal_actions() == [{"play": "additional_damage-2", "ship": "ship-yamato", "salvo": 0}]
-    with pytest.raises(IllegalAction):
-        state.apply({"play": "additional_damage-2", "ship": "ship-enterprise", "salvo": 0})
-
-
 def test_minefield_hits_every_ship_carriers_too_and_the_last_layer_takes_them():
     state = red(in_normal_turns(), "minefield-2", fleet=1)  # seat 0 on seat 1's fleet
     assert {s: v["hits"] for s, v in fleet(state, 1).items()} == dict.fromkeys(fleet(state, 1), 2)
@@ -325,3 +313,20 @@ def test_two_surviving_squadrons_both_attack_in_their_owners_turn():
     state = apply_all(state, [{"attack": 3}, {"die": 2}, {"sink": "ship-roma"}, {"sink": "ship-kongo"}])
     assert table(state)["sunk"][0] == ["ship-iowa", "ship-roma", "ship-kongo"]
     assert state.view(None)["squadrons"] == [] and state.view(None)["seat"] == 1
+
+
+def test_additional_damage_respects_the_screen_of_a_ship_that_joined_the_carrier_later():
+    # docs/rules.md: the carrier screen covers every attack, also a carrier hit while
+    # alone and screened again by a ship that joined its fleet later
+    state = black(in_normal_turns(), "destroyer_squadron")  # seat 0
+    state = pass_turn(pass_turn(pass_turn(state)))
+    state = apply_all(state, [{"attack": 1}, {"die": 4}, {"sink": "ship-yamato"}, {"sink": "ship-hyuga"},
+                              {"sink": "ship-lutzow"}, {"sink": "ship-repulse"}])
+    state = pass_turn(state)  # seat 1: the Enterprise alone
+    state = black(state, "salvo-16-1", ship="ship-enterprise")  # seat 2: exposed, 1/3
+    state = pass_turn(pass_turn(state))  # seats 3 and 0
+    state = apply_all(state, [{"drew": "additional_ship"}, {"play": "additional_ship"},
+                              {"ship": "ship-musashi"}])  # seat 1: the Musashi screens it again
+    state = apply_all(state, [{"drew": "additional_damage-2"}])  # seat 2
+    assert "ship-enterprise" not in targets(state), "the screen covers additional damage too"
+    assert state.legal_actions() == [{"discard": "additional_damage-2"}]

@@ -2,8 +2,10 @@
 
 import pytest
 
+from companion import i18n
 from companion.errors import CompanionError
 from companion.games.navalwar.data import (
+    DeckError,
     count_check,
     default_composition,
     is_red,
@@ -59,9 +61,11 @@ def test_a_user_file_overrides_sections_and_single_counts(tmp_path):
 def test_mistakes_in_a_user_file_name_the_file_and_the_key(tmp_path, text, where):
     path = tmp_path / "bad.yaml"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(CompanionError) as err:
+    with pytest.raises(DeckError) as err:
         load_composition(path)
     assert str(path) in str(err.value) and where in str(err.value)
+    ja = i18n.translate(err.value.key, "ja", **err.value.params)  # said in Japanese too
+    assert str(path) in ja and ja != str(err.value) and isinstance(err.value, ValueError)
 
 
 def test_a_missing_user_file_is_a_clear_error(tmp_path):

@@ -5,7 +5,9 @@ import json
 import pytest
 from .test_support import GAME, black, in_normal_turns, red, table
 
+from companion import i18n
 from companion.play.state import IllegalAction
+from companion.games.navalwar.data import default_composition, reduced_counts
 from companion.games.navalwar.rules import card_conservation
 
 
@@ -68,3 +70,21 @@ def test_torpedo_boat_respects_the_carrier_screen():
     assert "ship-enterprise" not in ships and "ship-hyuga" in ships
     state = state.apply({"play": "torpedo_boat", "ship": "ship-hyuga"}).apply({"die": 6})
     assert table(state)["sunk"][0] == ["ship-hyuga"] and table(state)["discard"] == {"torpedo_boat": 1}
+
+
+@pytest.mark.parametrize("options, key", [({"players": 10}, "navalwar.error.players"),
+                                          ({"target": 0}, "navalwar.error.target"),
+                                          ({"deck": {"counts": {"smoke": -1}}}, "navalwar.error.deck"),
+                                          ({"players": 9, "deck": {"counts": reduced_counts(default_composition(), 8)}},
+                                           "navalwar.error.too_few")])
+def test_refusals_are_message_keys_in_both_languages(options, key):
+    with pytest.raises(IllegalAction) as refused:
+        GAME.new_state(options)
+    assert refused.value.key == key and isinstance(refused.value, ValueError)
+    ja = i18n.translate(key, "ja", **refused.value.params)
+    assert ja != key and "ネイバルウォー" in ja and str(refused.value).startswith("Naval War")
+    over = GAME.new_state({"players": 3, "target": 1})
+    with pytest.raises(IllegalAction) as refused:
+        over.apply({"die": 1})
+    assert refused.value.key == "navalwar.error.not_now" and refused.value.params["waiting"] == "first"
+    assert "今は" in i18n.translate(refused.value.key, "ja", **refused.value.params)

@@ -1,0 +1,317 @@
+"""The flow of a ネイバルウォー Naval War game (RULES.md §3), free of Kivy.
+
+The companion tracks a physical card game: people tell it what happened, one choice
+at a time (action -> card -> target -> die), and it offers only the rules' legal
+actions (`choices.ChoiceTree`).  Stages:
+- setup: the start form (players, target score, the names; the deck in play);
+- count: "count your deck" (`counting.DeckCount`) over the start form;
+- play: an entry is awaited: which seat enters it (`actor()`: the player to move, the
+  player dealt to, nobody for who plays first) and which step of it has been chosen;
+- summary: a round has just ended; its scores are shown once, until Next round;
+- over: the game's scores, until New game.
+
+Who may act: TABLE for every seat (the whole table plays at the shared screen), a
+seat's own phone only for the entries that are that seat's (`actor()`).  What each
+sender has chosen so far, and the last entry it made, is kept per sender (its `Pad`).
+
+Undo (the table's): every entry is an undo point; Undo takes back the last one.
+Dice are entered from the real die or rolled by the companion (the "random" offer,
+which also picks the first player).  There is no computer player.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import CompanionError
+from companion.games.navalwar import display
+from companion.games.navalwar.choices import ChoiceTree, Labeller, plain
+from companion.games.navalwar.counting import DeckCount
+from companion.games.navalwar.data import Composition, load_composition
+from companion.games.navalwar.rules import composition_of
+from companion.play.controller import TABLE, Controller, Offer, Refused, Text, Who, refusal
+from companion.play.session import Session
+from companion.store import Store
+
+KIND = SCOREBOARD = "navalwar"
+PLAYERS = tuple(range(2, 10))  # 2 as a house game
+
+
+@dataclass
+class Pad:
+    """One sender's entry in progress: the steps chosen (at position `at`), and the last
+    entry it made."""
+
+    prefix: list = field(default_factory=list)
+    last: Text | None = None
+    at: tuple | None = None
+
+
+class NavalWarController(Controller):
+    def __init__(self, store: Store, session: Session | None, deck_path: str | None = None,
+                 rng: random.Random | None = None):
+        super().__init__(session)
+        self.store = store
+        self.deck_path = deck_path  # the setting navalwar.deck (None: the packaged cards)
+        self.deck: dict | None = None  # a `deck` option set by hand (tests), over the file
+        self.rng = rng or random.Random()
+        self.setup = {"players": 4, "target": 100}
+        self.start_error: Text | None = None
+        self.counting: DeckCount | None = None
+        self.pads: dict[Who, Pad] = {}
+        self._sender: Who = TABLE
+        self._tree: tuple | None = None  # (position, ChoiceTree)
+        self._view: tuple | None = None  # (position, public view)
+        self._adopt(session)
+
+    @classmethod
+    def open(cls, store: Store, session: Session | None = None, deck_path: str | None = None,
+             rng: random.Random | None = None):
+        """`session`, else the newest unfinished game, else the start form."""
+        if session is None:
+            games = store.games("active", kind=KIND)
+            session = Session.resume(store, games[0].id) if games else None
+        return cls(store, session, deck_path, rng)
+
+    def _adopt(self, session: Session | None) -> None:
+        self.session = session
+        self.pads.clear()
+        self.seen_round = self.view()["round"] if session else 0
+
+    # what the table shows ----------------------------------------------------------
+
+    def position(self) -> tuple | None:
+        """Which game, after how many entries (what the caches and the pads are kept for)."""
+        return (self.session.id, len(self.session.actions)) if self.session else None
+
+    def view(self) -> dict:
+        """The public view (kept while the position stays: every display reads it often)."""
+        position = self.position()
+        if self._view is None or self._view[0] != position:
+            self._view = (position, self.session.state.view(None))
+        return self._view[1]
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.session.players) if self.session else []
+
+    def waiting(self) -> dict | None:
+        return self.view()["waiting"]
+
+    def actor(self) -> int | None:
+        """The seat whose entry is awaited (None: the table's, e.g. who plays first)."""
+        waiting = self.waiting()
+        if waiting is None or waiting["kind"] == "first":
+            return None
+        return waiting["seat"] if waiting["kind"] in ("deal", "harbour") else self.view()["seat"]
+
+    def mine(self, who: Who) -> bool:
+        return who == TABLE or (who == self.actor() and who is not None)
+
+    def pad(self, who: Who) -> Pad:
+        """`who`'s pad; the steps it chose are dropped once the game has moved on."""
+        pad = self.pads.setdefault(who, Pad())
+        if pad.at != self.position():
+            pad.prefix, pad.at = [], self.position()
+        return pad
+
+    def tree(self) -> ChoiceTree:
+        """The legal actions as choice panels (kept while the position stays)."""
+        position = self.position()
+        if self._tree is None or self._tree[0] != position:
+            state = self.session.state
+            actions = state.legal_actions()
+            catalogue = {s.id: s.to_json() for s in state.composition.ships}
+            self._tree = (position, ChoiceTree(actions, Labeller(self.view(), self.names, catalogue).paths(actions)))
+        return self._tree[1]
+
+    def shown_prefix(self, who: Who) -> list[str]:
+        """The steps `who` has chosen, extended through every step with a single choice."""
+        return self.tree().descend(self.pad(who).prefix)
+
+    # stages ------------------------------------------------------------------------
+
+    def stage(self) -> str:
+        if self.session is None:
+            return "setup" if self.counting is None else "count"
+        view = self.view()
+        if view["phase"] == "over":
+            return "over"
+        return "summary" if view["round"] > self.seen_round else "play"
+
+    def changed(self) -> None:
+        if self.session is not None:  # an undo back into an earlier round shows its end again
+            self.seen_round = min(self.seen_round, self.view()["round"])
+        super().changed()
+
+    # offers ------------------------------------------------------------------------
+
+    def offers(self, who: Who) -> list[Offer]:
+        stage = self.stage()
+        if stage in ("setup", "count"):
+            return (self._setup_offers() if stage == "setup" else self._count_offers()) if who == TABLE else []
+        if who != TABLE and who not in range(self.session.state.seats):
+            return []
+        if stage == "over":
+            return [Offer("new", Text("navalwar_ui.new_game"))] if who == TABLE else []
+        if stage == "summary":
+            return [Offer("continue", Text("navalwar_ui.next_round"))] if who == TABLE else []
+        found = []
+        if self.mine(who):
+            seat, tree = self.actor(), self.tree()
+            found += [Offer("choose", seat=seat, choices=tuple(c.id for c in tree.choices(self.shown_prefix(who)))),
+                      Offer("enter", seat=seat)]  # any legal action, whole (a phone's list, a test)
+            if self.pad(who).prefix:
+                found.append(Offer("back", Text("navalwar_ui.back"), seat))
+            kind = self.waiting()["kind"]
+            if kind in ("die", "first"):
+                found.append(Offer("random", Text("navalwar_ui.roll" if kind == "die" else "navalwar_ui.pick_random"),
+                                   seat))
+        if who == TABLE and self.session.actions:
+            found.append(Offer("undo", Text("app.undo")))
+        return found
+
+    def _setup_offers(self) -> list[Offer]:
+        found = [Offer("players", choices=PLAYERS), Offer("target"), Offer("start", Text("navalwar_ui.start"))]
+        try:
+            self.composition()
+        except CompanionError:
+            return found  # nothing to count against until the file is fixed
+        return found + [Offer("count", Text("navalwar_ui.count_open"))]
+
+    def _count_offers(self) -> list[Offer]:
+        page = self.counting.page
+        found = [Offer("count_close", Text("navalwar_ui.close"))]
+        if page == "intro":
+            found.append(Offer("count_begin", choices=(False, True)))
+        if page == "step":
+            found += [Offer("count_change", choices=(-1, 1)), Offer("count_next")]
+        if page != "intro":
+            found.append(Offer("count_back", Text("navalwar_ui.back")))
+        return found
+
+    # the start form ------------------------------------------------------------------
+
+    def deck_option(self) -> dict | None:
+        """A new game's `deck` option: the one set by hand, else the file in the setting
+        `navalwar.deck` (in full, so a saved game never depends on the file again), else
+        None (the packaged composition).  Raises `CompanionError` for a broken file."""
+        if self.deck is not None:
+            return self.deck
+        return load_composition(self.deck_path).to_json() if self.deck_path else None
+
+    def composition(self) -> Composition:
+        """The cards a new game would use (what "count your deck" walks through, on the
+        renderer's own page); raises `CompanionError` for a broken file."""
+        return composition_of({"deck": self.deck_option()})
+
+    def deck_line(self) -> tuple[Text, bool]:
+        """What the start form says of the cards in play, and whether they are broken."""
+        if self.start_error is not None:
+            return self.start_error, True
+        try:
+            comp = self.composition()
+        except CompanionError as err:
+            return Text("navalwar_ui.deck_error", {"error": refusal(err)}), True
+        if self.deck is None and self.deck_path:
+            name = str(self.deck_path).replace("\\", "/").rsplit("/", 1)[-1]
+            return Text("navalwar_ui.deck_user", {"path": name, "actions": comp.total_actions,
+                                                  "ships": len(comp.ships)}), False
+        return Text("navalwar_ui.deck_packaged"), False
+
+    def on_players(self, seat, n: int) -> None:
+        self.setup["players"], self.start_error = n, None
+
+    def on_target(self, seat, target) -> None:
+        if not isinstance(target, int) or isinstance(target, bool) or target < 1:
+            raise Refused("navalwar.error.target")
+        self.setup["target"], self.start_error = target, None
+
+    def on_start(self, seat, names) -> None:
+        """A new game as the form describes, with one name per player (as typed or the
+        defaults); a deck that changed since, or too few cards, is said on the form."""
+        n = self.setup["players"]
+        if not (isinstance(names, (list, tuple)) and len(names) == n
+                and all(isinstance(name, str) and name.strip() for name in names)):
+            raise Refused("navalwar_ui.names_needed")
+        try:
+            options = {"players": n, "target": self.setup["target"], "deck": self.deck_option()}
+            session = Session.start(self.store, KIND, options, players=[name.strip() for name in names],
+                                    scoreboard=SCOREBOARD)
+        except CompanionError as err:
+            self.start_error = Text("navalwar_ui.cannot_start", {"error": refusal(err)})
+            return
+        self.start_error = None
+        self._adopt(session)
+
+    def on_count(self, seat, value) -> None:
+        self.counting = DeckCount(self.composition())
+
+    def on_count_begin(self, seat, ships: bool) -> None:
+        self.counting.begin(ships)
+
+    def on_count_change(self, seat, delta: int) -> None:
+        self.counting.change(delta)
+
+    def on_count_next(self, seat, value) -> None:
+        self.counting.next()
+
+    def on_count_back(self, seat, value) -> None:
+        self.counting.previous()
+
+    def on_count_close(self, seat, value) -> None:
+        self.counting = None
+
+    def on_new(self, seat, value) -> None:
+        self._adopt(None)
+
+    def on_continue(self, seat, value) -> None:
+        self.seen_round = self.view()["round"]
+
+    # entering actions ----------------------------------------------------------------
+
+    def act(self, who: Who, kind: str, value: Any = None) -> None:
+        self._sender = who
+        super().act(who, kind, value)
+
+    def on_choose(self, seat, step: str) -> None:
+        """A choice: one step deeper, or the action it enters."""
+        pad, tree = self.pad(self._sender), self.tree()
+        prefix = self.shown_prefix(self._sender)
+        choice = next(c for c in tree.choices(prefix) if c.id == step)
+        if choice.action is None:
+            pad.prefix = prefix + [step]
+        else:
+            self._play(choice.action, choice.label)
+
+    def on_enter(self, seat, action) -> None:
+        if action not in self.session.state.legal_actions():
+            raise Refused("play.not_now", kind="enter")
+        path = self.tree().path_of(action)
+        self._play(action, self.tree().labels(path)[-1])
+
+    def on_back(self, seat, value) -> None:
+        self.pad(self._sender).prefix.pop()
+
+    def on_random(self, seat, value) -> None:
+        """The companion rolls the die (or picks the first player) at random."""
+        action = self.rng.choice(self.session.state.legal_actions())
+        label = (Text("navalwar_ui.rolled", {"n": action["die"]}) if "die" in action
+                 else plain(self.names[action["first"]]))
+        self._play(action, label)
+
+    def _play(self, action, label: Text) -> None:
+        self.play_turn([action])
+        self.pad(self._sender).last = Text("navalwar_ui.last", {"text": label})
+
+    def on_undo(self, seat, value) -> None:
+        self.undo_to(len(self.session.actions) - 1)
+        for pad in self.pads.values():
+            pad.prefix, pad.last = [], None
+
+    # display -------------------------------------------------------------------------
+
+    def display(self, who: Who) -> dict:
+        return display.model(self, who)

@@ -1,0 +1,143 @@
+"""What a Naval War renderer draws, per stage and per reader: `model(controller, who)`.
+
+JSON values and `Text`s only.  Everything on a Naval War table is public (the rules'
+`secrets(seat)` is empty: the companion never knows a hand), so the table's model and
+a seat's differ only in what is the reader's own: a seat's model adds `own` (its fleet
+with the damage on each ship), its next-draw odds mark its own calibres, and its
+choices are offered only when the entry awaited is its own.
+"""
+
+from __future__ import annotations
+
+from companion.games.navalwar.choices import card_text
+from companion.games.navalwar.data import card_value
+from companion.play.controller import TABLE, Text, Who
+
+SHIPS_IN_HAND = {9: 4}  # else 5
+
+
+def model(c, who: Who) -> dict:
+    stage, pad = c.stage(), c.pad(who)
+    offers = c.offers(who)
+    base = {"stage": stage, "offers": offers, "can_undo": any(o.kind == "undo" for o in offers),
+            "setup": dict(c.setup), "last": pad.last, "title": [Text("navalwar.title")]}
+    if stage in ("setup", "count"):
+        text, broken = c.deck_line()
+        return base | {"deck": {"text": text, "broken": broken},
+                       "default_names": [Text("navalwar_ui.default_name", {"n": n + 1}) for n in range(9)],
+                       "count": c.counting.model() if c.counting else None}
+    view = c.view()
+    base["title"].append(Text("navalwar.round", {"n": view["round"]}))
+    if view["house_rule"]:
+        base["title"].append(Text("navalwar_ui.title_house", {"text": Text(f"navalwar.house_rule.{view['house_rule']}")}))
+    found = base | _table(c, view) | _panel(c, who, view, offers)
+    found["odds"] = _odds(view, who if who != TABLE else view["seat"])
+    found["chart"] = scores(c, view, None)
+    found["summary"] = scores(c, view, stage) if stage in ("summary", "over") else None
+    if who != TABLE:
+        found["own"] = view["fleets"][who]
+    return found
+
+
+def _table(c, view: dict) -> dict:
+    names = c.names
+    turn = view["phase"] in ("stage", "turn")
+    discards = [Text("navalwar_ui.count_of", {"card": card_text(key), "n": n})
+                for key, n in view["discard"].items() if key != "unseen" and n]
+    if view["discard"]["unseen"]:
+        discards.append(Text("navalwar_ui.count_of", {"card": Text("navalwar.unseen_discards"),
+                                                      "n": view["discard"]["unseen"]}))
+    return {
+        "players": view["players"], "seat": view["seat"],
+        "piles": Text("navalwar_ui.piles", view["piles"]),
+        "discard_button": Text("navalwar_ui.discard_button", {"n": view["piles"]["discard"]}),
+        "discards": discards or [Text("navalwar_ui.discard_none")],
+        "squadrons": [Text("navalwar_ui.squadron_row", {
+            "n": q["n"], "name": names[q["owner"]], "on": names[q["strikes_on_turn_of"]],
+            "hits": sum(card_value(k) for k in q["hits"])}) for q in view["squadrons"]],
+        "fleets": [fleet | {"name": names[fleet["seat"]], "points": view["round_points"][fleet["seat"]],
+                            "is_turn": turn and fleet["seat"] == view["seat"]} for fleet in view["fleets"]],
+    }
+
+
+def _panel(c, who: Who, view: dict, offers: list) -> dict:
+    """The choice panel: the prompt, the steps chosen, the choices of the next step."""
+    waiting = view["waiting"]
+    kind = waiting["kind"] if waiting else None
+    catalogue = kind in ("deal", "harbour")
+    panel = {"prompt": _prompt(c, view), "prompt_seat": c.actor() if kind != "first" else None,
+             "chosen": [], "choices": [], "catalogue": catalogue, "columns": 3 if kind == "die" or catalogue else 2,
+             "random": next((o.label for o in offers if o.kind == "random"), None)}
+    if c.stage() != "play" or not c.mine(who):
+        return panel
+    tree = c.tree()
+    ships = {s.id: s for s in c.session.state.composition.ships}
+    if c.pad(who).prefix:
+        panel["chosen"] = tree.labels(c.pad(who).prefix)
+    for choice in tree.choices(c.shown_prefix(who)):
+        entry = {"id": choice.id, "label": choice.label, "red": choice.red}
+        if catalogue:
+            ship = ships[choice.id.split(":", 1)[1]]
+            entry["ship"] = {"name": ship.name, "calibre": ship.calibre, "carrier": ship.carrier}
+        panel["choices"].append(entry)
+    return panel
+
+
+def _prompt(c, view: dict) -> list:
+    """The lines saying what is awaited."""
+    waiting, names = view["waiting"], c.names
+    if waiting is None:
+        return [Text("navalwar_ui.game_over", {"name": names[view["winner"]]})]
+    kind = waiting["kind"]
+    if kind == "first":
+        return [Text("navalwar_ui.first")]
+    if kind == "deal":
+        seat = waiting["seat"]
+        return [Text("navalwar_ui.deal", {"name": names[seat], "size": SHIPS_IN_HAND.get(view["players"], 5),
+                                          "n": len(view["fleets"][seat]["ships"]) + 1})]
+    if kind == "harbour":
+        return [Text("navalwar_ui.harbour", {"name": names[waiting["seat"]]})]
+    who = Text("navalwar_ui.turn_of", {"name": names[view["seat"]]})
+    afloat = {s["id"]: (f["seat"], s) for f in view["fleets"] for s in f["ships"]}
+    if kind == "die" and waiting["effect"] == "squadron":
+        return [who, Text("navalwar_ui.die_squadron", {"name": names[waiting["seat"]]})]
+    if kind == "die":
+        seat, ship = afloat[waiting["ship"]]
+        target = Text("navalwar_ui.ship_target", {"player": names[seat], "name": ship["name"],
+                                                  "hits": ship["hits"], "defence": ship["defence"]})
+        return [who, Text(f"navalwar_ui.die_{waiting['effect']}", {"target": target})]
+    if kind == "strike":
+        return [who, Text("navalwar_ui.strike", {"carrier": afloat[waiting["carrier"]][1]["name"]})]
+    if kind == "red":
+        return [who, Text("navalwar_ui.red", {"card": card_text(waiting["card"])})]
+    if kind in ("play", "choose", "stage_hand"):  # shorter than the rules' catalog text
+        return [who, Text(f"navalwar_ui.waiting_{kind}")]
+    return [who, Text(f"navalwar.waiting.{kind}", {"left": waiting.get("left", 0)})]
+
+
+def _odds(view: dict, seat) -> dict | None:
+    """The next draw: red, and each salvo calibre (`mine`: a calibre of `seat`'s guns)."""
+    if view["phase"] not in ("stage", "turn"):
+        return None
+    if view["piles"]["draw"] == 0:
+        return {"empty": True, "red": 0.0, "salvo": []}
+    mine = {s["calibre"] for s in view["fleets"][seat]["ships"]} if seat is not None else set()
+    odds = view["odds"]
+    return {"empty": False, "red": odds["red"],
+            "salvo": [{"calibre": c, "p": p, "mine": c in mine} for c, p in odds["salvo"].items()]}
+
+
+def scores(c, view: dict, stage: str | None) -> dict:
+    """The scores across rounds: after a round (summary), at the end (over), or now."""
+    names = c.names
+    if stage == "over":
+        title, button = Text("navalwar_ui.game_over", {"name": names[view["winner"]]}), Text("navalwar_ui.new_game")
+    elif stage == "summary":
+        title, button = Text("navalwar_ui.round_over", {"n": view["round"] - 1}), Text("navalwar_ui.next_round")
+    else:
+        title, button = Text("navalwar.round", {"n": view["round"]}), Text("navalwar_ui.close")
+    points = view["round_points"] if stage is None else view["last_round"]["points"]
+    return {"title": title, "button": button, "history": view["history"], "players": view["players"],
+            "target": view["target"], "header": [Text("navalwar_ui.this_round"), Text("navalwar.totals")],
+            "rows": [{"name": names[s], "points": f"{points[s]:+d}", "total": str(view["totals"][s])}
+                     for s in range(view["players"])]}
