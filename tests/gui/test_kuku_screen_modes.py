@@ -39,7 +39,9 @@ def test_computer_game_hides_its_fleet_and_announces_its_attacks(gui):
         assert_no_leak(gui, screen)
     assert screen.stage in ("result", "over")
     screen.continue_play()
-    assert screen.stage == "over" and "勝ち" in screen.status_text
+    # the computer's attacks are random: a last bomb may sink both fleets at once (a draw)
+    said = "引き分け" if screen.session.state.outcome().winner is None else "勝ち"
+    assert screen.stage == "over" and said in screen.status_text
     gui.screenshot("3-over")
 
 
