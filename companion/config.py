@@ -83,6 +83,12 @@ class NavalWar:
 
 
 @dataclass(frozen=True)
+class Seats:
+    enabled: bool = True  # the phones' server (companion/seats): players join from their phones
+    port: int = _opt(8765, min=1024, max=65535)
+
+
+@dataclass(frozen=True)
 class Config:
     display: Display = Display()
     language: str = _opt("auto", choices=("auto", "ja", "en"))
@@ -90,6 +96,7 @@ class Config:
     data_dir: str = ""
     sensor: Sensor = Sensor()
     navalwar: NavalWar = NavalWar()
+    seats: Seats = Seats()
     path: str = ""  # the file this came from (not a key in the file)
 
     @property
