@@ -152,6 +152,7 @@ const renderers = {
         className: `cell ${v ? "m-" + mark[v] : ""} ${legal.has(a) ? "legal" : ""}` +
           ` ${b.last_move === a ? "last" : ""}`, disabled: big && !legal.has(a),
       });
+      node.dataset.a = a;
       if (big) node.onclick = () => act("cell", a);
       else node.tabIndex = -1;
       return node;

@@ -1,0 +1,153 @@
+"""Phones in a real browser (Debian's Chromium via Playwright), one context per phone,
+against the real server with the game on its own thread: two phones play a whole
+Ultimate Tic-Tac-Toe game; a phone's socket is cut and it resumes; the table restarts
+mid-game and both phones resume with their device keys.  Every frame a phone receives
+is checked to be its own seat's (or a refusal, a beat).  Screenshots at 360×740."""
+
+from __future__ import annotations
+
+import json
+import re
+import random
+import time
+
+import pytest
+
+from companion.games.uttt.controller import UtttController
+from tests.seats.browser import ARGS, CHROMIUM, PHONE, SHOTS, Table
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+class PhoneInBrowser:
+    def __init__(self, browser, seat: int | None, locale: str):
+        self.seat = seat
+        self.context = browser.new_context(viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
+        self.page = self.context.new_page()
+        self.frames: list[dict] = []
+        self.page.on("websocket", lambda ws: ws.on("framereceived", lambda data: self.frames.append(json.loads(data))))
+
+    def displays(self) -> list[dict]:
+        return [f for f in self.frames if f["type"] == "display"]
+
+    def wait_for_display(self, after: int, timeout: float = 10.0) -> float:
+        start = time.monotonic()
+        while len(self.displays()) <= after:
+            assert time.monotonic() - start < timeout, "no display arrived"
+            self.page.wait_for_timeout(20)
+        return time.monotonic() - start
+
+    def shot(self, name: str) -> None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"phone-{name}.png"))
+
+
+@pytest.fixture
+def table(tmp_path):
+    table = Table(tmp_path, UtttController.open)
+    yield table
+    table.stop()
+
+
+def join(browser, table, seat, locale="en-US") -> PhoneInBrowser:
+    phone = PhoneInBrowser(browser, seat, locale)
+    phone.page.goto(table.join_url())
+    phone.page.locator(".list button").nth(seat).click()
+    playwright_api.expect(phone.page.locator("#who")).to_contain_text("1" if seat == 0 else "2")
+    return phone
+
+
+def play_one(table, phones, rng) -> None:
+    """The seat to move plays a random legal move by tapping on its phone; its "done"
+    shows only once the move is on disk."""
+    c = table.controller
+    seat, legal, count = table.call(lambda: (c.session.state.to_move(), c.session.state.legal_actions(),
+                                             len(c.session.actions)))
+    action, page = rng.choice(legal), phones[seat].page
+    cell = page.locator(f'.zoom .cell[data-a="{action}"]')
+    if not cell.count():
+        page.locator(f'.mini[data-board="{action // 9}"]').click()
+    cell.click()
+    playwright_api.expect(page.locator("#ack")).to_have_text(re.compile("^✓"))
+    on_disk = table.call(lambda: table.store.actions(c.session.id))
+    assert len(on_disk) == count + 1 and on_disk[-1] == action
+
+
+def check_frames(phone: PhoneInBrowser) -> None:
+    """A phone hears only its own seat's display model (and beats, answers, refusals)."""
+    for frame in phone.frames:
+        assert frame["type"] in {"welcome", "beat", "pong", "seats", "claimed", "joined", "display", "done", "refused"}
+        if frame["type"] == "display":
+            assert frame["seat"] == phone.seat
+            assert frame["model"]["offers"] == [] or all(o["seat"] in (None, phone.seat) for o in frame["model"]["offers"])
+
+
+def test_two_phones_play_a_whole_game(browser, table):
+    red = join(browser, table, 0, locale="ja-JP")
+    red.shot("uttt-joined-ja")
+    blue = join(browser, table, 1)
+    assert table.join_url() is None  # every seat claimed: the QR goes
+    rng = random.Random(7)
+    phones = {0: red, 1: blue}
+    moves = 0
+    while not table.call(lambda: table.controller.session.state.is_over()):
+        play_one(table, phones, rng)
+        moves += 1
+        if moves == 1:
+            blue.shot("uttt-zoomed")
+        if moves == 6:
+            red.shot("uttt-overview-ja")
+    red.page.wait_for_timeout(200)
+    red.shot("uttt-over-ja")
+    playwright_api.expect(blue.page.locator("#status")).to_contain_text("win" if table.controller.session.state.outcome().winner is not None else "Draw")
+    for phone in phones.values():
+        check_frames(phone)
+
+
+def test_a_cut_phone_resumes_and_both_resume_after_a_restart(browser, table):
+    red, blue = join(browser, table, 0), join(browser, table, 1)
+    phones, rng = {0: red, 1: blue}, random.Random(3)
+    for _ in range(4):
+        play_one(table, phones, rng)
+
+    seen = len(red.displays())
+    red.page.evaluate("ws.close()")  # the phone's socket is cut (a sleeping phone, a dropped Wi-Fi)
+    took = red.wait_for_display(seen)
+    assert took < 2.0
+    assert red.displays()[-1]["model"]["board"] == blue.displays()[-1]["model"]["board"]  # a full snapshot
+
+    counts = {seat: len(p.displays()) for seat, p in phones.items()}
+    table.restart()  # a power cut: the same data, the same port, a fresh server and room
+    for seat, phone in phones.items():
+        phone.wait_for_display(counts[seat], timeout=15)
+    assert table.call(table.room.claimed) == {0: True, 1: True}
+    for _ in range(4):
+        play_one(table, phones, rng)
+    for phone in phones.values():
+        check_frames(phone)
+
+
+def test_a_second_phone_cannot_take_a_claimed_seat_and_an_old_link_is_refused(browser, table):
+    red = join(browser, table, 0)
+    url = table.join_url()
+    thief = PhoneInBrowser(browser, None, "en-US")
+    thief.page.goto(url)
+    taken = thief.page.locator(".list button").nth(0)
+    playwright_api.expect(taken).to_be_disabled()
+    playwright_api.expect(taken).to_contain_text("taken")
+    thief.shot("seats-en")
+    late = PhoneInBrowser(browser, None, "en-US")
+    late.page.goto(url.replace("room=", "room=old"))
+    playwright_api.expect(late.page.locator("#notice")).to_contain_text("QR code is old or wrong")
+    late.shot("old-token-en")
+    assert table.call(table.room.claimed) == {0: True}
+    check_frames(red)
