@@ -11,7 +11,8 @@ from pathlib import Path
 
 from companion.seats.claims import Claims
 from companion.seats.room import Room
-from companion.seats.server import GameThread, SeatServer
+from companion.seats.server import SeatServer
+from companion.seats.thread import GameThread
 from companion.store import Store
 
 CHROMIUM = "/usr/bin/chromium"
