@@ -194,7 +194,7 @@ class Room:
         if claim is None:
             raise Refusal("device_unknown")
         if claim.game_id != self.game_id:
-            raise Refusal("game_over")
+            raise Refusal("other_game")
         for other in [other for other in self.links if other is not link and other.key_hash == claim.key_hash]:
             self._drop(other, Refusal("replaced"))  # the same phone's older socket
         link.seat, link.key_hash, link.watching = claim.seat, claim.key_hash, False

@@ -51,9 +51,9 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = 5.0, static: Path = S
             try:
                 result = fn(*args)
             except BaseException as error:  # noqa: BLE001  (handed back to the awaiting side)
-                loop.call_soon_threadsafe(settle, "set_exception", error)
+                _hand_back(loop, settle, "set_exception", error)
             else:
-                loop.call_soon_threadsafe(settle, "set_result", result)
+                _hand_back(loop, settle, "set_result", result)
 
         marshal(run)
         return await future
@@ -81,8 +81,11 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = 5.0, static: Path = S
         await ws.prepare(request)
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
-        link = Link(send=lambda m: loop.call_soon_threadsafe(queue.put_nowait, ("send", m)),
-                    close=lambda m: loop.call_soon_threadsafe(queue.put_nowait, ("close", m)))
+
+        def put(what: str, message: dict) -> None:  # from the game's thread
+            _hand_back(loop, queue.put_nowait, (what, message))
+
+        link = Link(send=lambda m: put("send", m), close=lambda m: put("close", m))
         writer = asyncio.create_task(_write(ws, queue))
         beats = asyncio.create_task(_beat(queue, beat_s))
         queue.put_nowait(("send", {"type": "welcome", "beat_s": beat_s}))
@@ -93,9 +96,12 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = 5.0, static: Path = S
                     queue.put_nowait(("send", reply))
         finally:
             beats.cancel()
-            await on_game(room.disconnect, link)
             queue.put_nowait(("stop", None))
-            await writer
+            try:  # bounded: while the app stops, its thread may no longer run what is handed to it
+                await asyncio.wait_for(on_game(room.disconnect, link), 1.0)
+                await writer
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                writer.cancel()
         return ws
 
     app = web.Application()
@@ -104,6 +110,14 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = 5.0, static: Path = S
     app.router.add_get("/", page)
     app.router.add_get("/{path:.+}", page)
     return app
+
+
+def _hand_back(loop: asyncio.AbstractEventLoop, fn, *args) -> None:
+    """`fn(*args)` on the server's loop, from any thread; nothing once the server has stopped."""
+    try:
+        loop.call_soon_threadsafe(fn, *args)
+    except RuntimeError:  # the loop is closed: nobody waits any more
+        pass
 
 
 async def _replies(frame, link: Link, room: Room, on_game) -> list[dict]:
@@ -183,6 +197,11 @@ class SeatServer:
         ready.set()
         loop.run_forever()
         loop.run_until_complete(self._runner.cleanup())
+        left = asyncio.all_tasks(loop)
+        for task in left:
+            task.cancel()
+        if left:
+            loop.run_until_complete(asyncio.wait(left, timeout=2))
         loop.close()
 
     def stop(self) -> None:

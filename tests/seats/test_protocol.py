@@ -101,7 +101,7 @@ async def test_a_new_game_on_the_table_is_a_new_room(phones, table):
     assert room.token != old
     phone = await phones()
     assert (await phone.ask({"type": "hello", "room": old}))["code"] == "room_token"
-    assert (await phone.ask({"type": "hello", "device": key}))["code"] == "game_over"
+    assert (await phone.ask({"type": "hello", "device": key}))["code"] == "other_game"
 
 
 async def test_a_watcher_sees_the_public_model_and_may_not_act(phones, table):

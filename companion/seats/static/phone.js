@@ -6,7 +6,7 @@ const KEY = "companion.device", SEQ = "companion.seq", LANG = "companion.lang";
 const room = new URLSearchParams(location.hash.slice(1)).get("room");
 let lang = localStorage.getItem(LANG) || (navigator.language.startsWith("ja") ? "ja" : "en");
 let words = {}, ws = null, timer = 0, backoff = 250, heard = 0, beat = 5000;
-let pending = null, shown = null, zoom = null, seated = false;
+let pending = null, shown = null, zoom = null, seated = false, tried = false, retry = 0;
 
 const t = (key, values = {}) =>
   (words[key] || key).replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : `{${k}}`));
@@ -81,11 +81,16 @@ const handlers = {
   },
   refused(m) {
     if (pending && pending.id === m.id) pending = null;
-    if (["device_unknown", "game_over", "released"].includes(m.code)) forget();
     notice(m.text);
-    if (m.code === "device_unknown" || m.code === "game_over") {
-      if (room && m.code === "device_unknown") send({ type: "hello", room, lang });
+    if (m.code === "device_unknown" || m.code === "released") forget();
+    if (m.code === "device_unknown" || (m.code === "other_game" && room && !tried)) {
+      tried = true; // a fresh QR after a finished game: choose a seat with its token
+      if (room) send({ type: "hello", room, lang });
       else { setStatus(t("scan")); $("#main").replaceChildren(); }
+    } else if (["other_game", "game_over", "no_game"].includes(m.code)) {
+      setStatus(m.text); // the key is kept: the table may bring its game back
+      clearTimeout(retry);
+      retry = setTimeout(hello, 5000);
     }
   },
   beat() {}, pong() {},

@@ -1,0 +1,84 @@
+"""The real Kivy app as the table, a phone in Debian's Chromium: the table's phones
+panel shows the join QR and each seat's phone; a move tapped on the phone appears on
+the table and one tapped on the table reaches the phone; "release" frees the seat."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.seats.browser import ARGS, CHROMIUM, PHONE, SHOTS, free_port
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+PORT = free_port()
+pytestmark = [pytest.mark.gui, pytest.mark.browser,
+              pytest.mark.parametrize("gui_config", [f"seats:\n  port: {PORT}\n"], indirect=True, ids=["seats"])]
+
+
+@pytest.fixture
+def page():
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(viewport=PHONE, locale="ja-JP", has_touch=True, is_mobile=True)
+        yield context.new_page()
+        browser.close()
+
+
+def until(gui, page, condition, timeout: float = 10.0) -> None:
+    """Run the table (Kivy) and the browser by turns until `condition()`."""
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        gui.pump(0.03)
+        page.wait_for_timeout(10)
+
+
+def panel(gui):
+    from kivy.core.window import Window
+    from companion.ui.phones import PhonesPanel
+
+    return next(w for w in Window.children if isinstance(w, PhonesPanel))
+
+
+def test_a_phone_joins_from_the_table_panel_and_plays_with_the_table(gui, page):
+    gui.tap(gui.tile("uttt"))
+    uttt, app = gui.screen, gui.app
+    until(gui, page, lambda: app.seats is not None)
+    room = app.seats.room
+    gui.tap(uttt.ids.phones)
+    gui.pump(0.2)
+    shown = panel(gui)
+    assert shown.qr is not None and "QR" in shown.message
+    gui.screenshot("table-phones-qr")
+
+    page.goto(room.join_url(f"http://127.0.0.1:{app.seats.port}"))
+    until(gui, page, lambda: page.locator(".list button").count() == 3)
+    page.locator(".list button").nth(0).click()
+    until(gui, page, lambda: room.claimed() == {0: True})
+    rows = list(reversed(shown.ids.rows.children))
+    assert rows[0].state == "接続中" and rows[1].state == "空き"
+    gui.screenshot("table-phones-red-joined")
+    shown.dismiss()
+    gui.pump(0.1)
+
+    page.locator('.zoom .cell[data-a="40"], .mini[data-board="4"]').first.click()
+    until(gui, page, lambda: page.locator('.zoom .cell[data-a="40"]').count() == 1)
+    page.locator('.zoom .cell[data-a="40"]').click()
+    until(gui, page, lambda: uttt.session.actions == [40])
+    until(gui, page, lambda: page.locator("#ack").inner_text().startswith("✓"))
+    gui.screenshot("table-after-phone-move")
+
+    gui.tap_cell(uttt.ids.board, 4 * 9 + 0)  # blue plays on the table
+    until(gui, page, lambda: page.locator('.zoom .cell[data-a="0"]').count() == 1)  # sent to board 0
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "phone-after-table-move-ja.png"))
+
+    gui.tap(uttt.ids.phones)
+    gui.pump(0.2)
+    shown = panel(gui)
+    release = next(w for w in gui.widgets(shown) if getattr(w, "text", "") == "電話を解除" and not w.disabled)
+    gui.tap(release)
+    until(gui, page, lambda: "解除" in page.locator("#notice").inner_text())
+    assert room.claimed() == {}
+    assert shown.qr is not None  # a free seat again: the QR is back
