@@ -113,7 +113,7 @@ def test_two_phones_play_a_whole_game(browser, table):
         check_frames(phone)
 
 
-def test_a_cut_phone_resumes_and_both_resume_after_a_restart(browser, table):
+def test_a_phone_resumes_after_a_cut_missed_beats_waking_up_and_a_restart(browser, table):
     red, blue = join(browser, table, 0), join(browser, table, 1)
     phones, rng = {0: red, 1: blue}, random.Random(3)
     for _ in range(4):
@@ -124,6 +124,17 @@ def test_a_cut_phone_resumes_and_both_resume_after_a_restart(browser, table):
     took = red.wait_for_display(seen)
     assert took < 2.0
     assert red.displays()[-1]["model"]["board"] == blue.displays()[-1]["model"]["board"]  # a full snapshot
+
+    seen = len(red.displays())
+    red.page.evaluate("heard = 0")  # as if no beat had come for long: the link is taken for dead
+    assert red.wait_for_display(seen) < 2.0
+
+    seen = len(red.displays())  # a socket gone while the phone slept, the next retry far off...
+    red.page.evaluate("ws.onclose = null; ws.close(); ws = null; backoff = 60000")
+    red.page.wait_for_timeout(300)
+    assert len(red.displays()) == seen
+    red.page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # ...and it wakes up
+    assert red.wait_for_display(seen) < 1.0
 
     counts = {seat: len(p.displays()) for seat, p in phones.items()}
     table.restart()  # a power cut: the same data, the same port, a fresh server and room

@@ -162,27 +162,26 @@ const renderers = {
       else node.tabIndex = -1;
       return node;
     };
-    const main = $("#main");
-    if (zoom !== null) {
-      const grid = el("div", { className: "big mini zoom" },
-        [...Array(9).keys()].map((c) => cell(zoom * 9 + c, true)));
-      const parts = [el("div", { className: "small", textContent: t("board_n", { n: zoom + 1 }) }), grid];
-      if (playable.length > 1) parts.push(button(t("back_to_board"), () => { zoom = null; draw(); }));
-      main.replaceChildren(...parts);
-      return;
-    }
-    const boards = [...Array(9).keys()].map((i) => {
+    const overview = (map) => el("div", { className: map ? "big map" : "big" }, [...Array(9).keys()].map((i) => {
       const status = b.boards[i], won = status === "X" || status === "O";
       const mini = el("div", {
-        className: `mini ${playable.includes(i) ? "playable" : ""} ${won ? "won" + status : ""}` +
-          ` ${status === "draw" ? "draw" : ""}`,
+        className: `mini ${playable.includes(i) ? "playable" : ""} ${i === zoom ? "shown" : ""}` +
+          ` ${won ? "won" + status : ""} ${status === "draw" ? "draw" : ""}`,
       }, [...Array(9).keys()].map((c) => cell(i * 9 + c, false)));
       if (playable.includes(i)) mini.onclick = () => { zoom = i; draw(); };
       mini.dataset.board = i;
       return mini;
-    });
-    main.replaceChildren(el("div", { className: "big" }, boards),
-      el("div", { className: "small", textContent: lines(m.score) }));
+    }));
+    const main = $("#main");
+    if (zoom === null) {
+      main.replaceChildren(overview(false), el("div", { className: "small", textContent: lines(m.score) }));
+      return;
+    }
+    const grid = el("div", { className: "big mini zoom" }, [...Array(9).keys()].map((c) => cell(zoom * 9 + c, true)));
+    const head = el("div", { className: "zoomhead" }, [overview(true),
+      el("div", { className: "small", textContent: t("board_n", { n: zoom + 1 }) })]);
+    if (playable.length > 1) head.append(button(t("back_to_board"), () => { zoom = null; draw(); }));
+    main.replaceChildren(head, grid);
   },
 };
 
