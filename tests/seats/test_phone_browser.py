@@ -162,3 +162,67 @@ def test_a_second_phone_cannot_take_a_claimed_seat_and_an_old_link_is_refused(br
     late.shot("old-token-en")
     assert table.call(table.room.claimed) == {0: True}
     check_frames(red)
+
+
+# 九九戦艦: fleets placed and attacks chosen on two phones ------------------------------
+
+KUKU_FLEETS = {0: ("9×9", ["1×1", "5×5"]), 1: ("2×1", ["3×8", "7×7"])}
+
+
+def open_kuku(store):
+    from companion.games.kuku.controller import KukuController
+
+    controller = KukuController.open(store, rng=random.Random(7))
+    if controller.session is None:
+        controller.act("table", "choose", {"opponent": "2p"})
+        controller.act("table", "start", ["Aki", "Ben"])
+    return controller
+
+
+def tap(phone: PhoneInBrowser, locator) -> None:
+    """A tap on the phone, until its "done"."""
+    phone.page.evaluate("ack('')")
+    locator.click()
+    playwright_api.expect(phone.page.locator("#ack")).to_have_text(re.compile("^✓"))
+
+
+def test_two_phones_play_a_whole_kuku_game_and_never_hear_the_others_fleet(browser, tmp_path):
+    table = Table(tmp_path, open_kuku)
+    try:
+        c = table.controller
+        phones = {seat: join(browser, table, seat, locale="ja-JP" if seat == 0 else "en-US") for seat in (0, 1)}
+        for seat, (leader, normals) in KUKU_FLEETS.items():
+            table.call(c.act, "table", "open")  # the table's cover button, then the phone places
+            phone = phones[seat]
+            phone.page.wait_for_selector('button[data-kind="leader"]')
+            tap(phone, phone.page.locator('button[data-kind="leader"]'))
+            for cell in [leader] + normals:
+                row, col = cell.split("×")
+                phone.page.locator(".keys.pad button").nth(int(row) - 1).click()
+                tap(phone, phone.page.locator(".keys.pad button").nth(int(col) - 1))
+                if cell == leader and seat == 0:
+                    phone.shot("kuku-placing-ja")
+            tap(phone, phone.page.locator('#actions button[data-kind="hide"]'))
+        assert table.call(c.stage) == "play"
+        secrets = {seat: table.call(c.session.state.secrets, seat) for seat in (0, 1)}
+        targets = {0: ["2×1", "3×8", "7×7"], 1: ["4×4", "6×6", "8×8", "2×2", "4×6"]}
+        while not table.call(lambda: c.session.state.is_over()):
+            mover = table.call(lambda: c.session.state.to_move())
+            phone, cell = phones[mover], targets[mover].pop(0)
+            for key in cell:
+                tap(phone, phone.page.locator(".keys button", has_text=re.compile(f"^{key}$")))
+            if mover == 1 and len(targets[1]) == 4:
+                phone.shot("kuku-attack-typed-en")
+            tap(phone, phone.page.locator('#actions button[data-kind="primary"]'))
+            tap(phone, phone.page.locator('#actions button[data-kind="continue"]'))
+        phones[0].page.wait_for_timeout(200)
+        phones[0].shot("kuku-over-ja")
+        assert table.call(lambda: c.session.state.outcome().winner) == 0
+        for seat, phone in phones.items():
+            check_frames(phone)
+            text = json.dumps([f for f in phone.frames if f["type"] != "display" or
+                               f["model"]["stage"] != "over"], ensure_ascii=False)  # the end reveals both
+            for secret in secrets[1 - seat]:
+                assert secret not in text, f"seat {seat} heard {secret}"
+    finally:
+        table.stop()

@@ -10,10 +10,12 @@ let pending = null, shown = null, zoom = null, seated = false, tried = false, re
 
 const t = (key, values = {}) =>
   (words[key] || key).replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : `{${k}}`));
-const lines = (text) => (Array.isArray(text) ? text.join("\n") : text || "");
+const plain = (text) => text.replace(/\[\/?(color|b|i|size)[^\]]*\]/g, ""); // the table's markup
+const lines = (text) => plain(Array.isArray(text) ? text.join("\n") : text || "");
 
-function el(tag, props = {}, children = []) {
+function el(tag, { dataset = {}, ...props } = {}, children = []) {
   const node = Object.assign(document.createElement(tag), props);
+  Object.assign(node.dataset, dataset);
   node.append(...children);
   return node;
 }
@@ -136,9 +138,9 @@ function draw() {
   const m = shown.model, render = renderers[shown.kind];
   if (!render) { setStatus(t("not_supported")); return; }
   render(m);
-  notice(m.notice || "");
+  notice(plain(m.notice || ""));
   $("#actions").replaceChildren(...m.offers.filter((o) => o.label && o.choices.length <= 1)
-    .map((o) => button(o.label, () => act(o.kind, o.choices.length ? o.choices[0] : null))));
+    .map((o) => button(o.label, () => act(o.kind, o.choices.length ? o.choices[0] : null), { dataset: { kind: o.kind } })));
 }
 
 const COLOURS = { red: "red", you: "red", blue: "blue", cpu: "blue" };
@@ -183,7 +185,52 @@ const renderers = {
     if (playable.length > 1) head.append(button(t("back_to_board"), () => { zoom = null; draw(); }));
     main.replaceChildren(head, grid);
   },
+  kuku(m) {
+    const b = m.board, offers = Object.fromEntries(m.offers.map((o) => [o.kind, o]));
+    const colour = m.status_seat === 0 ? "red" : m.status_seat === 1 ? "blue" : "";
+    setStatus(lines(m.status || m.cover || m.news_title || ""), colour);
+    const fleet = Object.fromEntries(b.fleet.map((token) => [token.split("@")[1], token.split(":")[1].split("@")[0]]));
+    const grid = el("div", { className: "kgrid" });
+    for (let r = 1; r <= 9; r++) for (let c = 1; c <= 9; c++) {
+      const cell = `${r}×${c}`, marker = b.markers[cell];
+      grid.append(el("div", {
+        className: `k ${fleet[cell] || ""} ${marker ? "mk-" + marker : ""} ${b.rings.includes(cell) ? "ring" : ""}` +
+          ` ${b.hints.includes(cell) ? "hint" : ""} ${b.aim === cell ? "aim" : ""}`,
+        textContent: b.values ? r * c : "", title: cell,
+      }));
+    }
+    const parts = [grid];
+    for (const text of [m.said, m.news, m.review]) if (text) parts.push(el("div", { className: "small", textContent: lines(text) }));
+    if (offers.kind) {
+      parts.push(el("div", { className: "row" }, offers.kind.choices.map((kind) => button(
+        `${t("kuku_" + kind)} ×${m.kinds[kind]}`, () => act("kind", kind),
+        { className: kind === m.kind ? "on" : "", dataset: { kind } }))));
+    }
+    if (offers.cell && m.stage === "place") parts.push(pairPad((cell) => act("cell", cell)));
+    if (offers.key) {
+      parts.push(el("div", { className: "small", textContent: t("kuku_entry", { entry: m.entry || "…" }) }));
+      parts.push(el("div", { className: "keys" }, offers.key.choices.map((key) => button(key, () => act("key", key)))));
+    }
+    if (offers.toggle && m.answers) {
+      parts.push(el("div", { className: "row" }, m.answers.map((a) => button(a.label, () => act("toggle", a.value),
+        { className: a.chosen ? "on" : "" }))));
+    }
+    $("#main").replaceChildren(...parts);
+  },
 };
+
+// a pair typed on the phone (row, then column), for placing a ship
+let pair = "";
+function pairPad(done) {
+  const shown = el("div", { className: "small", textContent: t("kuku_pair", { pair: pair ? pair + "×_" : "_×_" }) });
+  const digits = el("div", { className: "keys pad" }, [...Array(9).keys()].map((i) => button(String(i + 1), () => {
+    if (!pair) { pair = String(i + 1); draw(); return; }
+    const cell = `${pair}×${i + 1}`;
+    pair = "";
+    done(cell);
+  })));
+  return el("div", {}, [shown, digits]);
+}
 
 $("#lang").onclick = async () => {
   lang = lang === "ja" ? "en" : "ja";
