@@ -88,6 +88,7 @@ class Room:
         if controller is not None:
             controller.listeners.append(self._changed)
         self._follow_game()
+        self._tell_table()
 
     def _game(self) -> int | None:
         session = self.controller.session if self.controller is not None else None
@@ -149,19 +150,24 @@ class Room:
             if link.seat is not None:
                 self._tell_table()
 
-    def handle(self, link: Link, message: dict) -> list[dict]:
-        """The replies to one frame (already parsed into a dict by the server)."""
-        kind = message.get("type")
+    def handle(self, link: Link, message: dict) -> None:
+        """One frame (already parsed into a dict by the server): its replies are sent on the
+        link first, then what the change means for everyone."""
+        kind, seated = message.get("type"), (link.seat, link.key_hash)
         try:
             if message.get("lang") in LANGS:
                 link.lang = message["lang"]
             handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
             if handler is None:
                 raise Refusal("malformed")
-            return handler(link, message)
+            replies = handler(link, message)
         except Refusal as refusal:
             extra = {"id": message["id"]} if isinstance(message.get("id"), int) else {}
-            return [refusal.message(link.lang, **extra)]
+            replies = [refusal.message(link.lang, **extra)]
+        for reply in replies:
+            link.send(reply)
+        if (link.seat, link.key_hash) != seated:
+            self._tell_table()
 
     def _on_ping(self, link, message) -> list[dict]:
         return [{"type": "pong"}]
@@ -198,7 +204,6 @@ class Room:
         for other in [other for other in self.links if other is not link and other.key_hash == claim.key_hash]:
             self._drop(other, Refusal("replaced"))  # the same phone's older socket
         link.seat, link.key_hash, link.watching = claim.seat, claim.key_hash, False
-        self._tell_table()
         return [self._joined(link, claim.last_seq), self.snapshot(link)]
 
     def _on_claim(self, link: Link, message: dict) -> list[dict]:
@@ -213,7 +218,6 @@ class Room:
         if key is None:
             raise Refusal("seat_taken")
         link.seat, link.key_hash, link.watching = seat, digest(key), False
-        self._tell_table()
         return [{"type": "claimed", "seat": seat, "device": key}, self._joined(link, 0), self.snapshot(link)]
 
     def _on_watch(self, link: Link, message: dict) -> list[dict]:
@@ -273,5 +277,10 @@ class Room:
             self.links.remove(link)
 
     def _tell_table(self) -> None:
+        """The claims changed (or a phone came or went): the game and the panel hear it."""
+        remote = frozenset(self.claimed())
+        if self.controller is not None and remote != self.controller.remote:
+            self.controller.remote = remote
+            self.controller.changed()
         for listener in list(self.listeners):
             listener()

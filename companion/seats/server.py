@@ -92,8 +92,7 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = 5.0, static: Path = S
         await on_game(room.connect, link)
         try:
             async for frame in ws:
-                for reply in await _replies(frame, link, room, on_game):
-                    queue.put_nowait(("send", reply))
+                await _handle(frame, link, room, on_game)
         finally:
             beats.cancel()
             queue.put_nowait(("stop", None))
@@ -120,22 +119,25 @@ def _hand_back(loop: asyncio.AbstractEventLoop, fn, *args) -> None:
         pass
 
 
-async def _replies(frame, link: Link, room: Room, on_game) -> list[dict]:
+async def _handle(frame, link: Link, room: Room, on_game) -> None:
+    """One frame: refused here when it is no JSON object of a sane size, else the room's."""
     if frame.type != WSMsgType.TEXT:
-        return [Refusal("malformed").message(link.lang)] if frame.type == WSMsgType.BINARY else []
+        if frame.type == WSMsgType.BINARY:
+            link.send(Refusal("malformed").message(link.lang))
+        return
     if len(frame.data) > MAX_FRAME:
-        return [Refusal("too_large").message(link.lang)]
+        return link.send(Refusal("too_large").message(link.lang))
     try:
         message = json.loads(frame.data)
     except ValueError:
         message = None
     if not isinstance(message, dict):
-        return [Refusal("malformed").message(link.lang)]
+        return link.send(Refusal("malformed").message(link.lang))
     try:
-        return await on_game(room.handle, link, message)
+        await on_game(room.handle, link, message)
     except Exception:  # a fault of ours: the phone is told, the table goes on
         log.exception("seats: a frame could not be handled")
-        return [Refusal("internal").message(link.lang)]
+        link.send(Refusal("internal").message(link.lang))
 
 
 async def _write(ws: web.WebSocketResponse, queue: asyncio.Queue) -> None:

@@ -82,3 +82,35 @@ def test_a_phone_joins_from_the_table_panel_and_plays_with_the_table(gui, page):
     until(gui, page, lambda: "解除" in page.locator("#notice").inner_text())
     assert room.claimed() == {}
     assert shown.qr is not None  # a free seat again: the QR is back
+
+
+def test_a_kuku_seat_on_a_phone_places_there_and_the_table_never_shows_its_fleet(gui, page):
+    from companion.play.controller import TABLE
+
+    gui.tap(gui.tile("kuku"))
+    kuku, app = gui.screen, gui.app
+    kuku.controller.act(TABLE, "choose", {"opponent": "2p"})
+    kuku.controller.act(TABLE, "start", ["Aki", "Ben"])
+    until(gui, page, lambda: app.seats is not None and app.seats.room.game_id is not None)
+    room = app.seats.room
+    page.goto(room.join_url(f"http://127.0.0.1:{app.seats.port}"))
+    until(gui, page, lambda: page.locator(".list button").count() == 3)
+    page.locator(".list button").nth(0).click()
+    until(gui, page, lambda: room.claimed() == {0: True} and kuku.stage == "cover")
+    assert "電話" in kuku.cover_text and kuku.ids.cover_button.disabled  # the table's cover stays shut
+    gui.tap(kuku.ids.cover_button)
+    assert kuku.stage == "cover"
+    gui.screenshot("table-kuku-placing-on-phone")
+
+    until(gui, page, lambda: page.locator('#actions button[data-kind="open"]').count() == 1)
+    page.locator('#actions button[data-kind="open"]').click()
+    until(gui, page, lambda: kuku.stage == "place" and page.locator(".keys.pad button").count() == 9)
+    for row, col in [(9, 9), (1, 1), (5, 5)]:
+        page.locator(".keys.pad button").nth(row - 1).click()
+        page.locator(".keys.pad button").nth(col - 1).click()
+        until(gui, page, lambda: page.locator("#ack").inner_text().startswith("✓"))
+        page.evaluate("ack('')")
+    until(gui, page, lambda: len(kuku.controller.session.state.fleets[0]) == 3)
+    assert kuku.grid.ships == {}  # the table draws no ship of Aki's
+    gui.screenshot("table-kuku-aki-placed-on-phone")
+    page.screenshot(path=str(SHOTS / "phone-kuku-placed-ja.png"))

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from companion.games.kuku.controller import KukuController
-from companion.play.controller import TABLE
+from companion.play.controller import TABLE, Refused, Text
 from companion.seats.claims import Claims
 from companion.seats.room import Room
 from tests.seats.test_protocol import seated
@@ -41,8 +41,15 @@ async def test_two_phones_place_and_attack_and_hear_no_secret_of_the_other(phone
     seat_phones = {seat: (await seated(phones, room, seat))[0] for seat in (0, 1)}
     seq = 0
     for seat, (leader, normals) in FLEETS.items():
-        controller.act(TABLE, "open")  # the table's cover button; then the phone places
+        with pytest.raises(Refused):  # a seat held by a phone: the table's cover stays shut
+            controller.act(TABLE, "open")
+        assert controller.display(TABLE)["cover"] == Text("seats.on_phone", {"player": ["Aki", "Ben"][seat]})
         phone = seat_phones[seat]
+        seq += 1
+        await act(phone, seq, "open")  # the phone opens its own cover
+        assert controller.holder() == TABLE and controller.display(TABLE)["board"]["fleet"] == []
+        with pytest.raises(Refused):  # nor may the table place for it
+            controller.act(TABLE, "cell", "4×4")
         for kind, value in [("kind", "leader"), ("cell", leader)] + [("cell", n) for n in normals] + [("hide", None)]:
             seq += 1
             await act(phone, seq, kind, value)

@@ -192,8 +192,9 @@ def test_two_phones_play_a_whole_kuku_game_and_never_hear_the_others_fleet(brows
         c = table.controller
         phones = {seat: join(browser, table, seat, locale="ja-JP" if seat == 0 else "en-US") for seat in (0, 1)}
         for seat, (leader, normals) in KUKU_FLEETS.items():
-            table.call(c.act, "table", "open")  # the table's cover button, then the phone places
             phone = phones[seat]
+            phone.page.wait_for_selector('#actions button[data-kind="open"]')
+            tap(phone, phone.page.locator('#actions button[data-kind="open"]'))  # its own cover, on the phone
             phone.page.wait_for_selector('button[data-kind="leader"]')
             tap(phone, phone.page.locator('button[data-kind="leader"]'))
             for cell in [leader] + normals:

@@ -28,14 +28,16 @@ async def test_claim_a_seat_then_play_and_every_phone_gets_its_own_model(phones,
     assert room.join_url("http://pi:8765") is None  # every seat claimed: no more QR
     mover = [red, blue][controller.session.state.to_move()]
     cell = controller.session.state.legal_actions()[0]
+    start = len(mover.received)
     await mover.send({"type": "act", "id": 1, "kind": "cell", "value": cell})
-    shown = await mover.next("display")
-    assert (await mover.next()) == {"type": "done", "id": 1}  # after the new display, on disk
-    assert controller.store.actions(controller.session.id) == [cell]
+    assert (await mover.next("done")) == {"type": "done", "id": 1}
+    assert controller.store.actions(controller.session.id) == [cell]  # on disk before "done"
+    shown = [m for m in mover.received[start:] if m["type"] == "display"][-1]  # the new model came first
     assert shown["model"]["board"]["cells"][cell] is not None
     other = blue if mover is red else red
-    theirs = await other.next("display")
-    assert theirs["seat"] != shown["seat"]
+    await other.ask({"type": "ping"}, "pong")
+    theirs = [m for m in other.received if m["type"] == "display"][-1]
+    assert theirs["seat"] != shown["seat"] and theirs["model"]["board"]["cells"][cell] is not None
     assert theirs["model"]["offers"] == [o for o in _rendered_offers(controller, theirs["seat"])]
 
 
