@@ -114,3 +114,25 @@ def test_a_kuku_seat_on_a_phone_places_there_and_the_table_never_shows_its_fleet
     assert kuku.grid.ships == {}  # the table draws no ship of Aki's
     gui.screenshot("table-kuku-aki-placed-on-phone")
     page.screenshot(path=str(SHOTS / "phone-kuku-placed-ja.png"))
+
+
+def test_after_the_table_restarts_the_phone_resumes_without_scanning(gui, page):
+    gui.tap(gui.tile("uttt"))
+    app = gui.app
+    until(gui, page, lambda: app.seats is not None)
+    page.goto(app.seats.room.join_url(f"http://127.0.0.1:{app.seats.port}"))
+    until(gui, page, lambda: page.locator(".list button").count() == 3)
+    page.locator(".list button").nth(0).click()
+    until(gui, page, lambda: page.locator('.zoom .cell, .mini.playable').count() > 0)
+    page.locator('.mini[data-board="4"]').click()
+    page.locator('.zoom .cell[data-a="40"]').click()
+    until(gui, page, lambda: gui.screen.session.actions == [40])
+
+    app = gui.restart()  # the app is stopped and started again on the same data (a power cut)
+    until(gui, page, lambda: app.seats is not None)
+    assert app.seats.room.claimed() == {}  # no game open on the table yet: the phone waits
+    gui.tap(gui.tile("uttt"))  # the unfinished game is opened again
+    assert gui.screen.session.actions == [40]
+    until(gui, page, lambda: app.seats.room.claimed() == {0: True}, timeout=20)
+    until(gui, page, lambda: page.locator('.cell[data-a="40"]').first.inner_text() == "×")
+    assert "1" in page.locator("#who").inner_text()  # still seat 1, no scan
