@@ -103,6 +103,8 @@ class Room:
         for link in list(self.links):
             if link.seat is not None or link.watching or link.chose:
                 self._drop(link, Refusal("game_over"))
+            elif "device" in link.extra and game is not None:
+                self._retry(link)
         self._tell_table()
 
     def seats(self) -> list[int]:
@@ -173,8 +175,10 @@ class Room:
         return [{"type": "pong"}]
 
     def _on_hello(self, link: Link, message: dict) -> list[dict]:
-        self._open_game()
         device = message.get("device")
+        if isinstance(device, str):
+            link.extra["device"] = device  # tried again when another game opens on the table
+        self._open_game()
         if device is not None:
             return self._resume(link, device)
         return self._choose(link, message.get("room"))
@@ -205,6 +209,16 @@ class Room:
             self._drop(other, Refusal("replaced"))  # the same phone's older socket
         link.seat, link.key_hash, link.watching = claim.seat, claim.key_hash, False
         return [self._joined(link, claim.last_seq), self.snapshot(link)]
+
+    def _retry(self, link: Link) -> None:
+        """A phone that waited with its key (no game, or another one, on the table) joins now
+        if this is its game; else it goes on waiting, told nothing new."""
+        try:
+            replies = self._resume(link, link.extra["device"])
+        except Refusal:
+            return
+        for reply in replies:
+            link.send(reply)
 
     def _on_claim(self, link: Link, message: dict) -> list[dict]:
         self._open_game()

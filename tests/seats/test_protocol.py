@@ -305,3 +305,19 @@ async def test_the_server_beats_so_that_a_phone_notices_a_dead_link(phones, tabl
     phone = await phones(beat_s=0.05)
     assert await phone.ws.receive_json(timeout=1) == {"type": "welcome", "beat_s": 0.05}
     assert await phone.ws.receive_json(timeout=1) == {"type": "beat"}
+
+
+async def test_a_phone_waiting_with_its_key_joins_when_its_game_is_back_on_the_table(phones, table, store):
+    from companion.games.uttt.controller import UtttController
+
+    controller, room = table
+    red, key = await seated(phones, room, 0)
+    game = controller.session.id
+    room.attach(None)  # the table shows something else (after a restart: no game yet)
+    assert (await red.next("refused"))["code"] == "game_over"
+    waiting = await phones()
+    assert (await waiting.ask({"type": "hello", "device": key}, "refused"))["code"] == "no_game"
+    room.attach(UtttController.open(store))  # the unfinished game is opened again
+    assert (await waiting.next("joined"))["seat"] == 0
+    assert (await waiting.next("display"))["model"]["board"]["move_count"] == 0
+    assert room.game_id == game and room.claimed() == {0: True}
