@@ -82,6 +82,18 @@ def play_one(table, phones, rng) -> None:
     assert len(on_disk) == count + 1 and on_disk[-1] == action
 
 
+SMALL_TARGETS = """() => [...document.querySelectorAll("button:not([disabled]), .mini.playable")]
+  .filter((e) => e.offsetParent !== null)
+  .map((e) => e.getBoundingClientRect())
+  .filter((r) => r.width < 48 || r.height < 48)
+  .map((r) => `${r.width}x${r.height}`)"""
+
+
+def assert_finger_sized(phone: PhoneInBrowser) -> None:
+    """Everything a finger may press on the page is at least 48×48 px (at 360×740)."""
+    assert phone.page.evaluate(SMALL_TARGETS) == []
+
+
 def check_frames(phone: PhoneInBrowser) -> None:
     """A phone hears only its own seat's display model (and beats, answers, refusals)."""
     for frame in phone.frames:
@@ -102,6 +114,9 @@ def test_two_phones_play_a_whole_game(browser, table):
     while not table.call(lambda: table.controller.session.state.is_over()):
         play_one(table, phones, rng)
         moves += 1
+        if moves in (1, 6, 20):
+            assert_finger_sized(red)
+            assert_finger_sized(blue)
         if moves == 1:
             blue.shot("uttt-zoomed")
         if moves == 6:
@@ -156,6 +171,7 @@ def test_a_second_phone_cannot_take_a_claimed_seat_and_an_old_link_is_refused(br
     playwright_api.expect(taken).to_be_disabled()
     playwright_api.expect(taken).to_contain_text("taken")
     thief.shot("seats-en")
+    assert_finger_sized(thief)
     late = PhoneInBrowser(browser, None, "en-US")
     late.page.goto(url.replace("room=", "room=old"))
     playwright_api.expect(late.page.locator("#notice")).to_contain_text("QR code is old or wrong")
@@ -203,6 +219,7 @@ def test_two_phones_play_a_whole_kuku_game_and_never_hear_the_others_fleet(brows
                 tap(phone, phone.page.locator(".keys.pad button").nth(int(col) - 1))
                 if cell == leader and seat == 0:
                     phone.shot("kuku-placing-ja")
+                    assert_finger_sized(phone)
             tap(phone, phone.page.locator('#actions button[data-kind="hide"]'))
         assert table.call(c.stage) == "play"
         secrets = {seat: table.call(c.session.state.secrets, seat) for seat in (0, 1)}
@@ -214,6 +231,7 @@ def test_two_phones_play_a_whole_kuku_game_and_never_hear_the_others_fleet(brows
                 tap(phone, phone.page.locator(".keys button", has_text=re.compile(f"^{key}$")))
             if mover == 1 and len(targets[1]) == 4:
                 phone.shot("kuku-attack-typed-en")
+                assert_finger_sized(phone)
             tap(phone, phone.page.locator('#actions button[data-kind="primary"]'))
             tap(phone, phone.page.locator('#actions button[data-kind="continue"]'))
         phones[0].page.wait_for_timeout(200)

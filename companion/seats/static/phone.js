@@ -153,16 +153,14 @@ const renderers = {
     const playable = [...Array(9).keys()].filter((i) => [...legal].some((a) => Math.floor(a / 9) === i));
     if (playable.length === 1) zoom = playable[0];
     if (!playable.includes(zoom)) zoom = null;
-    const cell = (a, big) => {
+    const cell = (a, big) => { // a button when zoomed; on the whole board, only a picture
       const v = b.cells[a];
-      const node = button(v === "X" ? "×" : v === "O" ? "○" : "", null, {
+      return el(big ? "button" : "div", {
+        type: "button", textContent: v === "X" ? "×" : v === "O" ? "○" : "", dataset: { a },
         className: `cell ${v ? "m-" + mark[v] : ""} ${legal.has(a) ? "legal" : ""}` +
           ` ${b.last_move === a ? "last" : ""}`, disabled: big && !legal.has(a),
+        onclick: big ? () => act("cell", a) : null,
       });
-      node.dataset.a = a;
-      if (big) node.onclick = () => act("cell", a);
-      else node.tabIndex = -1;
-      return node;
     };
     const overview = (map) => el("div", { className: map ? "big map" : "big" }, [...Array(9).keys()].map((i) => {
       const status = b.boards[i], won = status === "X" || status === "O";
