@@ -25,6 +25,7 @@ from companion.seats.room import LANGS, Link, Refusal, Room
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_FRAME = 2048  # characters: every message a phone sends is far smaller
 HARD_FRAME = 65536  # bytes: aiohttp closes the socket (1009) on anything larger
+MAX_SOCKETS = 32  # at one table: more is someone's loop, refused before the game hears of it
 log = logging.getLogger(__name__)
 
 Marshal = Callable[[Callable[[], None]], None]
@@ -37,6 +38,7 @@ class SeatsError(CompanionError):
 def make_app(room: Room, marshal: Marshal, beat_s: float = 5.0, static: Path = STATIC) -> web.Application:
     """The aiohttp application; `marshal(fn)` runs `fn()` on the game's thread."""
     static = static.resolve()
+    sockets: set = set()  # the open ones (on the server's loop only)
 
     async def on_game(fn, *args):
         """`fn(*args)` on the game's thread, awaited here."""
@@ -77,6 +79,8 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = 5.0, static: Path = S
         origin = request.headers.get("Origin")
         if origin != f"http://{request.host}":
             return web.Response(status=403, text=f"refused: foreign origin {origin!r}\n")
+        if len(sockets) >= MAX_SOCKETS:
+            return web.Response(status=503, text=f"refused: {MAX_SOCKETS} phones are connected already\n")
         ws = web.WebSocketResponse(max_msg_size=HARD_FRAME, heartbeat=max(beat_s * 2, 1.0))
         await ws.prepare(request)
         loop = asyncio.get_running_loop()
@@ -90,10 +94,12 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = 5.0, static: Path = S
         beats = asyncio.create_task(_beat(queue, beat_s))
         queue.put_nowait(("send", {"type": "welcome", "beat_s": beat_s}))
         await on_game(room.connect, link)
+        sockets.add(ws)
         try:
             async for frame in ws:
                 await _handle(frame, link, room, on_game)
         finally:
+            sockets.discard(ws)
             beats.cancel()
             queue.put_nowait(("stop", None))
             try:  # bounded: while the app stops, its thread may no longer run what is handed to it

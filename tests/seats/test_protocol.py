@@ -321,3 +321,18 @@ async def test_a_phone_waiting_with_its_key_joins_when_its_game_is_back_on_the_t
     assert (await waiting.next("joined"))["seat"] == 0
     assert (await waiting.next("display"))["model"]["board"]["move_count"] == 0
     assert room.game_id == game and room.claimed() == {0: True}
+
+
+async def test_more_sockets_than_a_table_has_use_for_are_refused(phones, table, monkeypatch):
+    from aiohttp import WSServerHandshakeError
+
+    from companion.seats import server
+
+    monkeypatch.setattr(server, "MAX_SOCKETS", 3)
+    first = [await phones() for _ in range(3)]
+    with pytest.raises(WSServerHandshakeError) as refused:
+        await phones()
+    assert refused.value.status == 503
+    await first[0].ws.close()
+    await first[1].ask({"type": "ping"}, "pong")  # the server has seen the close by now
+    assert (await (await phones()).ask({"type": "ping"}))["type"] == "pong"
