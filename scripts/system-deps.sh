@@ -5,7 +5,7 @@
 set -eu
 
 packages="libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-cjk"
-[ "${1:-run}" = test ] && packages="$packages xvfb xauth shellcheck openscad chromium"
+[ "${1:-run}" = test ] && packages="$packages xvfb xauth shellcheck openscad chromium zbar-tools"
 # On a Raspberry Pi the GPIO path needs lgpio (the only pin library that works on a Pi 5);
 # the Makefile's venv sees it through --system-site-packages.
 grep -qs "Raspberry Pi" /proc/device-tree/model && packages="$packages python3-lgpio"

@@ -136,3 +136,18 @@ def test_after_the_table_restarts_the_phone_resumes_without_scanning(gui, page):
     until(gui, page, lambda: app.seats.room.claimed() == {0: True}, timeout=20)
     until(gui, page, lambda: page.locator('.cell[data-a="40"]').first.inner_text() == "×")
     assert "1" in page.locator("#who").inner_text()  # still seat 1, no scan
+
+
+def test_with_the_tables_own_hotspot_the_wifi_qr_comes_first(gui, page, tmp_path, monkeypatch):
+    from tests.seats.test_address import fake_nmcli
+
+    fake_nmcli(tmp_path, monkeypatch, "activated\\nTable Wi-Fi\\nsecret123\\n")
+    gui.tap(gui.tile("uttt"))
+    until(gui, page, lambda: gui.app.seats is not None)
+    gui.tap(gui.screen.ids.phones)
+    gui.pump(0.2)
+    shown = panel(gui)
+    assert shown.wifi_step and "Table Wi-Fi" in shown.message and shown.qr is not None
+    gui.screenshot("table-phones-wifi-qr")
+    gui.tap(shown.ids.wifi_next)
+    assert not shown.wifi_step and "QR" in shown.message and shown.qr is not None
