@@ -19,7 +19,7 @@ own seat's display model, and a watcher the public one without offers.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from companion import i18n
@@ -65,7 +65,7 @@ class Link:
     watching: bool = False
     key_hash: str | None = None
     chose: bool = False  # showed a valid room token on this socket
-    extra: dict = field(default_factory=dict)
+    waiting_key: str | None = None  # the device key it said hello with (tried again when a game opens)
 
 
 class Room:
@@ -103,7 +103,7 @@ class Room:
         for link in list(self.links):
             if link.seat is not None or link.watching or link.chose:
                 self._drop(link, Refusal("game_over"))
-            elif "device" in link.extra and game is not None:
+            elif link.waiting_key is not None and game is not None:
                 self._retry(link)
         self._tell_table()
 
@@ -177,7 +177,7 @@ class Room:
     def _on_hello(self, link: Link, message: dict) -> list[dict]:
         device = message.get("device")
         if isinstance(device, str):
-            link.extra["device"] = device  # tried again when another game opens on the table
+            link.waiting_key = device
         self._open_game()
         if device is not None:
             return self._resume(link, device)
@@ -214,7 +214,7 @@ class Room:
         """A phone that waited with its key (no game, or another one, on the table) joins now
         if this is its game; else it goes on waiting, told nothing new."""
         try:
-            replies = self._resume(link, link.extra["device"])
+            replies = self._resume(link, link.waiting_key)
         except Refusal:
             return
         for reply in replies:

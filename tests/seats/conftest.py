@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from companion.games.uttt.controller import UtttController
@@ -66,7 +64,3 @@ def phones(aiohttp_client, table):
 
     connect.client = lambda: clients[0]
     return connect
-
-
-def dumps(value) -> str:
-    return json.dumps(value, ensure_ascii=False)
