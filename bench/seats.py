@@ -69,6 +69,18 @@ async def phones(url: str, token: str, taps: int, cuts: int) -> dict:
             await until(ws, "display")
             watchers.append(ws)
 
+        async def settle(ws, shown=None):
+            """Everything sent so far, read (up to a pong); the newest display model."""
+            await ws.send_json({"type": "ping"})
+            while (message := await ws.receive_json(timeout=5))["type"] != "pong":
+                shown = message if message["type"] == "display" else shown
+            return shown
+
+        for entry in seated:  # a claim tells everyone: start from what each phone shows now
+            entry[1] = await settle(entry[0], entry[1])
+        for ws in watchers:
+            await settle(ws)
+
         samples, seq, played, undoing = [], 0, 0, False
         for _ in range(taps):
             seq += 1
@@ -128,7 +140,14 @@ def table(taps: int, cuts: int) -> dict:
         changes: list[float] = []
         room = thread.call(lambda: Room(Claims(store)))
         thread.call(room.attach, controller)
-        thread.call(controller.listeners.insert, 0, lambda: changes.append(time.monotonic()))
+        moves = [0]
+
+        def moved():  # a tap's change (not a phone joining): the log grew or shrank
+            if len(controller.session.actions) != moves[0]:
+                moves[0] = len(controller.session.actions)
+                changes.append(time.monotonic())
+
+        thread.call(controller.listeners.insert, 0, moved)
         server = SeatServer(room, thread.marshal, "127.0.0.1", 0)
         server.start()
         try:
