@@ -92,6 +92,12 @@ class NavalWar:
 
 
 @dataclass(frozen=True)
+class Seats:
+    enabled: bool = True  # the phones' server (companion/seats): players join from their phones
+    port: int = _opt(8765, min=1024, max=65535)
+
+
+@dataclass(frozen=True)
 class Config:
     display: Display = Display()
     language: str = _opt("auto", choices=("auto", "ja", "en"))
@@ -99,6 +105,7 @@ class Config:
     data_dir: str = _opt("", directory=True)
     sensor: Sensor = Sensor()
     navalwar: NavalWar = NavalWar()
+    seats: Seats = Seats()
     path: str = ""  # the file this came from (not a key in the file)
     notice: str = ""  # what went wrong with the saved settings, for the screen (not a key)
 

@@ -50,7 +50,7 @@ GRAPH = {name: imports(name) for name in MODULES}
 
 
 def kivy_free_modules() -> list[str]:
-    names = [n for n in MODULES if n.startswith(("companion.play", "companion.sensing"))]
+    names = [n for n in MODULES if n.startswith(("companion.play", "companion.sensing", "companion.seats"))]
     names += [n for n in MODULES if n.startswith("companion.games.")
               and n.rpartition(".")[2] in KIVY_FREE_IN_A_GAME]
     return sorted(names)

@@ -10,6 +10,7 @@ display models and send input back as plain calls tagged with who sent it:
     controller.display(TABLE)           # the shared screen's model: no seat's secrets
 
 `TABLE` is the shared screen; it acts for the seats that play at it (`at_table`).
+`remote` names the seats held by phones: a game with secrets keeps the table out of them.
 Every text in a display model is a `Text` (a message key and its values) so that each
 renderer translates in its own language.
 
@@ -126,6 +127,7 @@ class Controller:
         self.session = session
         self.epoch = 0  # bumps on every change, so stale computer answers are known
         self.listeners: list[Callable[[], None]] = []  # called after every change
+        self.remote: frozenset[int] = frozenset()  # seats held by phones (companion/seats sets it)
 
     # what a subclass says ------------------------------------------------------------
 

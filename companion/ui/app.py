@@ -50,6 +50,7 @@ class CompanionApp(App):
         self._seesaw = None
         self._rate_warned = False
         self._screen_keyboard = None  # companion.ui.keyboard.OnScreenKeyboard while it is on
+        self.seats = None  # companion.seats.server.SeatServer while the phones' server runs
         if not self.has_cjk:
             problems.append(i18n.translate("app.no_cjk_font", "en"))
         if self.store.problem:
@@ -92,7 +93,44 @@ class CompanionApp(App):
         self.manager.add_widget(SettingsScreen())
         self.sensor_text = self.tr(f"app.source_{self.cfg.sensor.source}", self.lang)
         self._sensor_clock = Clock.schedule_interval(self._update_sensor_status, 0.25)
+        Clock.schedule_once(self._start_seats, 0)  # after the first frame
         return self.manager
+
+    # phones ----------------------------------------------------------------------
+
+    def _start_seats(self, *_) -> None:
+        """The phones' server (companion/seats), when config.yaml's seats.enabled says so;
+        every frame it gets is handed to this (the Kivy) thread."""
+        if not self.cfg.seats.enabled:
+            return
+        from companion.seats.claims import Claims
+        from companion.seats.room import Room
+        from companion.seats.server import SeatServer, SeatsError
+
+        server = SeatServer(Room(Claims(self.store)), lambda fn: Clock.schedule_once(lambda _: fn()),
+                            "0.0.0.0", self.cfg.seats.port)
+        try:
+            server.start()
+        except SeatsError as exc:
+            self.notice = f"{self.notice}  {exc}".strip()
+            return
+        self.seats = server
+        if self.manager.current_screen is not None:  # a game opened before the server started
+            self._seat_controller(self.manager.current_screen)
+
+    def _seat_controller(self, screen) -> None:
+        """Phones play the game of `screen` when it has a controller (the last one stays open)."""
+        controller = getattr(screen, "controller", None)
+        if self.seats is not None and controller is not None:
+            self.seats.room.attach(controller)
+
+    def show_phones(self) -> None:
+        from companion.ui.phones import PhonesPanel
+
+        if self.seats is None:
+            self.notice = self.tr("seats.server_off", self.lang)
+            return
+        PhonesPanel(self.seats).open()
 
     def show_screen(self, name: str) -> None:
         self.manager.current = name
@@ -113,6 +151,7 @@ class CompanionApp(App):
         screen = self.game_screen(kind)
         self.manager.current = kind
         screen.show(session)
+        self._seat_controller(screen)
 
     def resume_game(self, game_id: int) -> None:
         session = Session.resume(self.store, game_id)
@@ -207,6 +246,8 @@ class CompanionApp(App):
 
         ExceptionManager.remove_handler(self.problems)
         self._sensor_clock.cancel()
+        if self.seats is not None:
+            self.seats.stop()
         if self._screen_keyboard is not None:
             self._screen_keyboard.stop()
         for screen in self.manager.screens:

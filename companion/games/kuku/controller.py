@@ -102,7 +102,7 @@ class KukuController(SetupStages, Controller):
 
     @property
     def at_table(self) -> frozenset[int]:
-        return frozenset((0, 1)) - self.computer_seats
+        return frozenset((0, 1)) - self.computer_seats - self.remote  # a phone's seat plays there
 
     def names(self) -> list:
         """Each seat's name: as typed, or the computer (a Text)."""
@@ -115,8 +115,9 @@ class KukuController(SetupStages, Controller):
             who == seat or (who == TABLE and seat in self.at_table))
 
     def holder(self) -> Who:
-        """Who has the shared screen now: the placer in the place stage, else the table."""
-        return self.private if self.stage() == "place" else TABLE
+        """Who has the shared screen now: the placer in the place stage (unless it places on
+        its phone), else the table."""
+        return self.private if self.stage() == "place" and self.private not in self.remote else TABLE
 
     def pad(self, who: Who) -> Pad:
         return self.pads.setdefault(who, Pad())
@@ -183,9 +184,10 @@ class KukuController(SetupStages, Controller):
         return found
 
     def _offers_cover(self, who: Who, pad: Pad) -> list[Offer]:
-        """The cover opens the shared screen to its placer: only the table's own button does."""
+        """The cover opens the shared screen to its placer: only the table's own button does
+        (a seat held by a phone opens on that phone instead)."""
         seat = self.session.state.to_move()
-        if who != TABLE or not self.mine(who, seat):
+        if who != (seat if seat in self.remote else TABLE) or not self.mine(who, seat):
             return []
         return [Offer("open", Text("kuku_ui.i_am", {"player": self.names()[seat]}), seat)]
 
@@ -267,7 +269,7 @@ class KukuController(SetupStages, Controller):
         return Text("kuku_ui.next_turn", {"player": names[nxt]})
 
     def _offers_result(self, who: Who, pad: Pad) -> list[Offer]:
-        if who != TABLE and who not in self.at_table:
+        if who != TABLE and who not in self.at_table | self.remote:
             return []
         return [Offer("continue", self.continue_label())]
 

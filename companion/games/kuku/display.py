@@ -12,7 +12,7 @@ from companion.games.kuku.board import is_cell
 from companion.games.kuku.report import store_report, weakest_first
 from companion.games.kuku.texts import (GOOD_HEX, WRONG_HEX, announcement, coloured, headline,
                                         markers_after, pairs_text, remaining_text)
-from companion.play.controller import Text, Who
+from companion.play.controller import TABLE, Text, Who
 from companion.play.session import tally
 
 
@@ -52,7 +52,10 @@ def _report(c, who, pad, board) -> dict:
 
 
 def _cover(c, who, pad, board) -> dict:
-    name = c.names()[c.session.state.to_move()]
+    seat = c.session.state.to_move()
+    name = c.names()[seat]
+    if seat in c.remote and who == TABLE:
+        return {"cover": Text("seats.on_phone", {"player": name}), "cover_button": Text("seats.on_phone_button")}
     return {"cover": Text("kuku_ui.hand_to", {"player": name}),
             "cover_button": Text("kuku_ui.i_am", {"player": name})}
 

@@ -1,0 +1,300 @@
+"""The room: who may join the game on the table, and what a phone may do there.
+
+Runs on the game's own thread (the Kivy thread in the app): the server hands every
+frame here through its marshal function and sends back what comes out.  A `Link` is
+one phone's socket as the room sees it: `send(message)` and `close(message)` may be
+called from this thread; the server carries them.
+
+Pairing, as a state machine per link:
+    new --hello(device key)--> seated            (a phone that claimed a seat before)
+    new --hello(room token)--> choosing --claim(seat)--> seated (+ a device key)
+                                        --watch-------> watching (public model only)
+A seat is claimed once; it moves to another phone only after `release(seat)` (a tap on
+the table).  There is no joining by name.  The seat of an input is the link's, never
+the message's; each input carries a number greater than the last one applied for
+that device, so a replay is refused.  After every change each seated phone is sent its
+own seat's display model, and a watcher the public one without offers.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from companion import i18n
+from companion.play.controller import TABLE, Offer, Refused, Text
+from companion.seats.claims import Claims, digest
+
+LANGS = ("ja", "en")
+
+
+def render(value: Any, lang: str) -> Any:
+    """A display model as JSON for a phone, every `Text` in words of `lang`."""
+    if isinstance(value, Text):
+        return value.render(lambda key, **values: i18n.translate(key, lang, **values))
+    if isinstance(value, Offer):
+        return {"kind": value.kind, "label": render(value.label, lang), "seat": value.seat,
+                "choices": render(list(value.choices), lang)}
+    if isinstance(value, dict):
+        return {str(k): render(v, lang) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [render(v, lang) for v in value]
+    return value
+
+
+class Refusal(Exception):
+    """Why a frame was refused: `code` for programs, the `seats.<code>` text for people."""
+
+    def __init__(self, code: str, text: Text | None = None):
+        super().__init__(code)
+        self.code, self.text = code, text or Text(f"seats.{code}")
+
+    def message(self, lang: str, **extra) -> dict:
+        return {"type": "refused", "code": self.code, "text": render(self.text, lang)} | extra
+
+
+@dataclass(eq=False)
+class Link:
+    """One phone's socket: where it sits (None: not yet, or watching) and its language."""
+
+    send: Callable[[dict], None]
+    close: Callable[[dict], None]
+    lang: str = "en"
+    seat: int | None = None
+    watching: bool = False
+    key_hash: str | None = None
+    chose: bool = False  # showed a valid room token on this socket
+    waiting_key: str | None = None  # the device key it said hello with (tried again when a game opens)
+
+
+class Room:
+    def __init__(self, claims: Claims, token: Callable[[], str] = lambda: secrets.token_urlsafe(16)):
+        self.claims = claims
+        self._new_token = token
+        self.token: str | None = None
+        self.controller = None
+        self.game_id: int | None = None
+        self.links: list[Link] = []
+        self.listeners: list[Callable[[], None]] = []  # the table's seats panel
+
+    # the game on the table -------------------------------------------------------
+
+    def attach(self, controller) -> None:
+        """Open the room for `controller`'s game (None: close it)."""
+        if self.controller is not None and self._changed in self.controller.listeners:
+            self.controller.listeners.remove(self._changed)
+        self.controller = controller
+        if controller is not None:
+            controller.listeners.append(self._changed)
+        self._follow_game()
+        self._tell_table()
+
+    def _game(self) -> int | None:
+        session = self.controller.session if self.controller is not None else None
+        return session.id if session is not None else None
+
+    def _follow_game(self) -> None:
+        """A new game on the table is a new room: a fresh token; phones of the old one leave."""
+        game = self._game()
+        if game == self.game_id and self.token is not None:
+            return
+        self.game_id, self.token = game, self._new_token() if game is not None else None
+        for link in list(self.links):
+            if link.seat is not None or link.watching or link.chose:
+                self._drop(link, Refusal("game_over"))
+            elif link.waiting_key is not None and game is not None:
+                self._retry(link)
+        self._tell_table()
+
+    def seats(self) -> list[int]:
+        """The seats a phone may claim: every seat the computer does not play."""
+        if self.game_id is None:
+            return []
+        return sorted(set(range(self.controller.session.state.seats)) - set(self.controller.computer_seats))
+
+    def claimed(self) -> dict[int, bool]:
+        """Each claimed seat, and whether its phone is connected now."""
+        if self.game_id is None:
+            return {}
+        online = {link.seat for link in self.links if link.seat is not None}
+        return {seat: seat in online for seat in self.claims.of_game(self.game_id)}
+
+    def join_url(self, base: str) -> str | None:
+        """What the QR holds, or None once every seat is claimed (or no game is open)."""
+        if self.game_id is None or set(self.seats()) <= set(self.claimed()):
+            return None
+        return f"{base}/#room={self.token}"
+
+    def release(self, seat: int) -> None:
+        """The table frees `seat` for another phone; the phone holding it is told and let go."""
+        if self.game_id is not None and self.claims.release(self.game_id, seat):
+            for link in [link for link in self.links if link.seat == seat]:
+                self._drop(link, Refusal("released"))
+            self._tell_table()
+
+    def seat_name(self, seat: int) -> Any:
+        c = self.controller
+        name = c.names()[seat] if hasattr(c, "names") else c.session.players[seat]
+        key = f"{c.session.record.kind}_ui.{name}"
+        if isinstance(name, str) and i18n.translate(key, "en") != key:
+            name = Text(key)
+        return Text("seats.seat_name", {"n": seat + 1, "name": name})
+
+    # frames from a phone -----------------------------------------------------------
+
+    def connect(self, link: Link) -> None:
+        self.links.append(link)
+
+    def disconnect(self, link: Link) -> None:
+        if link in self.links:
+            self.links.remove(link)
+            if link.seat is not None:
+                self._tell_table()
+
+    def handle(self, link: Link, message: dict) -> None:
+        """One frame (already parsed into a dict by the server): its replies are sent on the
+        link first, then what the change means for everyone."""
+        kind, seated = message.get("type"), (link.seat, link.key_hash)
+        try:
+            if message.get("lang") in LANGS:
+                link.lang = message["lang"]
+            handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
+            if handler is None:
+                raise Refusal("malformed")
+            replies = handler(link, message)
+        except Refusal as refusal:
+            extra = {"id": message["id"]} if isinstance(message.get("id"), int) else {}
+            replies = [refusal.message(link.lang, **extra)]
+        for reply in replies:
+            link.send(reply)
+        if (link.seat, link.key_hash) != seated:
+            self._tell_table()
+
+    def _on_ping(self, link, message) -> list[dict]:
+        return [{"type": "pong"}]
+
+    def _on_hello(self, link: Link, message: dict) -> list[dict]:
+        device = message.get("device")
+        if isinstance(device, str):
+            link.waiting_key = device
+        self._open_game()
+        if device is not None:
+            return self._resume(link, device)
+        return self._choose(link, message.get("room"))
+
+    def _open_game(self) -> None:
+        if self.game_id is None:
+            raise Refusal("no_game")
+
+    def _check_token(self, token) -> None:
+        if not isinstance(token, str) or not secrets.compare_digest(token, self.token or ""):
+            raise Refusal("room_token")
+
+    def _choose(self, link: Link, token) -> list[dict]:
+        self._check_token(token)
+        link.chose = True
+        taken = self.claims.of_game(self.game_id)
+        seats = [{"seat": seat, "name": render(self.seat_name(seat), link.lang), "free": seat not in taken}
+                 for seat in self.seats()]
+        return [{"type": "seats", "seats": seats}]
+
+    def _resume(self, link: Link, device) -> list[dict]:
+        claim = self.claims.by_key(device) if isinstance(device, str) else None
+        if claim is None:
+            raise Refusal("device_unknown")
+        if claim.game_id != self.game_id:
+            raise Refusal("other_game")
+        for other in [other for other in self.links if other is not link and other.key_hash == claim.key_hash]:
+            self._drop(other, Refusal("replaced"))  # the same phone's older socket
+        link.seat, link.key_hash, link.watching = claim.seat, claim.key_hash, False
+        return [self._joined(link, claim.last_seq), self.snapshot(link)]
+
+    def _retry(self, link: Link) -> None:
+        """A phone that waited with its key (no game, or another one, on the table) joins now
+        if this is its game; else it goes on waiting, told nothing new."""
+        try:
+            replies = self._resume(link, link.waiting_key)
+        except Refusal:
+            return
+        for reply in replies:
+            link.send(reply)
+
+    def _on_claim(self, link: Link, message: dict) -> list[dict]:
+        self._open_game()
+        self._check_token(message.get("room"))
+        seat = message.get("seat")
+        if link.seat is not None:
+            raise Refusal("already_seated")
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.seats():
+            raise Refusal("no_seat")
+        key = self.claims.claim(self.game_id, seat)
+        if key is None:
+            raise Refusal("seat_taken")
+        link.seat, link.key_hash, link.watching = seat, digest(key), False
+        return [{"type": "claimed", "seat": seat, "device": key}, self._joined(link, 0), self.snapshot(link)]
+
+    def _on_watch(self, link: Link, message: dict) -> list[dict]:
+        self._open_game()
+        self._check_token(message.get("room"))
+        if link.seat is not None:
+            raise Refusal("already_seated")
+        link.watching = True
+        return [self._joined(link, 0), self.snapshot(link)]
+
+    def _on_lang(self, link: Link, message: dict) -> list[dict]:
+        return [self.snapshot(link)] if link.seat is not None or link.watching else []
+
+    def _on_act(self, link: Link, message: dict) -> list[dict]:
+        seq, kind = message.get("id"), message.get("kind")
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq <= 0 or not isinstance(kind, str):
+            raise Refusal("malformed")
+        if link.seat is None:
+            raise Refusal("watching_only" if link.watching else "not_joined")
+        if not self.claims.advance(link.key_hash, seq):  # used before it is tried: at most once
+            raise Refusal("replay")
+        try:
+            applied = self.controller.act(link.seat, kind, message.get("value"))
+        except Refused as refused:
+            raise Refusal("not_now", Text(refused.key, refused.params)) from None
+        if applied is False:  # the rules said no; the seat's display holds why
+            notice = self.controller.display(link.seat).get("notice")
+            raise Refusal("rules", notice if isinstance(notice, Text) else None)
+        return [{"type": "done", "id": seq}]
+
+    # what goes out -------------------------------------------------------------------
+
+    def _joined(self, link: Link, last_seq: int) -> dict:
+        return {"type": "joined", "seat": link.seat, "last_id": last_seq,
+                "name": render(self.seat_name(link.seat), link.lang) if link.seat is not None else None}
+
+    def snapshot(self, link: Link) -> dict:
+        """The full display model for the link's seat (a watcher: the public one, no offers)."""
+        who = TABLE if link.seat is None else link.seat
+        model = self.controller.display(who)
+        if who == TABLE:
+            model = model | {"offers": [], "can_undo": False}
+        return {"type": "display", "kind": self.controller.session.record.kind, "seat": link.seat,
+                "model": render(model, link.lang)}
+
+    def _changed(self) -> None:
+        self._follow_game()
+        for link in self.links:
+            if link.seat is not None or link.watching:
+                link.send(self.snapshot(link))
+
+    def _drop(self, link: Link, refusal: Refusal) -> None:
+        link.seat = link.key_hash = None
+        link.watching = link.chose = False
+        link.close(refusal.message(link.lang))
+        if link in self.links:
+            self.links.remove(link)
+
+    def _tell_table(self) -> None:
+        """The claims changed (or a phone came or went): the game and the panel hear it."""
+        remote = frozenset(self.claimed())
+        if self.controller is not None and remote != self.controller.remote:
+            self.controller.remote = remote
+            self.controller.changed()
+        for listener in list(self.listeners):
+            listener()

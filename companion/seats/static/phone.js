@@ -1,0 +1,239 @@
+// The phone page: one seat's private screen, a renderer of its display model.
+// Protocol: companion/seats/room.py.  No framework, no build step.
+"use strict";
+const $ = (s) => document.querySelector(s);
+const KEY = "companion.device", SEQ = "companion.seq", LANG = "companion.lang";
+const room = new URLSearchParams(location.hash.slice(1)).get("room");
+let lang = localStorage.getItem(LANG) || (navigator.language.startsWith("ja") ? "ja" : "en");
+let words = {}, ws = null, timer = 0, backoff = 250, heard = 0, beat = 5000;
+let pending = null, shown = null, zoom = null, seated = false, tried = false, retry = 0;
+
+const t = (key, values = {}) =>
+  (words[key] || key).replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : `{${k}}`));
+const plain = (text) => text.replace(/\[\/?(color|b|i|size)[^\]]*\]/g, ""); // the table's markup
+const lines = (text) => plain(Array.isArray(text) ? text.join("\n") : text || "");
+
+function el(tag, { dataset = {}, ...props } = {}, children = []) {
+  const node = Object.assign(document.createElement(tag), props);
+  Object.assign(node.dataset, dataset);
+  node.append(...children);
+  return node;
+}
+function button(label, onclick, props = {}) {
+  return el("button", { type: "button", textContent: label, onclick, ...props });
+}
+
+async function loadWords() {
+  words = await (await fetch(`strings.json?lang=${lang}`)).json();
+  document.documentElement.lang = lang;
+  $("#lang").textContent = words.language;
+}
+
+// the socket: reconnect with backoff, at once when visible again, after missed beats --
+function connect() {
+  clearTimeout(timer);
+  if (ws) { ws.onclose = ws.onmessage = null; ws.close(); }
+  ws = new WebSocket(`ws://${location.host}/ws`);
+  ws.onmessage = (e) => { heard = Date.now(); receive(JSON.parse(e.data)); };
+  ws.onclose = () => {
+    ws = null;
+    setStatus(t("offline"));
+    timer = setTimeout(connect, backoff * (0.5 + Math.random() / 2));
+    backoff = Math.min(backoff * 2, 8000);
+  };
+}
+function send(message) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+}
+setInterval(() => {
+  if (ws && ws.readyState === WebSocket.OPEN && Date.now() - heard > 2.5 * beat) connect();
+}, 500);
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden && (!ws || ws.readyState !== WebSocket.OPEN)) { backoff = 250; connect(); }
+});
+window.addEventListener("online", () => { backoff = 250; connect(); });
+
+function hello() {
+  const device = localStorage.getItem(KEY);
+  if (device) send({ type: "hello", device, lang });
+  else if (room) send({ type: "hello", room, lang });
+  else setStatus(t("scan"));
+}
+
+// messages from the table ----------------------------------------------------------
+const handlers = {
+  welcome(m) { beat = m.beat_s * 1000; backoff = 250; hello(); },
+  seats(m) { chooseSeat(m.seats); },
+  claimed(m) {
+    localStorage.setItem(KEY, m.device);
+    localStorage.setItem(SEQ, "0");
+    history.replaceState(null, "", location.pathname); // the token leaves the address bar
+  },
+  joined(m) {
+    seated = m.seat !== null;
+    $("#who").textContent = seated ? t("you_are", { name: m.name }) : t("watching");
+    const seq = Math.max(+localStorage.getItem(SEQ) || 0, m.last_id);
+    localStorage.setItem(SEQ, String(seq));
+    if (pending) send(pending); // lost with the old socket: the server applies it at most once
+  },
+  display(m) { shown = m; draw(); },
+  done(m) {
+    if (pending && pending.id === m.id) pending = null;
+    ack(t("done"));
+  },
+  refused(m) {
+    if (pending && pending.id === m.id) pending = null;
+    notice(m.text);
+    if (m.code === "device_unknown" || m.code === "released") forget();
+    if (m.code === "device_unknown" || (m.code === "other_game" && room && !tried)) {
+      tried = true; // a fresh QR after a finished game: choose a seat with its token
+      if (room) send({ type: "hello", room, lang });
+      else { setStatus(t("scan")); $("#main").replaceChildren(); }
+    } else if (["other_game", "game_over", "no_game"].includes(m.code)) {
+      setStatus(m.text); // the key is kept: the table may bring its game back
+      clearTimeout(retry);
+      retry = setTimeout(hello, 5000);
+    }
+  },
+  beat() {}, pong() {},
+};
+function receive(m) { (handlers[m.type] || (() => {}))(m); }
+function forget() { localStorage.removeItem(KEY); seated = false; shown = null; $("#actions").replaceChildren(); }
+
+function act(kind, value = null) {
+  const id = (+localStorage.getItem(SEQ) || 0) + 1;
+  localStorage.setItem(SEQ, String(id));
+  pending = { type: "act", id, kind, value };
+  ack(t("sending"));
+  send(pending);
+}
+
+// drawing --------------------------------------------------------------------------
+function setStatus(text, colour = "") {
+  const band = $("#status");
+  band.textContent = text;
+  band.className = `band ${colour}`;
+}
+function notice(text) {
+  const box = $("#notice");
+  box.textContent = text;
+  box.hidden = !text;
+  clearTimeout(notice.timer);
+  notice.timer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+function ack(text) { $("#ack").textContent = text; }
+
+function chooseSeat(seats) {
+  setStatus(t("choose_seat"));
+  const list = el("div", { className: "list" }, seats.map((s) =>
+    button(s.free ? s.name : `${s.name} (${t("taken")})`,
+      () => send({ type: "claim", room, seat: s.seat, lang }), { disabled: !s.free })));
+  list.append(button(t("watch"), () => send({ type: "watch", room, lang })));
+  $("#main").replaceChildren(list);
+  $("#actions").replaceChildren();
+}
+
+function draw() {
+  if (!shown) return;
+  const m = shown.model, render = renderers[shown.kind];
+  if (!render) { setStatus(t("not_supported")); return; }
+  render(m);
+  notice(plain(m.notice || ""));
+  $("#actions").replaceChildren(...m.offers.filter((o) => o.label && o.choices.length <= 1)
+    .map((o) => button(o.label, () => act(o.kind, o.choices.length ? o.choices[0] : null), { dataset: { kind: o.kind } })));
+}
+
+const COLOURS = { red: "red", you: "red", blue: "blue", cpu: "blue" };
+const renderers = {
+  uttt(m) {
+    const b = m.board, cellOffer = m.offers.find((o) => o.kind === "cell");
+    const legal = new Set(cellOffer ? cellOffer.choices : []);
+    const mark = { X: COLOURS[m.players[0]], O: COLOURS[m.players[1]] };
+    setStatus(lines(m.status) + (legal.size ? ` — ${t("your_turn")}` : ""), COLOURS[m.status_person] || "");
+    const playable = [...Array(9).keys()].filter((i) => [...legal].some((a) => Math.floor(a / 9) === i));
+    if (playable.length === 1) zoom = playable[0];
+    if (!playable.includes(zoom)) zoom = null;
+    const cell = (a, big) => { // a button when zoomed; on the whole board, only a picture
+      const v = b.cells[a];
+      return el(big ? "button" : "div", {
+        type: "button", textContent: v === "X" ? "×" : v === "O" ? "○" : "", dataset: { a },
+        className: `cell ${v ? "m-" + mark[v] : ""} ${legal.has(a) ? "legal" : ""}` +
+          ` ${b.last_move === a ? "last" : ""}`, disabled: big && !legal.has(a),
+        onclick: big ? () => act("cell", a) : null,
+      });
+    };
+    const overview = (map) => el("div", { className: map ? "big map" : "big" }, [...Array(9).keys()].map((i) => {
+      const status = b.boards[i], won = status === "X" || status === "O";
+      const mini = el("div", {
+        className: `mini ${playable.includes(i) ? "playable" : ""} ${i === zoom ? "shown" : ""}` +
+          ` ${won ? "won" + status : ""} ${status === "draw" ? "draw" : ""}`,
+      }, [...Array(9).keys()].map((c) => cell(i * 9 + c, false)));
+      if (playable.includes(i)) mini.onclick = () => { zoom = i; draw(); };
+      mini.dataset.board = i;
+      return mini;
+    }));
+    const main = $("#main");
+    if (zoom === null) {
+      main.replaceChildren(overview(false), el("div", { className: "small", textContent: lines(m.score) }));
+      return;
+    }
+    const grid = el("div", { className: "big mini zoom" }, [...Array(9).keys()].map((c) => cell(zoom * 9 + c, true)));
+    const head = el("div", { className: "zoomhead" }, [overview(true),
+      el("div", { className: "small", textContent: t("board_n", { n: zoom + 1 }) })]);
+    if (playable.length > 1) head.append(button(t("back_to_board"), () => { zoom = null; draw(); }));
+    main.replaceChildren(head, grid);
+  },
+  kuku(m) {
+    const b = m.board, offers = Object.fromEntries(m.offers.map((o) => [o.kind, o]));
+    const colour = m.status_seat === 0 ? "red" : m.status_seat === 1 ? "blue" : "";
+    setStatus(lines(m.status || m.cover || m.news_title || ""), colour);
+    const fleet = Object.fromEntries(b.fleet.map((token) => [token.split("@")[1], token.split(":")[1].split("@")[0]]));
+    const grid = el("div", { className: "kgrid" });
+    for (let r = 1; r <= 9; r++) for (let c = 1; c <= 9; c++) {
+      const cell = `${r}×${c}`, marker = b.markers[cell];
+      grid.append(el("div", {
+        className: `k ${fleet[cell] || ""} ${marker ? "mk-" + marker : ""} ${b.rings.includes(cell) ? "ring" : ""}` +
+          ` ${b.hints.includes(cell) ? "hint" : ""} ${b.aim === cell ? "aim" : ""}`,
+        textContent: b.values ? r * c : "", title: cell,
+      }));
+    }
+    const parts = [grid];
+    for (const text of [m.said, m.news, m.review]) if (text) parts.push(el("div", { className: "small", textContent: lines(text) }));
+    if (offers.kind) {
+      parts.push(el("div", { className: "row" }, offers.kind.choices.map((kind) => button(
+        `${t("kuku_" + kind)} ×${m.kinds[kind]}`, () => act("kind", kind),
+        { className: kind === m.kind ? "on" : "", dataset: { kind } }))));
+    }
+    if (offers.cell && m.stage === "place") parts.push(pairPad((cell) => act("cell", cell)));
+    if (offers.key) {
+      parts.push(el("div", { className: "small", textContent: t("kuku_entry", { entry: m.entry || "…" }) }));
+      parts.push(el("div", { className: "keys" }, offers.key.choices.map((key) => button(key, () => act("key", key)))));
+    }
+    if (offers.toggle && m.answers) {
+      parts.push(el("div", { className: "row" }, m.answers.map((a) => button(a.label, () => act("toggle", a.value),
+        { className: a.chosen ? "on" : "" }))));
+    }
+    $("#main").replaceChildren(...parts);
+  },
+};
+
+// a pair typed on the phone (row, then column), for placing a ship
+let pair = "";
+function pairPad(done) {
+  const shown = el("div", { className: "small", textContent: t("kuku_pair", { pair: pair ? pair + "×_" : "_×_" }) });
+  const digits = el("div", { className: "keys pad" }, [...Array(9).keys()].map((i) => button(String(i + 1), () => {
+    if (!pair) { pair = String(i + 1); draw(); return; }
+    const cell = `${pair}×${i + 1}`;
+    pair = "";
+    done(cell);
+  })));
+  return el("div", {}, [shown, digits]);
+}
+
+$("#lang").onclick = async () => {
+  lang = lang === "ja" ? "en" : "ja";
+  localStorage.setItem(LANG, lang);
+  await loadWords();
+  send({ type: "lang", lang });
+};
+loadWords().then(connect);

@@ -1,0 +1,87 @@
+"""The table's phones panel: the table's own Wi-Fi QR first when deploy/hotspot.sh made
+one, then the join QR (until every seat has a phone), each seat's phone and whether it is
+connected, and "release" to let a seat move to another phone."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from kivy.app import App
+from kivy.core.image import Image as CoreImage
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.modalview import ModalView
+
+from companion.seats.address import hotspot, lan_address, qr_png
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+
+class SeatRow(BoxLayout):
+    name = StringProperty("")
+    state = StringProperty("")
+    seat = ObjectProperty(None)
+    panel = ObjectProperty(None)
+    claimed = ObjectProperty(False)
+
+
+class PhonesPanel(ModalView):
+    qr = ObjectProperty(None, allownone=True)  # the join QR's texture; None once every seat is claimed
+    message = StringProperty("")
+    address = StringProperty("")
+    wifi_step = BooleanProperty(False)  # the Wi-Fi QR is shown (before the join QR)
+
+    def __init__(self, server, **kwargs):
+        super().__init__(**kwargs)
+        self.server = server
+        self.wifi = hotspot()
+        self.wifi_step = self.wifi is not None
+        self.base = f"http://{lan_address()}:{server.port}"
+        self._url = None
+        self.room.listeners.append(self.refresh)
+        self.bind(on_dismiss=lambda *_: self.room.listeners.remove(self.refresh))
+        self.refresh()
+
+    @property
+    def room(self):
+        return self.server.room
+
+    def tr(self, key: str, **values) -> str:
+        app = App.get_running_app()
+        return app.tr(key, app.lang, **values)
+
+    def refresh(self) -> None:
+        room = self.room
+        url = room.join_url(self.base)
+        if self.wifi_step:
+            self.qr = self._texture(self.wifi.qr_png(scale=8))
+            self.message = self.tr("seats.wifi_first", ssid=self.wifi.ssid)
+        elif url != self._url or self._url is None:
+            self._url = url
+            self.qr = None if url is None else self._texture(qr_png(url, scale=8))
+        self.address = self.base
+        if not self.wifi_step:
+            self.message = self.tr("seats.scan_to_join") if url else self.tr(
+                "seats.all_claimed" if room.game_id is not None else "seats.no_game_here")
+        rows = self.ids.rows
+        rows.clear_widgets()
+        claimed = room.claimed()
+        for seat in room.seats():
+            state = "seat_free" if seat not in claimed else "seat_online" if claimed[seat] else "seat_offline"
+            rows.add_widget(SeatRow(panel=self, seat=seat, claimed=seat in claimed, state=self.tr(f"seats.{state}"),
+                                    name=room.seat_name(seat).render(lambda k, **v: self.tr(k, **v))))
+
+    def to_join(self) -> None:
+        self.wifi_step, self._url = False, None
+        self.refresh()
+
+    @staticmethod
+    def _texture(png: bytes):
+        texture = CoreImage(io.BytesIO(png), ext="png").texture
+        texture.mag_filter = texture.min_filter = "nearest"
+        return texture
+
+    def release(self, seat: int) -> None:
+        self.room.release(seat)

@@ -1,0 +1,153 @@
+"""The real Kivy app as the table, a phone in Debian's Chromium: the table's phones
+panel shows the join QR and each seat's phone; a move tapped on the phone appears on
+the table and one tapped on the table reaches the phone; "release" frees the seat."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.seats.browser import ARGS, CHROMIUM, PHONE, SHOTS, free_port
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+PORT = free_port()
+pytestmark = [pytest.mark.gui, pytest.mark.browser,
+              pytest.mark.parametrize("gui_config", [f"seats:\n  port: {PORT}\n"], indirect=True, ids=["seats"])]
+
+
+@pytest.fixture
+def page():
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(viewport=PHONE, locale="ja-JP", has_touch=True, is_mobile=True)
+        yield context.new_page()
+        browser.close()
+
+
+def until(gui, page, condition, timeout: float = 10.0) -> None:
+    """Run the table (Kivy) and the browser by turns until `condition()`."""
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        gui.pump(0.03)
+        page.wait_for_timeout(10)
+
+
+def panel(gui):
+    from kivy.core.window import Window
+    from companion.ui.phones import PhonesPanel
+
+    return next(w for w in Window.children if isinstance(w, PhonesPanel))
+
+
+def test_a_phone_joins_from_the_table_panel_and_plays_with_the_table(gui, page):
+    gui.tap(gui.tile("uttt"))
+    uttt, app = gui.screen, gui.app
+    until(gui, page, lambda: app.seats is not None)
+    room = app.seats.room
+    gui.tap(uttt.ids.phones)
+    gui.pump(0.2)
+    shown = panel(gui)
+    assert shown.qr is not None and "QR" in shown.message
+    gui.screenshot("table-phones-qr")
+
+    page.goto(room.join_url(f"http://127.0.0.1:{app.seats.port}"))
+    until(gui, page, lambda: page.locator(".list button").count() == 3)
+    page.locator(".list button").nth(0).click()
+    until(gui, page, lambda: room.claimed() == {0: True})
+    rows = list(reversed(shown.ids.rows.children))
+    assert rows[0].state == "接続中" and rows[1].state == "空き"
+    gui.screenshot("table-phones-red-joined")
+    shown.dismiss()
+    gui.pump(0.1)
+
+    page.locator('.zoom .cell[data-a="40"], .mini[data-board="4"]').first.click()
+    until(gui, page, lambda: page.locator('.zoom .cell[data-a="40"]').count() == 1)
+    page.locator('.zoom .cell[data-a="40"]').click()
+    until(gui, page, lambda: uttt.session.actions == [40])
+    until(gui, page, lambda: page.locator("#ack").inner_text().startswith("✓"))
+    gui.screenshot("table-after-phone-move")
+
+    gui.tap_cell(uttt.ids.board, 4 * 9 + 0)  # blue plays on the table
+    until(gui, page, lambda: page.locator('.zoom .cell[data-a="0"]').count() == 1)  # sent to board 0
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "phone-after-table-move-ja.png"))
+
+    gui.tap(uttt.ids.phones)
+    gui.pump(0.2)
+    shown = panel(gui)
+    release = next(w for w in gui.widgets(shown) if getattr(w, "text", "") == "電話を解除" and not w.disabled)
+    gui.tap(release)
+    until(gui, page, lambda: "解除" in page.locator("#notice").inner_text())
+    assert room.claimed() == {}
+    assert shown.qr is not None  # a free seat again: the QR is back
+
+
+def test_a_kuku_seat_on_a_phone_places_there_and_the_table_never_shows_its_fleet(gui, page):
+    from companion.play.controller import TABLE
+
+    gui.tap(gui.tile("kuku"))
+    kuku, app = gui.screen, gui.app
+    kuku.controller.act(TABLE, "choose", {"opponent": "2p"})
+    kuku.controller.act(TABLE, "start", ["Aki", "Ben"])
+    until(gui, page, lambda: app.seats is not None and app.seats.room.game_id is not None)
+    room = app.seats.room
+    page.goto(room.join_url(f"http://127.0.0.1:{app.seats.port}"))
+    until(gui, page, lambda: page.locator(".list button").count() == 3)
+    page.locator(".list button").nth(0).click()
+    until(gui, page, lambda: room.claimed() == {0: True} and kuku.stage == "cover")
+    assert "電話" in kuku.cover_text and kuku.ids.cover_button.disabled  # the table's cover stays shut
+    gui.tap(kuku.ids.cover_button)
+    assert kuku.stage == "cover"
+    gui.screenshot("table-kuku-placing-on-phone")
+
+    until(gui, page, lambda: page.locator('#actions button[data-kind="open"]').count() == 1)
+    page.locator('#actions button[data-kind="open"]').click()
+    until(gui, page, lambda: kuku.stage == "place" and page.locator(".keys.pad button").count() == 9)
+    for row, col in [(9, 9), (1, 1), (5, 5)]:
+        page.locator(".keys.pad button").nth(row - 1).click()
+        page.locator(".keys.pad button").nth(col - 1).click()
+        until(gui, page, lambda: page.locator("#ack").inner_text().startswith("✓"))
+        page.evaluate("ack('')")
+    until(gui, page, lambda: len(kuku.controller.session.state.fleets[0]) == 3)
+    assert kuku.grid.ships == {}  # the table draws no ship of Aki's
+    gui.screenshot("table-kuku-aki-placed-on-phone")
+    page.screenshot(path=str(SHOTS / "phone-kuku-placed-ja.png"))
+
+
+def test_after_the_table_restarts_the_phone_resumes_without_scanning(gui, page):
+    gui.tap(gui.tile("uttt"))
+    app = gui.app
+    until(gui, page, lambda: app.seats is not None)
+    page.goto(app.seats.room.join_url(f"http://127.0.0.1:{app.seats.port}"))
+    until(gui, page, lambda: page.locator(".list button").count() == 3)
+    page.locator(".list button").nth(0).click()
+    until(gui, page, lambda: page.locator('.zoom .cell, .mini.playable').count() > 0)
+    page.locator('.mini[data-board="4"]').click()
+    page.locator('.zoom .cell[data-a="40"]').click()
+    until(gui, page, lambda: gui.screen.session.actions == [40])
+
+    app = gui.restart()  # the app is stopped and started again on the same data (a power cut)
+    until(gui, page, lambda: app.seats is not None)
+    assert app.seats.room.claimed() == {}  # no game open on the table yet: the phone waits
+    gui.tap(gui.tile("uttt"))  # the unfinished game is opened again
+    assert gui.screen.session.actions == [40]
+    until(gui, page, lambda: app.seats.room.claimed() == {0: True}, timeout=20)
+    until(gui, page, lambda: page.locator('.cell[data-a="40"]').first.inner_text() == "×")
+    assert "1" in page.locator("#who").inner_text()  # still seat 1, no scan
+
+
+def test_with_the_tables_own_hotspot_the_wifi_qr_comes_first(gui, page, tmp_path, monkeypatch):
+    from tests.seats.test_address import fake_nmcli
+
+    fake_nmcli(tmp_path, monkeypatch, "activated\\nTable Wi-Fi\\nsecret123\\n")
+    gui.tap(gui.tile("uttt"))
+    until(gui, page, lambda: gui.app.seats is not None)
+    gui.tap(gui.screen.ids.phones)
+    gui.pump(0.2)
+    shown = panel(gui)
+    assert shown.wifi_step and "Table Wi-Fi" in shown.message and shown.qr is not None
+    gui.screenshot("table-phones-wifi-qr")
+    gui.tap(shown.ids.wifi_next)
+    assert not shown.wifi_step and "QR" in shown.message and shown.qr is not None
