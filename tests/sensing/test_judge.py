@@ -1,15 +1,18 @@
 """The judge: verdicts, identification, refusals, and never a wrong answer during a transient."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from companion.sensing.judge import (
-    BALANCED, LEFT, REFUSED, REWEIGH, RIGHT, UNSTABLE, WAITING, Judge, JudgeConfig, build_groups)
+    BALANCED, LEFT, REFUSED, REWEIGH, RIGHT, UNSTABLE, WAITING, Judge, JudgeConfig, build_groups, estimate)
 from companion.games.gunkan.pieces import PieceClass, default_table, pan_classes
 from companion.sensing.pipeline import OVERLOAD, Pipeline, Reading
 from companion.sensing.simulator import FAMILIES, Bump, ManualClock, Realism, SimulatedSeesaw, Transient, _press
 
 RATE = 80.0
+DATA = Path(__file__).parent / "data"
 LEFT_CLASSES, RIGHT_CLASSES = pan_classes(default_table())
 
 
@@ -229,3 +232,50 @@ def test_simulated_battles_at_10_samples_per_second():
         assert first_final(verdicts).kind == kind, (attacker, defender)
         sim.clear()
         run(2.0)
+
+
+def interleaved(left, right, noise=0.0, seed=0):
+    """Both pans' readings in time order, as a pipeline delivers them."""
+    a, b = readings(left, channel=0, noise=noise, seed=seed), readings(right, channel=1, noise=noise, seed=seed + 1)
+    return [r for pair in zip(a, b) for r in pair]
+
+
+def test_a_knock_felt_on_both_pans_during_a_slow_release_is_not_ringing_about_the_weight():
+    """The knock above, now on both pans (a destroyer rests on the left): the table is not quiet."""
+    t = np.arange(0.0, 1.5, 1 / RATE)
+    hand = Transient(0.18, 0.022, 0.35, 0.076, 5.6, 0.116)
+    knock = Bump(at=0.05, grams=3.0, hz=12.0, decay_s=0.15, share=(0.6, 1.0))
+    for seed in range(20):
+        j = judge()
+        for r in interleaved(16.0 + knock.grams_at(0, t), _press(t, 14.0, hand) + knock.grams_at(1, t),
+                             noise=0.08, seed=seed):
+            j.feed(r)
+            state = j.identify(1)
+            assert state.kind != "class" or state.group.name == "minesweeper", (seed, r.t)
+
+
+def test_ringing_is_taken_early_only_while_the_other_pan_lies_still():
+    """A dropped destroyer ringing 0.2 s after landing: about its weight if the table is quiet
+    (the other pan still), else perhaps about a moving hand until the slowest press is over."""
+    t = np.arange(0.0, 0.2, 1 / RATE)
+    g = _press(t, 16.0, Transient(1.0, 0.01, 0.02, 0.04, 8.0, 0.3))
+    cfg = JudgeConfig()
+    quiet = estimate(t, g, cfg, 13, 0.05, table_quiet=lambda since: True)
+    shaken = estimate(t, g, cfg, 13, 0.05, table_quiet=lambda since: False)
+    assert (quiet.reason, quiet.still) == ("ringing", True)
+    assert (shaken.reason, shaken.still) == ("ringing_early", False)
+    assert 15.14 <= quiet.low and quiet.high <= 16.86
+
+
+def test_a_recorded_straightening_push_is_not_named_at_its_top():
+    """A bench battle (stress, seed 1) where the judge before this rule named a straightened
+    submarine a minesweeper: the push began before the piece was named."""
+    rows = np.loadtxt(DATA / "straightened-submarine-80hz.csv", delimiter=",", comments="#")
+    j = judge()
+    named = set()
+    for t, ch, g in rows:
+        j.feed(Reading(float(t), int(ch), 0, float(g), True))
+        state = j.identify(1)
+        if state.kind == "class":
+            named.add(state.group.name)
+    assert named == {"submarine"}
