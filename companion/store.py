@@ -49,6 +49,14 @@ MIGRATIONS = [
         data TEXT NOT NULL
     );
     """,
+    # 2: who plays is data (before, it was parsed back out of the scoreboard string that
+    # the games wrote as "<kind>:cpu:<level>", "<kind>:tracker" or "<kind>:2p")
+    """
+    ALTER TABLE games ADD COLUMN lineup TEXT NOT NULL DEFAULT '{"opponent":"2p","level":null}';
+    UPDATE games SET lineup = json_object('opponent', 'cpu', 'level', substr(scoreboard, length(kind) + 6))
+        WHERE substr(scoreboard, 1, length(kind) + 5) = kind || ':cpu:' AND length(scoreboard) > length(kind) + 5;
+    UPDATE games SET lineup = '{"opponent":"tracker","level":null}' WHERE scoreboard = kind || ':tracker'
+    """,
 ]
 
 
@@ -85,7 +93,7 @@ _DAMAGED = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
 _UNWRITABLE = {3, 8, 10, 13, 14}  # PERM, READONLY, IOERR, FULL, CANTOPEN
 SCHEMA = {  # table: columns, checked after migrating (a missing table is damage)
     "games": ["id", "kind", "options", "players", "scoreboard", "created", "updated", "status",
-              "outcome"],
+              "outcome", "lineup"],
     "actions": ["game_id", "seq", "action", "at"],
     "calibrations": ["name", "created", "data"],
 }
@@ -122,6 +130,35 @@ def translate(exc: BaseException, path: Path, doing: str) -> StoreError:
 
 
 @dataclass(frozen=True)
+class Lineup:
+    """Who plays a game: "2p" (people at the table), "cpu" (the computer, at `level`) or
+    "tracker" (a physical game that the companion follows)."""
+
+    opponent: str = "2p"
+    level: str | None = None
+
+    @classmethod
+    def of(cls, opponent: str, level: str | None) -> "Lineup":
+        """The lineup a start panel's choices describe (a level only against the computer)."""
+        return cls(opponent, level if opponent == "cpu" else None)
+
+    def scoreboard(self, kind: str) -> str:
+        """Where a game's result is counted: per opponent, and per level against the computer."""
+        return f"{kind}:cpu:{self.level}" if self.opponent == "cpu" else f"{kind}:{self.opponent}"
+
+    def to_json(self) -> dict:
+        return {"opponent": self.opponent, "level": self.level}
+
+    @classmethod
+    def from_json(cls, value: Any) -> "Lineup | None":
+        """The stored lineup, None if it is not one."""
+        if isinstance(value, dict) and isinstance(value.get("opponent"), str) and \
+                isinstance(value.get("level"), (str, type(None))) and len(value) == 2:
+            return cls(value["opponent"], value["level"])
+        return None
+
+
+@dataclass(frozen=True)
 class GameRecord:
     id: int
     kind: str
@@ -132,6 +169,7 @@ class GameRecord:
     updated: float
     status: str
     outcome: dict | None
+    lineup: Lineup = Lineup()
     problem: str | None = None  # why this game cannot be read (then it is never resumed)
 
 
@@ -299,12 +337,13 @@ class Store:
     # games -------------------------------------------------------------------
 
     def create_game(self, kind: str, options: dict, players: Iterable = (),
-                    scoreboard: str | None = None) -> int:
+                    scoreboard: str | None = None, lineup: Lineup = Lineup()) -> int:
         now = self.clock()
         return self._write("starting a game", lambda: self._db.execute(
-            "INSERT INTO games (kind, options, players, scoreboard, created, updated, status)"
-            " VALUES (?, ?, ?, ?, ?, ?, 'active')",
-            (kind, _dump(options), _dump(list(players)), scoreboard, now, now),
+            "INSERT INTO games (kind, options, players, scoreboard, created, updated, status, lineup)"
+            " VALUES (?, ?, ?, ?, ?, ?, 'active', ?)",
+            (kind, _dump(options), _dump(list(players)), scoreboard, now, now,
+             _dump(lineup.to_json())),
         ).lastrowid)
 
     def _rows(self, doing: str, sql: str, params=()) -> list:
@@ -493,11 +532,12 @@ def _load(text):
 
 def _record(row) -> GameRecord:
     """A games row; one whose JSON fields do not read has `problem` set instead of failing."""
-    (id_, kind, options, players, scoreboard, created, updated, status, outcome) = row
+    (id_, kind, options, players, scoreboard, created, updated, status, outcome, lineup) = row
+    lineup = Lineup.from_json(_load(lineup))
     fields = {"options": (_load(options), dict), "players": (_load(players), list),
-              "outcome": (_load(outcome) if outcome else {}, dict)}
+              "outcome": (_load(outcome) if outcome else {}, dict), "lineup": (lineup, Lineup)}
     bad = [name for name, (value, kind_) in fields.items() if not isinstance(value, kind_)]
     problem = f"its {', '.join(bad)} cannot be read" if bad else None
     value = {name: v if isinstance(v, k) else k() for name, (v, k) in fields.items()}
     return GameRecord(id_, str(kind), value["options"], value["players"], scoreboard,
-                      created, updated, status, value["outcome"] or None, problem)
+                      created, updated, status, value["outcome"] or None, value["lineup"], problem)

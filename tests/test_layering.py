@@ -6,6 +6,8 @@
 - No import cycles among companion modules (every import counts, also those inside
   functions: a cycle hidden in a function is still a cycle).
 - Screens ask a weight source whether it is `virtual`; none tests for the simulator class.
+- Who plays is read from a game's `lineup`: a stored scoreboard string is only handed on to
+  count results, never taken apart.
 """
 
 from __future__ import annotations
@@ -121,3 +123,23 @@ def test_no_screen_asks_for_the_simulator_class():
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance":
                 assert "SimulatedSeesaw" not in ast.unparse(node), f"{name}: use the source's `virtual`"
+
+
+def test_a_stored_scoreboard_is_only_handed_on_to_count_results():
+    """`x.scoreboard` may be called (`Lineup.scoreboard(kind)` builds one) or passed to
+    `tally` / `results`; anything else reads who plays out of it."""
+    misuse = []
+    for name, path in MODULES.items():
+        if name == "companion.store":
+            continue
+        tree = ast.parse(path.read_text())
+        allowed = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                allowed.add(id(node.func))
+                callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                if callee in ("tally", "results"):
+                    allowed.update(id(arg) for arg in node.args)
+        misuse += [f"{path.relative_to(ROOT)}:{node.lineno}" for node in ast.walk(tree)
+                   if isinstance(node, ast.Attribute) and node.attr == "scoreboard" and id(node) not in allowed]
+    assert misuse == []

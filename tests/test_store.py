@@ -5,10 +5,14 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from companion.store import FILENAME, MIGRATIONS, OutOfSequence, Store, StoreError
+from companion.store import FILENAME, MIGRATIONS, Lineup, OutOfSequence, Store, StoreError
 
 WRITER = r"""
 import sys
@@ -128,3 +132,58 @@ def test_old_database_is_migrated(tmp_path):
     with Store(path) as store:
         assert store.schema_version == len(MIGRATIONS)
         assert json.loads(json.dumps(store.games())) == []
+
+
+SCHEMA_1 = Path(__file__).parent / "data" / "store-schema-1.sql"
+
+
+def test_games_saved_before_lineups_get_theirs_from_their_scoreboards(tmp_path):
+    path = tmp_path / FILENAME
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA_1.read_text())  # as the schema-1 companion saved them
+    before = db.execute("SELECT * FROM games ORDER BY id").fetchall()
+    moves = db.execute("SELECT * FROM actions ORDER BY game_id, seq").fetchall()
+    db.close()
+    with Store(path) as store:
+        assert store.schema_version == len(MIGRATIONS) == 2
+        assert {g.scoreboard: g.lineup for g in store.games()} == {
+            "uttt:2p": Lineup(), "uttt:cpu:hard": Lineup("cpu", "hard"), "kuku:cpu:hard": Lineup("cpu", "hard"),
+            "kuku:tracker": Lineup("tracker"), "battleship:cpu:easy": Lineup("cpu", "easy"),
+            "battleship:tracker": Lineup("tracker")}
+        assert not any(g.problem for g in store.games()) and len(store.results("uttt:2p")) == 1
+    db = sqlite3.connect(path)
+    assert [row[:-1] for row in db.execute("SELECT * FROM games ORDER BY id")] == before  # all else as it was
+    assert db.execute("SELECT * FROM actions ORDER BY game_id, seq").fetchall() == moves
+
+
+name = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(name, st.one_of(st.builds(Lineup, st.sampled_from(["2p", "tracker"])),
+                                          st.builds(Lineup, st.just("cpu"), name))), max_size=8))
+def test_migration_reads_back_the_lineup_any_scoreboard_was_written_from(games):
+    """Migration 2 is the inverse of `Lineup.scoreboard`, for any kind and level."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / FILENAME
+        db = sqlite3.connect(path)
+        db.executescript(MIGRATIONS[0] + "PRAGMA user_version=1;")
+        db.executemany("INSERT INTO games (kind, options, scoreboard, created, updated, status)"
+                       " VALUES (?, '{}', ?, 0, 0, 'active')",
+                       [(kind, lineup.scoreboard(kind)) for kind, lineup in games])
+        db.execute("INSERT INTO games (kind, options, created, updated, status) VALUES ('t', '{}', 0, 0, 'active')")
+        db.commit()
+        db.close()
+        with Store(path) as store:
+            assert [(g.kind, g.lineup) for g in store.games()][::-1] == games + [("t", Lineup())]
+
+
+@pytest.mark.parametrize("stored", ["[", '{"opponent": 3, "level": null}', '{"opponent": "cpu"}', "null"])
+def test_a_lineup_that_does_not_read_makes_only_its_game_unreadable(tmp_path, stored):
+    with Store(tmp_path / FILENAME) as store:
+        damaged = store.create_game("uttt", {}, lineup=Lineup("cpu", "hard"))
+        other = store.create_game("uttt", {}, lineup=Lineup("cpu", "easy"))
+        store._db.execute("UPDATE games SET lineup = ? WHERE id = ?", (stored, damaged))
+        records = {g.id: g for g in store.games()}
+        assert records[damaged].problem == "its lineup cannot be read"
+        assert records[other].problem is None and records[other].lineup == Lineup("cpu", "easy")

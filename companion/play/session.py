@@ -11,7 +11,7 @@ from typing import Any, Iterable
 
 from companion.play import registry
 from companion.play.state import Action, State
-from companion.store import GameRecord, Store, UnreadableGame
+from companion.store import GameRecord, Lineup, Store, UnreadableGame
 
 
 class Session:
@@ -24,10 +24,13 @@ class Session:
 
     @classmethod
     def start(cls, store: Store, kind: str, options: dict | None = None,
-              players: Iterable = (), scoreboard: str | None = None) -> "Session":
+              players: Iterable = (), scoreboard: str | None = None,
+              lineup: Lineup = Lineup()) -> "Session":
+        """A new game; `lineup` says who plays (people at the table, unless told otherwise),
+        `scoreboard` where its result is counted."""
         full_options = registry.get(kind).options(options)
         registry.get(kind).new_state(full_options)  # refuse bad options before writing
-        game_id = store.create_game(kind, full_options, players, scoreboard)
+        game_id = store.create_game(kind, full_options, players, scoreboard, lineup)
         return cls(store, store.game(game_id), [])
 
     @classmethod
@@ -54,6 +57,10 @@ class Session:
     @property
     def players(self) -> list:
         return self.record.players
+
+    @property
+    def lineup(self) -> Lineup:
+        return self.record.lineup
 
     def play(self, action: Action) -> State:
         """Apply, persist, then adopt `action`; an illegal one raises and changes nothing."""

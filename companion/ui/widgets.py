@@ -62,10 +62,6 @@ class GameScreen(Screen):
         if self.session is not None and not self.session.state.is_over():
             self.session.abandon()
 
-    def scoreboard(self, opponent: str, level: str) -> str:
-        """Where a game's result is counted: per opponent, and per level against the computer."""
-        return f"{self.kind}:cpu:{level}" if opponent == "cpu" else f"{self.kind}:{opponent}"
-
     def refresh(self) -> None:
         """Redraw from the session's views.  Screens override this."""
 

@@ -37,7 +37,7 @@ from companion.games.battleship.texts import computer_turn, fill_fleet
 from companion.play.controller import TABLE, Controller, Offer, Refused, Text, Who, may_undo_placing, refusal
 from companion.play.session import Session
 from companion.play.state import IllegalAction
-from companion.store import Store
+from companion.store import Lineup, Store
 
 KIND = "battleship"
 OPPONENTS = ("2p", "cpu", "tracker")
@@ -46,18 +46,12 @@ CHOICES = {"opponent": OPPONENTS, "variant": VARIANTS, "advanced": (False, True)
 CELL_CHOICES = tuple(range(CELLS))
 
 
-def scoreboard(opponent: str, level: str) -> str:
-    """Where a game's result is counted: per opponent, and per level against the computer."""
-    return f"{KIND}:cpu:{level}" if opponent == "cpu" else f"{KIND}:{opponent}"
-
-
 def choices_of(session: Session) -> dict:
     """The setup a game was started with."""
-    options, players = session.record.options, session.players
-    opponent = "cpu" if "cpu" in players else "tracker" if options["mode"] == "tracker" else "2p"
-    chosen = {"opponent": opponent, "variant": options["variant"], "advanced": options["advanced"],
+    options, lineup = session.record.options, session.lineup
+    chosen = {"opponent": lineup.opponent, "variant": options["variant"], "advanced": options["advanced"],
               "first": options["first"]}
-    return chosen | ({"level": session.record.scoreboard.rsplit(":", 1)[-1]} if opponent == "cpu" else {})
+    return chosen | ({"level": lineup.level} if lineup.opponent == "cpu" else {})
 
 
 def told(error: IllegalAction, key: str | None = None) -> Refused:
@@ -109,11 +103,11 @@ class BattleshipController(Controller):
 
     @property
     def opponent(self) -> str:
-        return choices_of(self.session)["opponent"]
+        return self.session.lineup.opponent
 
     @property
     def level(self) -> str:
-        return choices_of(self.session)["level"]
+        return self.session.lineup.level
 
     @property
     def computer_seats(self) -> frozenset[int]:
@@ -353,8 +347,11 @@ class BattleshipController(Controller):
     on_first = partialmethod(_choose, "first")
     on_level = partialmethod(_choose, "level")
 
+    def setup_lineup(self) -> Lineup:
+        return Lineup.of(self.setup["opponent"], self.setup["level"])
+
     def setup_scoreboard(self) -> str:
-        return scoreboard(self.setup["opponent"], self.setup["level"])
+        return self.setup_lineup().scoreboard(KIND)
 
     def on_start(self, seat, value) -> None:
         """A new game as the panel describes; an unfinished one it replaces ends counted for nobody."""
@@ -365,7 +362,7 @@ class BattleshipController(Controller):
                    "mode": "tracker" if setup["opponent"] == "tracker" else "referee"}
         players = ["you", "cpu"] if setup["opponent"] == "cpu" else ["p1", "p2"]
         self._adopt(Session.start(self.store, KIND, options, players=players,
-                                  scoreboard=self.setup_scoreboard()))
+                                  scoreboard=self.setup_scoreboard(), lineup=self.setup_lineup()))
 
     def on_new(self, seat, value) -> None:
         self.choosing = True

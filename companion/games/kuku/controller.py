@@ -92,7 +92,7 @@ class KukuController(SetupStages, Controller):
 
     @property
     def opponent(self) -> str:
-        return choices_of(self.session)["opponent"] if self.session else self.setup["opponent"]
+        return self.session.lineup.opponent if self.session else self.setup["opponent"]
 
     @property
     def computer_seats(self) -> frozenset[int]:
@@ -383,7 +383,7 @@ class KukuController(SetupStages, Controller):
         return self.session.state.to_move() if self.stage() == "wait" else None
 
     def thinker(self, seat: int):
-        state, level, seed = self.session.state, LEVELS[choices_of(self.session)["level"]], self.rng.random()
+        state, level, seed = self.session.state, LEVELS[self.session.lineup.level], self.rng.random()
         return lambda: computer_turn(KukuAI(level, random.Random(seed)), state, seat)
 
     # display -------------------------------------------------------------------------

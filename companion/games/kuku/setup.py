@@ -10,6 +10,7 @@ from __future__ import annotations
 from companion.games.kuku.report import COMPUTER, store_report
 from companion.play.controller import Offer, Refused, Text
 from companion.play.session import Session
+from companion.store import Lineup
 
 KIND = "kuku"
 OPPONENTS = ("2p", "cpu", "tracker")
@@ -17,18 +18,11 @@ LEVELS = {"easy": 1, "medium": 2, "hard": 3}
 CHOICES = {"opponent": OPPONENTS, "rule": ("basic", "extra"), "first": (0, 1), "level": tuple(LEVELS)}
 
 
-def scoreboard(opponent: str, level: str) -> str:
-    """Where a game's result is counted: per opponent, and per level against the computer."""
-    return f"{KIND}:cpu:{level}" if opponent == "cpu" else f"{KIND}:{opponent}"
-
-
 def choices_of(session: Session) -> dict:
     """The start panel's choices a game was started with."""
-    options, board = session.record.options, session.record.scoreboard or ""
-    cpu = board.startswith(f"{KIND}:cpu")
-    return {"opponent": "cpu" if cpu else "tracker" if options["mode"] == "tracker" else "2p",
-            "rule": options["rule"], "first": options["first"],
-            "level": board.rsplit(":", 1)[-1] if cpu else "medium"}
+    options, lineup = session.record.options, session.lineup
+    return {"opponent": lineup.opponent, "rule": options["rule"], "first": options["first"],
+            "level": lineup.level or "medium"}
 
 
 class SetupStages:
@@ -44,8 +38,11 @@ class SetupStages:
                  Offer("start", Text("kuku_ui.start")), Offer("report", Text("kuku_ui.report"))]
         return found + ([Offer("back", Text("kuku_ui.back_to_game"))] if self.session else [])
 
+    def setup_lineup(self) -> Lineup:
+        return Lineup.of(self.setup["opponent"], self.setup["level"])
+
     def setup_scoreboard(self) -> str:
-        return scoreboard(self.setup["opponent"], self.setup["level"])
+        return self.setup_lineup().scoreboard(KIND)
 
     def on_choose(self, seat, choice: dict) -> None:
         self.setup = self.setup | choice
@@ -63,7 +60,8 @@ class SetupStages:
             self.session.abandon()
         options = {"rule": setup["rule"], "first": setup["first"],
                    "mode": "tracker" if setup["opponent"] == "tracker" else "referee"}
-        self._adopt(Session.start(self.store, KIND, options, players=players, scoreboard=self.setup_scoreboard()))
+        self._adopt(Session.start(self.store, KIND, options, players=players, scoreboard=self.setup_scoreboard(),
+                                  lineup=self.setup_lineup()))
 
     def on_new(self, seat, value) -> None:
         """The start panel, over the game (which stays until Start)."""

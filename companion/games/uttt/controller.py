@@ -14,26 +14,19 @@ import random
 from companion.games.uttt.ai import choose_move
 from companion.play.controller import TABLE, Controller, Offer, Text, Who
 from companion.play.session import Session, tally, unfinished
-from companion.store import Store
+from companion.store import Lineup, Store
 
 MODES = ("2p", "easy", "medium", "hard")
 PEOPLE = {"2p": ("red", "blue"), "cpu": ("you", "cpu")}
 
 
-def scoreboard(mode: str) -> str:
-    return "uttt:2p" if mode == "2p" else f"uttt:cpu:{mode}"
-
-
-def mode_of(board: str | None) -> str:
-    return (board or "uttt:2p").rsplit(":", 1)[-1]
-
-
 def new_session(store: Store, mode: str) -> Session:
-    board = scoreboard(mode)
-    people = PEOPLE["2p" if mode == "2p" else "cpu"]
+    lineup = Lineup.of("2p" if mode == "2p" else "cpu", mode)
+    board = lineup.scoreboard("uttt")
+    people = PEOPLE[lineup.opponent]
     first_plays = len(store.results(board)) % 2 == 0  # who starts alternates
     return Session.start(store, "uttt", players=list(people if first_plays else people[::-1]),
-                         scoreboard=board)
+                         scoreboard=board, lineup=lineup)
 
 
 class UtttController(Controller):
@@ -58,7 +51,8 @@ class UtttController(Controller):
 
     @property
     def mode(self) -> str:
-        return mode_of(self.session.record.scoreboard)
+        lineup = self.session.lineup
+        return lineup.level if lineup.opponent == "cpu" else "2p"
 
     def stage(self) -> str:
         return "review" if self.session.state.is_over() else "play"
@@ -127,7 +121,7 @@ class UtttController(Controller):
     def display(self, who: Who) -> dict:
         state, players = self.session.state, self.session.players
         table = tally(self.store, self.session.record.scoreboard)
-        a, b = PEOPLE["2p" if self.mode == "2p" else "cpu"]
+        a, b = PEOPLE[self.session.lineup.opponent]
         row = lambda person: table.get(person, {"win": 0, "draw": 0})  # noqa: E731
         model = {
             "stage": self.stage(), "mode": self.mode, "players": list(players),

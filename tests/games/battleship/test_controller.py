@@ -11,9 +11,12 @@ import random
 import pytest
 
 from companion import i18n
+from companion.games.battleship import controller
 from companion.games.battleship.controller import BattleshipController
 from companion.games.battleship.fleet import CELLS, LENGTH, index, label, run
 from companion.play.controller import TABLE, Refused, Text, to_json
+from companion.play.session import Session
+from companion.store import Lineup
 
 
 def words(text, lang="ja"):
@@ -332,3 +335,26 @@ def test_listeners_hear_every_change_and_the_display_is_plain_json(store):
     c.act(TABLE, "open")
     assert heard == ["cover", "place"]
     json.loads(shown(c, 0))
+
+
+def test_games_saved_before_lineups_were_stored_resume_with_their_opponent_and_level(old_store, monkeypatch):
+    levels = []
+    real = controller.BattleshipAI
+    monkeypatch.setattr(controller, "BattleshipAI", lambda seat, level, rng: levels.append(level) or real(
+        seat, level, rng))
+    c = BattleshipController.open(old_store)  # the newest unfinished one: a tracked game
+    assert c.opponent == "tracker" and c.setup["opponent"] == "tracker" and c.computer_seats == set()
+    c = BattleshipController.open(old_store, Session.resume(old_store, old_store.saved("battleship:cpu:easy")))
+    assert (c.opponent, c.level, c.setup["level"]) == ("cpu", "easy", "easy") and c.computer_seats == {1}
+    assert c.stage() == "place" and c.holder() == 0  # its fleet is placed; nobody to hide from
+    c.act(0, "random")
+    c.act(0, "done")
+    assert think_now(c) and levels == ["easy"]
+
+
+@pytest.mark.parametrize("opponent, level", [("2p", None), ("tracker", None), ("cpu", "normal"), ("cpu", "hard")])
+def test_who_plays_is_on_the_record_and_a_resumed_game_keeps_it(store, opponent, level):
+    c = start(store, opponent=opponent, **({"level": level} if level else {}))
+    resumed = BattleshipController.open(store, Session.resume(store, c.session.id))
+    assert resumed.session.lineup == Lineup(opponent, level) and resumed.opponent == opponent
+    assert resumed.setup == c.setup and resumed.session.record.scoreboard == c.setup_scoreboard()

@@ -13,9 +13,13 @@ import re
 import pytest
 
 from companion.games.kuku.board import cells_of
+from companion.games.kuku import controller
+from companion.games.kuku.ai import KukuAI
 from companion.games.kuku.controller import KukuController
+from companion.games.kuku.setup import LEVELS
 from companion.play.controller import TABLE, Refused, to_json
 from companion.play.session import Session
+from companion.store import Lineup
 
 
 def words(text, lang="ja"):
@@ -432,3 +436,26 @@ def test_random_input_from_anyone_never_leaks_and_what_is_not_offered_changes_no
         offer = rng.choice(usual if rng.random() < 0.97 else mine)
         step(who, offer.kind, a_value(offer, c, rng))
     assert c.session.actions == store.actions(c.session.id)
+
+
+def test_games_saved_before_lineups_were_stored_resume_with_their_opponent_and_level(old_store, monkeypatch):
+    levels = []
+    monkeypatch.setattr(controller, "KukuAI", lambda level, rng: levels.append(level) or KukuAI(level, rng))
+    c = KukuController.open(old_store)  # the newest unfinished one: a tracked game
+    assert c.opponent == "tracker" and c.setup["opponent"] == "tracker" and c.session.players == ["Aki", "Ben"]
+    c = KukuController.open(old_store, Session.resume(old_store, old_store.saved("kuku:cpu:hard")))
+    assert c.opponent == "cpu" and c.setup["level"] == "hard" and c.computer_seats == {1}
+    assert c.stage() == "place" and c.holder() == 0  # no cover against the computer
+    for cell in ["1×1", "5×5"]:
+        c.act(0, "cell", cell)
+    c.act(0, "hide")
+    turn = c.computer_turn()
+    assert c.computer_done(turn, turn.think()) and levels == [LEVELS["hard"]]
+
+
+@pytest.mark.parametrize("opponent, level", [("2p", None), ("tracker", None), ("cpu", "easy"), ("cpu", "hard")])
+def test_who_plays_is_on_the_record_and_a_resumed_game_keeps_it(store, opponent, level):
+    c, _ = start(store, opponent, **({"level": level} if level else {}))
+    resumed = KukuController.open(store, Session.resume(store, c.session.id))
+    assert resumed.session.lineup == Lineup(opponent, level) and resumed.opponent == opponent
+    assert resumed.setup == c.setup | ({} if level else {"level": "medium"})

@@ -7,10 +7,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion import i18n
+from companion.games.uttt import controller
 from companion.games.uttt.controller import UtttController
 from companion.play.controller import TABLE, Refused, to_json
 from companion.play.session import Session
-from companion.store import Store
+from companion.store import Lineup, Store
 
 X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 9, 7,
           63, 0, 3, 35, 4]  # X completes the diagonal 0-4-8 on the last move
@@ -160,3 +162,26 @@ def test_random_senders_only_do_what_they_were_offered(tmp_path_factory, presses
             json.dumps(to_json(c.display(TABLE)), ensure_ascii=False)
             if c.computer_turn():
                 think_now(c)
+
+
+def test_a_game_saved_before_lineups_were_stored_resumes_against_the_same_computer(old_store, monkeypatch):
+    levels = []
+    real = controller.choose_move
+    monkeypatch.setattr(controller, "choose_move", lambda state, level, rng: levels.append(level) or real(
+        state, level, rng))
+    c = UtttController.open(old_store, Session.resume(old_store, old_store.saved("uttt:cpu:hard")))
+    assert c.mode == "hard" and c.display(TABLE)["mode"] == "hard" and c.computer_to_move() == 1
+    turn = c.computer_turn()
+    assert c.computer_done(turn, turn.think()) and levels == ["hard"] and len(c.session.actions) == 2
+    c = UtttController.open(old_store)  # the newest unfinished one: two people
+    assert c.mode == "2p" and c.computer_to_move() is None and c.session.players == ["blue", "red"]
+    assert words(c.display(TABLE)["score"]) == "赤 1勝  青 0勝  引分 0"  # its finished game still counts
+
+
+@pytest.mark.parametrize("mode", ["2p", "easy", "hard"])
+def test_who_plays_is_on_the_record_and_a_resumed_game_keeps_it(store, mode):
+    c = UtttController.open(store)
+    c.act(TABLE, "mode", mode)
+    resumed = UtttController.open(store, Session.resume(store, c.session.id))
+    assert resumed.mode == mode and resumed.session.lineup == Lineup.of("2p" if mode == "2p" else "cpu", mode)
+    assert resumed.session.record.scoreboard == ("uttt:2p" if mode == "2p" else f"uttt:cpu:{mode}")
