@@ -57,6 +57,17 @@ MIGRATIONS = [
         WHERE substr(scoreboard, 1, length(kind) + 5) = kind || ':cpu:' AND length(scoreboard) > length(kind) + 5;
     UPDATE games SET lineup = '{"opponent":"tracker","level":null}' WHERE scoreboard = kind || ':tracker'
     """,
+    # 3: the phones' seat claims (companion/seats/claims.py): a device key's hash per seat
+    """
+    CREATE TABLE IF NOT EXISTS seat_claims (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        key_hash TEXT NOT NULL UNIQUE,
+        last_seq INTEGER NOT NULL DEFAULT 0,
+        claimed REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )
+    """,
 ]
 
 
@@ -96,6 +107,7 @@ SCHEMA = {  # table: columns, checked after migrating (a missing table is damage
               "outcome", "lineup"],
     "actions": ["game_id", "seq", "action", "at"],
     "calibrations": ["name", "created", "data"],
+    "seat_claims": ["game_id", "seat", "key_hash", "last_seq", "claimed"],
 }
 
 

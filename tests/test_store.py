@@ -145,7 +145,7 @@ def test_games_saved_before_lineups_get_theirs_from_their_scoreboards(tmp_path):
     moves = db.execute("SELECT * FROM actions ORDER BY game_id, seq").fetchall()
     db.close()
     with Store(path) as store:
-        assert store.schema_version == len(MIGRATIONS) == 2
+        assert store.schema_version == len(MIGRATIONS) == 3
         assert {g.scoreboard: g.lineup for g in store.games()} == {
             "uttt:2p": Lineup(), "uttt:cpu:hard": Lineup("cpu", "hard"), "kuku:cpu:hard": Lineup("cpu", "hard"),
             "kuku:tracker": Lineup("tracker"), "battleship:cpu:easy": Lineup("cpu", "easy"),

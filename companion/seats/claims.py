@@ -2,8 +2,8 @@
 
 A phone that claimed a seat holds a device key; only its SHA-256 is stored, with the
 highest message number applied for it (so a message is applied at most once, even
-across a restart).  The table lives in the store's own database, made here when it is
-missing, and goes with its game (ON DELETE CASCADE).
+across a restart).  The table lives in the store's own database (store migration 3) and
+goes with its game (ON DELETE CASCADE).
 """
 
 from __future__ import annotations
@@ -11,18 +11,6 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS seat_claims (
-    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,
-    key_hash TEXT NOT NULL UNIQUE,
-    last_seq INTEGER NOT NULL DEFAULT 0,
-    claimed REAL NOT NULL,
-    PRIMARY KEY (game_id, seat)
-)
-"""
-
 
 def digest(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
@@ -42,7 +30,6 @@ class Claims:
     def __init__(self, store):
         self.store = store
         self._db = store._db  # the store's one connection (single-threaded, autocommit)
-        self._db.execute(SCHEMA)
 
     def of_game(self, game_id: int) -> dict[int, Claim]:
         rows = self._db.execute("SELECT game_id, seat, key_hash, last_seq FROM seat_claims"
