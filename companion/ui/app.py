@@ -183,13 +183,13 @@ class CompanionApp(App):
         self.seesaw.poll()
         self._warn_of_the_rate()
         status = self.source.status()
-        state = "app.sensor_connected" if status.connected else "app.sensor_disconnected"
-        text = f"{name}: {self.tr(state, self.lang)}"
-        if status.connected:
+        if status.connected:  # connected goes without saying: the badge says how the pans are
             from companion.games.gunkan.seesaw import SETTLING
 
             still = all(self.seesaw.pan(c).kind != SETTLING for c in range(self.source.channels))
-            text += f" · {self.tr('app.sensor_stable' if still else 'app.sensor_moving', self.lang)}"
+            text = f"{name} · {self.tr('app.sensor_stable' if still else 'app.sensor_moving', self.lang)}"
+        else:
+            text = f"{name}: {self.tr('app.sensor_disconnected', self.lang)}"
         self.sensor_text = text
         self.sensor_ok = status.connected
 

@@ -13,6 +13,9 @@ WARN = (0.95, 0.65, 0.15, 1)
 
 TOUCH_MIN = 48  # px: the smallest thing a finger is asked to hit
 BAR_HEIGHT = 56  # px: the top bar of every screen
+# Text sizes (px), checked on every GUI test's screens (docs/developing.md says why):
+TEXT_MIN = 18  # any text: read at arm's length by the player whose turn it is
+TABLE_TEXT_MIN = 28  # verdicts, results, prompts, coordinates: read from across the table (~1 m)
 
 TILE_COLOURS = {
     "gunkan": (0.55, 0.20, 0.20, 1),
