@@ -17,6 +17,8 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 def ago(seconds: float, tr) -> str:
     minutes = int(seconds // 60)
+    if minutes < 1:
+        return tr("app.just_now")
     if minutes < 60:
         return tr("app.minutes_ago", n=minutes)
     if minutes < 24 * 60:
