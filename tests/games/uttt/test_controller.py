@@ -45,7 +45,7 @@ def test_a_two_player_game_from_the_table_to_its_review(store):
     assert earlier["board"] == Session.resume(store, c.session.id).history()[-2].view(None)
     assert earlier["hints"]  # where that move could have gone
     json.dumps(to_json(earlier), ensure_ascii=False)  # a phone can be sent it as it is
-    assert words(c.display(TABLE)["score"]) == "赤 1勝  青 0勝  引分 0"
+    assert words(c.display(TABLE)["score"]) == "赤 1勝・青 0勝・引き分け 0"
 
 
 def test_input_the_seat_may_not_make_is_refused_and_changes_nothing(store):
