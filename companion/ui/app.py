@@ -10,6 +10,10 @@ from kivy.config import Config as KivyConfig  # noqa: E402  (before any window e
 
 KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
 KivyConfig.set("kivy", "exit_on_escape", "0")
+# The first window is already the table's size (not Kivy's 800×600, which a 480-high
+# screen centres with its top, the header and Home, above the screen's edge).
+KivyConfig.set("graphics", "width", "800")
+KivyConfig.set("graphics", "height", "480")
 
 from kivy.app import App  # noqa: E402
 from kivy.clock import Clock  # noqa: E402
@@ -84,6 +88,7 @@ class CompanionApp(App):
 
         if not self.cfg.display.fullscreen:
             Window.size = (self.cfg.display.width, self.cfg.display.height)
+            Window.left, Window.top = max(Window.left, 0), max(Window.top, 0)  # the header on screen
         else:
             Window.fullscreen = "auto"
         self.manager = ScreenManager(transition=NoTransition())
