@@ -83,6 +83,7 @@ class CompanionApp(App):
 
     def build(self):
         from companion.ui import widgets  # noqa: F401  (shared kv rules)
+        from companion.ui.history import HistoryScreen
         from companion.ui.home import HomeScreen
         from companion.ui.settings import SettingsScreen
 
@@ -95,6 +96,7 @@ class CompanionApp(App):
         self._apply_screen_keyboard()
         self.manager.add_widget(HomeScreen())
         self.manager.add_widget(SettingsScreen())
+        self.manager.add_widget(HistoryScreen())
         self.sensor_text = self.tr(f"app.source_{self.cfg.sensor.source}", self.lang)
         self._sensor_clock = Clock.schedule_interval(self._update_sensor_status, 0.25)
         return self.manager

@@ -9,7 +9,9 @@ returns one sentence per fault:
   button's words (a button is read at a glance: it breaks only where its text says
   "\\n" or has a space), or a line that starts with closing punctuation or a lone
   bracket (「」」 on a line of its own);
-- a text whose drawn box overlaps another text or a button it does not belong to;
+- a text whose drawn box overlaps another text or a button it does not belong to, or a
+  text partly off the window (a column taller than the screen; not while the on-screen
+  keyboard has lifted the screen);
 - text under `theme.TEXT_MIN` px, or a widget marked `table_text` (verdicts,
   results, prompts, board coordinates) under `theme.TABLE_TEXT_MIN` px
   (docs/developing.md says why those sizes).
@@ -142,6 +144,13 @@ def _buttons(roots):
                 yield widget
 
 
+def _root(widget, roots):
+    w = widget
+    while w is not None and w not in roots:
+        w = w.parent
+    return w
+
+
 def problems(app) -> list[str]:
     screen = app.manager.current_screen
     if screen.name in SKIPPED_SCREENS:
@@ -156,15 +165,20 @@ def problems(app) -> list[str]:
         if tw > label.width + SLACK or th > label.height + SLACK:
             faults.append(f"{_name(label)} needs {tw:.0f}×{th:.0f} px in a {label.width:.0f}×{label.height:.0f} box")
         faults += _wrap_faults(label)
+        x0, y0, x1, y1 = _window_rect(label)
+        if len(roots) == 1 and _clip(label) == (0, 0, Window.width, Window.height) and (
+                x0 < -SLACK or y0 < -SLACK or x1 > Window.width + SLACK or y1 > Window.height + SLACK):
+            faults.append(f"{_name(label)} runs off the window ({x0:.0f},{y0:.0f})–({x1:.0f},{y1:.0f})")
         least = theme.TABLE_TEXT_MIN if getattr(label, "table_text", False) else theme.TEXT_MIN
         if label.font_size < least - 0.5:
             faults.append(f"{_name(label)} is {label.font_size:.0f} px; at least {least} px")
     rects = [(label, _intersect(_text_rect(label), _clip(label)), _ancestors(label)) for label in texts]
     for i, (a, ra, up_a) in enumerate(rects):
         for b, rb, up_b in rects[i + 1:]:
-            if ra and rb and id(a) not in up_b and id(b) not in up_a and _intersect(ra, rb):
+            if ra and rb and id(a) not in up_b and id(b) not in up_a and _intersect(ra, rb) \
+                    and _root(a, roots) is _root(b, roots):  # a docked keyboard lies over the screen
                 faults.append(f"{_name(a)} overlaps {_name(b)}")
-        for button in _buttons(roots):
+        for button in _buttons([_root(a, roots)]):
             if button is a or id(button) in up_a or id(a) in _ancestors(button):
                 continue
             if ra and _intersect(ra, _window_rect(button)) and not isinstance(a, ButtonBehavior):
