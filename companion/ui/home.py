@@ -10,6 +10,7 @@ from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.uix.screenmanager import Screen
 
+from companion.ui.history import person
 from companion.ui.tiles import tiles
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -50,7 +51,8 @@ class HomeScreen(Screen):
         moves = len(app.store.actions(record.id))
         row = Factory.ResumeRow()
         row.game_id = record.id
-        row.text = (f"{app.game_title(record.kind)}\n"
+        players = app.tr("app.history_versus", app.lang).join(person(app, p) for p in record.players)
+        row.text = (f"{app.game_title(record.kind)}\n{players} · "
                     f"{app.tr('app.moves', app.lang, n=moves)} · "
                     f"{ago(time.time() - record.updated, lambda k, **v: app.tr(k, app.lang, **v))}")
         row.bind(on_release=lambda r: app.resume_game(r.game_id))

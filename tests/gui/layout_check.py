@@ -7,8 +7,8 @@ returns one sentence per fault:
   dropped by a fixed `text_size` height);
 - a wrap that breaks a word: between two Latin letters or digits, anywhere in a
   button's words (a button is read at a glance: it breaks only where its text says
-  "\\n" or has a space), or a line that starts with closing punctuation or a lone
-  bracket (「」」 on a line of its own);
+  "\\n" or has a space), a line that starts with closing punctuation, or one or two
+  characters left alone on a line (「」」, 「ん」);
 - a text whose drawn box overlaps another text or a button it does not belong to, or a
   text partly off the window (a column taller than the screen; not while the on-screen
   keyboard has lifted the screen);
@@ -120,6 +120,8 @@ def _wrap_faults(label) -> list[str]:
         path = "/" in before.split()[-1]  # a file's path has no other place to break
         if forced and not path and last.isascii() and first.isascii() and last.isalnum() and first.isalnum():
             faults.append(f"{_name(label)} breaks the word {before.strip()[-4:]}|{after.strip()[:4]}")
+        elif forced and len(after.strip()) <= 2 and not after.strip().isdigit():
+            faults.append(f"{_name(label)} leaves {after.strip()!r} alone on a line")
         elif forced and isinstance(label, ButtonBehavior):
             faults.append(f"{_name(label)} wraps inside a word ({before.strip()[-3:]}|{after.strip()[:3]})")
         elif first in CLOSING or all(c in CLOSING | OPENING for c in after.strip()):

@@ -347,7 +347,7 @@ def test_without_a_sensor_the_players_tap_what_the_wooden_seesaw_showed(store):
     act(c, TABLE, "declare", "ship")
     act(c, TABLE, "counterweight", "on")
     assert buttons(c) == ["weighed:attacker_heavier", "weighed:defender_heavier", "weighed:balanced", "cancel"]
-    assert words(c.display(TABLE)["prompt"]) == "センサーなし：木製シーソーの結果をタップ"
+    assert words(c.display(TABLE)["prompt"]) == "センサーなし：\n木製シーソーの結果をタップ"
     act(c, TABLE, "weighed", "defender_heavier")  # no balance: the counterweight comes off
     act(c, TABLE, "weighed", "balanced")
     assert last(c) == "both_removed" and c.stage() == "idle"  # no pans to wait for
