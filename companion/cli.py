@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import glob
 import os
 import sys
 
@@ -76,7 +77,19 @@ def _save_traceback(exc: BaseException) -> str:
     return out.name
 
 
+def display_missing(environ=os.environ, dri: str = "/dev/dri") -> bool:
+    """True on Linux with no X or Wayland display and no KMS device (the Pi's console uses
+    one): SDL would then draw into nothing and the app would wait unseen."""
+    if not sys.platform.startswith("linux") or environ.get("SDL_VIDEODRIVER"):
+        return False
+    return not (environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY") or glob.glob(f"{dri}/card*"))
+
+
 def run_app(cfg: config_module.Config) -> int:
+    if display_missing():
+        raise CompanionError("Unable to create window: no display found (DISPLAY and WAYLAND_DISPLAY "
+                             "are unset and there is no /dev/dri). Run it on the Pi's desktop or "
+                             "touchscreen, or headless with `xvfb-run -a make run`")
     from companion.store import Store
 
     store = Store.in_dir(cfg.data_path)  # the lock and the database before any window opens

@@ -1,7 +1,8 @@
 """Text for people, Japanese first and English too.
 
 Catalogs live in `companion/locale/<domain>.yaml`, one per part of the app,
-each key holding both languages: `title: {ja: "…", en: "…"}`.  A key is looked up
+each key holding both languages: `title: {ja: "…", en: "…"}`; a text counted by `n`
+may give plural forms, `en: {one: "{n} move", other: "{n} moves"}` (never glue an "s" on).  A key is looked up
 as "domain.key".  Missing Japanese falls back to English, then to the key.
 """
 
@@ -42,6 +43,8 @@ def translate(key: str, language: str, /, **values) -> str:
     if not isinstance(entry, dict):
         return key
     text = entry.get(language) or entry.get("en") or key
+    if isinstance(text, dict):  # plural forms: {one: "…", other: "…"}, chosen by the count n
+        text = text["one"] if values.get("n") == 1 and "one" in text else text["other"]
     return text.format(**values) if values else text
 
 

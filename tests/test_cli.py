@@ -1,6 +1,7 @@
 """`companion doctor` and the command line."""
 
 import io
+import sys
 
 from companion.cli import main
 from companion.doctor import run_doctor
@@ -29,3 +30,17 @@ def test_the_app_refuses_a_broken_config_before_opening_a_window(tmp_path, capsy
     bad.write_text("display:\n  width: wide\n")
     assert main(["--config", str(bad)]) == 2
     assert f"{bad}:2: display.width: expected a whole number" in capsys.readouterr().err
+
+
+def test_without_a_display_the_app_says_so_instead_of_waiting_unseen(tmp_path, capsys, monkeypatch):
+    from companion import cli
+
+    assert cli.display_missing({}, dri=str(tmp_path)) == sys.platform.startswith("linux")
+    assert not cli.display_missing({"DISPLAY": ":0"}, dri=str(tmp_path))
+    (tmp_path / "card0").touch()  # the Pi's console: SDL draws through KMS
+    assert not cli.display_missing({}, dri=str(tmp_path))
+    monkeypatch.setattr(cli, "display_missing", lambda: True)
+    config = tmp_path / "c.yaml"
+    config.write_text(f"data_dir: {tmp_path / 'data'}\n")
+    assert cli.main(["--config", str(config)]) == 2
+    assert "Unable to create window: no display found" in capsys.readouterr().err

@@ -17,6 +17,12 @@ def test_language_follows_setting_then_locale():
     assert i18n.language_from("auto", {}) == "en"
 
 
+def test_plural_forms_follow_the_count():
+    assert i18n.translate("app.moves", "en", n=1) == "1 move"
+    assert i18n.translate("app.moves", "en", n=0) == "0 moves"
+    assert i18n.translate("app.moves", "ja", n=1) == "1手"
+
+
 def test_lookup_falls_back_to_english_then_key():
     assert i18n.translate("app.moves", "ja", n=3) == "3手"
     assert i18n.translate("app.moves", "xx", n=3) == "3 moves"

@@ -10,6 +10,10 @@ from kivy.config import Config as KivyConfig  # noqa: E402  (before any window e
 
 KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
 KivyConfig.set("kivy", "exit_on_escape", "0")
+# The first window is already the table's size (not Kivy's 800×600, which a 480-high
+# screen centres with its top, the header and Home, above the screen's edge).
+KivyConfig.set("graphics", "width", "800")
+KivyConfig.set("graphics", "height", "480")
 
 from kivy.app import App  # noqa: E402
 from kivy.base import ExceptionManager  # noqa: E402
@@ -79,11 +83,13 @@ class CompanionApp(App):
 
     def build(self):
         from companion.ui import widgets  # noqa: F401  (shared kv rules)
+        from companion.ui.history import HistoryScreen
         from companion.ui.home import HomeScreen
         from companion.ui.settings import SettingsScreen
 
         if not self.cfg.display.fullscreen:
             Window.size = (self.cfg.display.width, self.cfg.display.height)
+            Window.left, Window.top = max(Window.left, 0), max(Window.top, 0)  # the header on screen
         else:
             Window.fullscreen = "auto"
         ExceptionManager.add_handler(self.problems)
@@ -91,6 +97,7 @@ class CompanionApp(App):
         self._apply_screen_keyboard()
         self.manager.add_widget(HomeScreen())
         self.manager.add_widget(SettingsScreen())
+        self.manager.add_widget(HistoryScreen())
         self.sensor_text = self.tr(f"app.source_{self.cfg.sensor.source}", self.lang)
         self._sensor_clock = Clock.schedule_interval(self._update_sensor_status, 0.25)
         Clock.schedule_once(self._start_seats, 0)  # after the first frame
@@ -222,13 +229,13 @@ class CompanionApp(App):
         self.seesaw.poll()
         self._warn_of_the_rate()
         status = self.source.status()
-        state = "app.sensor_connected" if status.connected else "app.sensor_disconnected"
-        text = f"{name}: {self.tr(state, self.lang)}"
-        if status.connected:
+        if status.connected:  # connected goes without saying: the badge says how the pans are
             from companion.games.gunkan.seesaw import SETTLING
 
             still = all(self.seesaw.pan(c).kind != SETTLING for c in range(self.source.channels))
-            text += f" · {self.tr('app.sensor_stable' if still else 'app.sensor_moving', self.lang)}"
+            text = f"{name} · {self.tr('app.sensor_stable' if still else 'app.sensor_moving', self.lang)}"
+        else:
+            text = f"{name}: {self.tr('app.sensor_disconnected', self.lang)}"
         self.sensor_text = text
         self.sensor_ok = status.connected
 

@@ -13,6 +13,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.play.session import unfinished
+from companion.ui.history import person
 from companion.ui.tiles import tiles
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -20,6 +21,8 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 def ago(seconds: float, tr) -> str:
     minutes = int(seconds // 60)
+    if minutes < 1:
+        return tr("app.just_now")
     if minutes < 60:
         return tr("app.minutes_ago", n=minutes)
     if minutes < 24 * 60:
@@ -39,7 +42,7 @@ class HomeScreen(Screen):
         for tile in tiles():
             button = Factory.GameTileButton()
             button.kind, button.glyph = tile.kind, tile.glyph
-            button.title = app.game_title(tile.kind)
+            button.title = app.tr(f"app.tile_{tile.kind}", app.lang)
             button.bind(on_release=lambda b, kind=tile.kind: app.open_game(kind))
             self.ids.tiles.add_widget(button)
         self.ids.resume.clear_widgets()
@@ -55,7 +58,8 @@ class HomeScreen(Screen):
     def _resume_row(self, app, record, moves: int):
         row = Factory.ResumeRow()
         row.game_id = record.id
-        row.text = (f"{app.game_title(record.kind)}\n"
+        players = app.tr("app.history_versus", app.lang).join(person(app, p) for p in record.players)
+        row.text = (f"{app.game_title(record.kind)}\n{players} · "
                     f"{app.tr('app.moves', app.lang, n=moves)} · "
                     f"{ago(time.time() - record.updated, lambda k, **v: app.tr(k, app.lang, **v))}")
         row.bind(on_release=lambda r: app.resume_game(r.game_id))

@@ -36,6 +36,8 @@ from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 
+import layout_check  # noqa: E402  (tests/gui/, after the display exists)
+
 
 class GuiDriver:
     def __init__(self, cfg: config.Config, shots: Path, source_factory=None):
@@ -43,6 +45,7 @@ class GuiDriver:
         self.shots = shots
         self.source_factory = source_factory
         self.app: CompanionApp | None = None
+        self.layout_checked = True  # a test may turn it off around a state it builds on purpose
 
     # life -------------------------------------------------------------------
 
@@ -109,6 +112,7 @@ class GuiDriver:
         self.pump(hold)
         touch.touch_up()
         self.pump(0.05)
+        self.check_layout()
 
     def tap(self, widget) -> None:
         self._touch(widget, 0.03)
@@ -127,6 +131,7 @@ class GuiDriver:
     def tap_at(self, x: float, y: float) -> None:
         self.press_at(x, y).touch_up()
         self.pump(0.05)
+        self.check_layout()
 
     @staticmethod
     def cell_centre(board, cell) -> tuple[float, float]:
@@ -162,8 +167,24 @@ class GuiDriver:
         """All text on the current screen, one string: for leak checks."""
         return "\n".join(str(getattr(w, "text", "")) for w in self.widgets(root or self.screen))
 
+    # the table-ready check ----------------------------------------------------
+
+    def check_layout(self) -> None:
+        """Every text on screen fits, overlaps nothing and is large enough (tests/gui/layout_check.py)."""
+        if self.app is None or not self.layout_checked:
+            return
+        Clock.tick_draw()
+        faults = layout_check.problems(self.app)
+        where = f"{self.screen.name} ({self.app.lang})"
+        if os.environ.get("LAYOUT_REPORT"):  # a file: collect every fault there instead of failing
+            with open(os.environ["LAYOUT_REPORT"], "a") as f:
+                f.writelines(f"{where}: {x}\n" for x in faults)
+            return
+        assert not faults, f"on {where}:\n  " + "\n  ".join(faults)
+
     def screenshot(self, name: str) -> Path:
         self.pump(0.1)
+        self.check_layout()
         self.shots.mkdir(parents=True, exist_ok=True)
         return save_screenshot(self.shots / f"{name}.png")
 
@@ -181,7 +202,10 @@ def gui(request, gui_config):
     driver = GuiDriver(gui_config, SHOTS / request.node.name.replace("/", "_"))
     driver.start()
     yield driver
-    driver.stop()
+    try:
+        driver.check_layout()  # the state the test ended on
+    finally:
+        driver.stop()
 
 
 def pytest_collection_modifyitems(items):

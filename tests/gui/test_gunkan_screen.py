@@ -308,7 +308,11 @@ def test_a_second_press_at_once_does_not_hit_the_new_buttons(gui, gunkan):
     gui.tap(gunkan.ids.end)
     gui.screenshot("end-menu")
     gui.tap(gunkan.dialog.buttons["resign:1"])
+    gui.screenshot("end-confirm")
+    assert not gunkan.session.state.is_over()  # one tap never ends the game: it is asked again
+    gui.tap(gunkan.dialog.buttons["yes"])
     assert gunkan.session.state.outcome().winner == 0 and gunkan.stage == "over"
+    gui.screenshot("over")
 
 
 def test_resumes_after_a_power_cut_and_reads_in_english(gui, gunkan):

@@ -12,6 +12,13 @@ def test_home_shows_japanese_title_and_a_tile_per_game(gui):
     gui.screenshot("home-ja-800x480")
 
 
+def test_the_window_opens_with_its_header_on_screen(gui):
+    from kivy.core.window import Window
+
+    assert Window.top >= 0 and Window.left >= 0
+    assert tuple(Window.size) == (800, 480)
+
+
 def test_every_tile_opens_its_own_game_screen(gui):
     for tile in tiles():
         gui.app.show_home()

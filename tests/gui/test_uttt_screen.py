@@ -179,3 +179,19 @@ def test_cpu_opening_move_cannot_be_undone_and_records_are_per_level(gui, uttt):
     gui.tap(uttt.ids.mode_medium)
     assert "あなた 0勝" in uttt.score_text  # medium keeps its own record
     assert tally(gui.app.store, "uttt:cpu:easy")["you"]["win"] == 1
+
+
+def test_in_english_every_mode_fits_and_a_stray_level_tap_loses_nothing(gui, uttt):
+    gui.app.lang = "en"
+    for mode in ("mode_easy", "mode_medium", "mode_hard", "mode_2p"):  # checked at every tap
+        gui.tap(uttt.ids[mode])
+    tap_cell(gui, uttt, 40)
+    begun = uttt.session.id
+    gui.screenshot("uttt-en-play")
+    gui.tap(uttt.ids.mode_medium)  # mid-game: a new game, the begun one kept
+    assert uttt.session.id != begun and gui.app.store.game(begun).status == "active"
+    gui.app.show_home()
+    gui.pump(0.1)
+    gui.screenshot("home-en-resume")
+    rows = [row.text for row in gui.screen.ids.resume.children]
+    assert len(rows) == 2 and any("Red v Blue · 1 move · just now" in row for row in rows)

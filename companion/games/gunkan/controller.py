@@ -167,6 +167,8 @@ class GunkanController(Controller):
             return ["yes", "no"] if self.undo_count() else ["no"]
         if self.stage() not in ("idle", "verdict"):  # a battle began meanwhile (from a seat's own screen)
             return ["close"]
+        if self.question.startswith("end:"):  # "end:<kind>:<seat>": ending the game is asked twice
+            return ["yes", "no"]
         kinds = [k for k in END_KINDS if k != "all_gone" or not self.identify]  # identify counts ships itself
         return [f"{kind}:{seat}" for kind in kinds for seat in SEATS] + ["close"]
 
@@ -211,12 +213,14 @@ class GunkanController(Controller):
         self.question = question
 
     def on_answer(self, seat, answer: str) -> None:
-        self.question = None
-        if answer == "yes":
+        question, self.question = self.question, None
+        if question == "undo" and answer == "yes":
             self.undo()
-        elif ":" in answer:
-            kind, seat_text = answer.split(":")
+        elif question.startswith("end:") and answer == "yes":
+            kind, seat_text = question.split(":")[1:]
             self._play([END_KINDS[kind](int(seat_text))])
+        elif ":" in answer:  # how the game ends: confirmed before it is played
+            self.question = f"end:{answer}"
 
     def undo_count(self) -> int:
         """How many actions Undo takes back: everything since the last battle began."""

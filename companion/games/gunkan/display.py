@@ -26,12 +26,15 @@ def model(c, who) -> dict:
         "tray": _tray(c) if who == TABLE else None,
         "question": _question(c) if who == TABLE else None,
         "cue": {"n": c.cue[0], "sound": c.cue[1]} if c.cue else None,
+        "pan_tones": ["text", "text"],  # in a battle: the attacker's colour left, the defender's right
     }
     if c.session is None:
         return shown | {"prompt": Text("gunkan_ui.new_game"), "tone": "panel", "big": None,
                         "detail": [], "log": []}
     view = c.session.state.view(None)
     shown["log"] = _log(view)
+    if view.get("battle"):
+        shown["pan_tones"] = [f"seat{view['battle']['attacker']}", f"seat{view['battle']['defender']}"]
     stage = shown["stage"]
     if stage == "over":
         return shown | _over(view)
@@ -72,16 +75,21 @@ def _tray(c) -> str | None:
 def _question(c) -> dict | None:
     if c.question is None:
         return None
+    yes_no = {"yes": Text("app.yes"), "no": Text("app.no"), "close": Text("gunkan_ui.close")}
     if c.question == "undo":
-        title, labels = "gunkan_ui.undo_confirm", {"yes": Text("app.yes"), "no": Text("app.no")}
+        title, labels = Text("gunkan_ui.undo_confirm"), yes_no
+    elif c.question.startswith("end:"):
+        kind, seat = c.question.split(":")[1:]
+        title = Text("gunkan_ui.end_confirm", {"end": Text(f"gunkan_ui.{kind}", {"seat": seat_name(int(seat))})})
+        labels = yes_no
     else:
-        title, labels = "gunkan_ui.end_game", {"close": Text("gunkan_ui.close")}
+        title, labels = Text("gunkan_ui.end_game"), {"close": Text("gunkan_ui.close")}
     answers = []
     for answer in c.answers():
         kind, _, seat = answer.partition(":")
         label = labels.get(answer) or Text(f"gunkan_ui.{kind}", {"seat": seat_name(int(seat))})
         answers.append({"name": answer, "label": label})
-    return {"name": c.question, "title": Text(title), "answers": answers}
+    return {"name": c.question, "title": title, "answers": answers}
 
 
 def _battle_prompt(c, view: dict) -> tuple[Text, str]:

@@ -39,7 +39,7 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 TICK_S = 0.05
 INPUT_LOCK_S = 0.3
 TONES = {"panel": theme.PANEL, "gold": theme.GOLD, "warn": theme.WARN, "accent": theme.ACCENT,
-         "seat0": theme.RED, "seat1": theme.BLUE}
+         "seat0": theme.RED, "seat1": theme.BLUE, "text": theme.TEXT}
 
 
 class GunkanScreen(GameScreen):
@@ -51,6 +51,7 @@ class GunkanScreen(GameScreen):
     detail_text = StringProperty("")
     log_text = StringProperty("")
     pan_texts = ListProperty(["", ""])
+    pan_colours = ListProperty([theme.TEXT, theme.TEXT])
     weighing = BooleanProperty(False)
     virtual = BooleanProperty(False)
     has_sensor = BooleanProperty(False)
@@ -187,6 +188,7 @@ class GunkanScreen(GameScreen):
         seesaw.left, seesaw.right = model["pans"]
         seesaw.rocking = model["weighing"]
         self.pan_texts = [self.tr(f"gunkan_ui.pan.{kind}") for kind in model["pans"]]
+        self.pan_colours = [TONES[tone] for tone in model["pan_tones"]]
         self._draw_buttons(model["buttons"])
         self._draw_question(model["question"])
         self._play_cue(model["cue"])

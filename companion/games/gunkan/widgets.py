@@ -124,8 +124,8 @@ class VirtualTray(ModalView):
         box = BoxLayout(orientation="vertical", padding=8, spacing=6)
         box.add_widget(Label(text=tr("gunkan_ui.tray_title"), font_size="20sp", bold=True,
                              size_hint_y=None, height=32))
-        box.add_widget(Label(text=tr("gunkan_ui.tray_note"), font_size="16sp", color=theme.MUTED,
-                             size_hint_y=None, height=24))
+        box.add_widget(Label(text=tr("gunkan_ui.tray_note"), font_size="18sp", color=theme.MUTED,
+                             size_hint_y=None, height=30))
         pans = BoxLayout(size_hint_y=None, height=56, spacing=6)
         for key in ("L", "R"):
             toggle = Factory.ChoiceButton(group="gunkan_tray_pan")

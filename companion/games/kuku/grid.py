@@ -126,8 +126,8 @@ class KukuGrid(CellGrid):
             mark += colour[0]
         if self.show_values:
             a, b = (int(n) for n in cell.split("×"))
-            texture = _text(str(a * b), 17, bool(colour))
-            Color(*(theme.TEXT if colour or kind else (0.62, 0.74, 0.66, 1)))
+            texture = _text(str(a * b), 22, True)  # read from across the table: not under 22 px, not grey
+            Color(*(theme.TEXT if colour or kind else (0.86, 0.93, 0.88, 1)))
             if kind and not colour:
                 Color(0.05, 0.05, 0.05, 1)
             Rectangle(texture=texture, size=texture.size,

@@ -194,7 +194,7 @@ class KukuScreen(GameScreen):
         self.opponent, self.rule, self.first, self.level = (setup[k] for k in ("opponent", "rule", "first", "level"))
         self.can_back, self.tracked = "back" in offered, model["opponent"] == "tracker"
         self.can_undo, self.thinking = model["can_undo"], model["thinking"]
-        self.notice_text = self.words(model["notice"])
+        self.notice_text = self.words(model["notice"]).replace("。", "。\n").strip()  # breaks between sentences
         board, grid = model["board"], self.grid
         grid.markers, grid.ships = board["markers"], fleet_kinds(board["fleet"])
         grid.rings, grid.hints, grid.aim = board["rings"], board["hints"], board["aim"]

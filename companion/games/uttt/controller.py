@@ -4,7 +4,8 @@ Colour stays with the person, × with whoever starts: a game's `players` names t
 person in each seat ("red"/"blue", or "you"/"cpu"), and who starts alternates game by
 game on each scoreboard ("uttt:2p", "uttt:cpu:hard", ...).  Undo takes back the last
 move with two players; against the computer, your last move and its reply.  A finished
-game is reviewed move by move.
+game is reviewed move by move.  A level tapped mid-game starts a new game and keeps the
+begun one to resume from Home.
 """
 
 from __future__ import annotations
@@ -107,8 +108,9 @@ class UtttController(Controller):
         self.review_index = max(1, min(len(self._history) - 1, self.review_index + step))
 
     def _replace(self, mode: str) -> None:
-        """A new game replaces this one; an unfinished one ends counted for nobody."""
-        if not self.session.state.is_over():
+        """A new game takes the table.  One begun and unfinished stays to be resumed from
+        Home (a stray tap on a level loses nothing); an empty one is dropped."""
+        if not self.session.actions:
             self.session.abandon()
         self.session, self._history = new_session(self.store, mode), []
 

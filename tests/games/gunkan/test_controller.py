@@ -312,7 +312,16 @@ def test_the_end_of_a_game_is_asked_from_the_table(store):
         "resign:0", "resign:1", "no_moves:0", "no_moves:1", "all_gone:0", "all_gone:1", "close"]
     assert words(question["answers"][1]["label"]) == "青艦隊 投了"
     assert c.display(0)["question"] is None
+    act(c, TABLE, "answer", "resign:1")  # one tap never ends a game: it is asked again
+    question = c.display(TABLE)["question"]
+    assert words(question["title"]) == "「青艦隊 投了」で終局しますか？"
+    assert [a["name"] for a in question["answers"]] == ["yes", "no"]
+    act(c, TABLE, "answer", "no")
+    assert not c.session.state.is_over() and c.display(TABLE)["question"] is None
+    act(c, TABLE, "ask", "end")
     act(c, TABLE, "answer", "all_gone:0")
+    assert not c.session.state.is_over()
+    act(c, TABLE, "answer", "yes")
     assert c.session.state.outcome().reason == "annihilation" and c.session.state.outcome().winner == 1
 
     c = identify_game(store, FakeSeesaw())
@@ -332,7 +341,7 @@ def test_without_a_sensor_the_players_tap_what_the_wooden_seesaw_showed(store):
     act(c, TABLE, "declare", "ship")
     act(c, TABLE, "counterweight", "on")
     assert buttons(c) == ["weighed:attacker_heavier", "weighed:defender_heavier", "weighed:balanced", "cancel"]
-    assert words(c.display(TABLE)["prompt"]) == "センサーなし：木製シーソーの結果をタップ"
+    assert words(c.display(TABLE)["prompt"]) == "センサーなし：\n木製シーソーの結果をタップ"
     act(c, TABLE, "weighed", "defender_heavier")  # no balance: the counterweight comes off
     act(c, TABLE, "weighed", "balanced")
     assert last(c) == "both_removed" and c.stage() == "idle"  # no pans to wait for
@@ -432,6 +441,12 @@ weighings = st.builds(Weighing, st.tuples(st.sampled_from(PANS), st.sampled_from
                       st.one_of(verdicts, verdicts, verdicts, st.none()), st.booleans())
 
 
+def ends(c, offer) -> bool:
+    """An answer that ends the game: a way to end it, or the "yes" that confirms one."""
+    kind, value = offer
+    return kind == "answer" and (":" in value or value == "yes" and c.question.startswith("end:"))
+
+
 @settings(max_examples=80, deadline=None)
 @given(steps=st.lists(st.one_of(st.integers(0, 30), weighings, st.just(Weighing(changed=True)), st.just("end")),
                       min_size=20, max_size=150),
@@ -451,7 +466,7 @@ def test_any_taps_and_weighings_keep_the_secrets_and_the_log(tmp_path_factory, s
                     act(c, TABLE, "ask", "end")
             else:  # a tap on a button; now and then one going back, or one that ends the game
                 rare = [o for o in offers if o in (("cancel", None), ("ask", "undo"), ("declare", "port"))
-                        or o[0] == "answer" and ":" in o[1]]
+                        or ends(c, o)]
                 taps = [o for o in offers if o not in rare + [("ask", "end"), ("weighing", None)]]
                 taps = rare if step >= 27 else taps
                 if taps:
@@ -465,7 +480,7 @@ def test_any_taps_and_weighings_keep_the_secrets_and_the_log(tmp_path_factory, s
 def test_random_playouts_reach_deep_games_without_a_leak(store, mode, depth):
     """Seeded random games: taps mostly forward, weighings of every kind, pans emptied."""
     rnd, deepest = random.Random(mode), 0
-    for _ in range(6):
+    for _ in range(8):  # (ending a game takes two answers: the end, then "yes")
         c = GunkanController.open(store, seesaw=FakeSeesaw(rnd.random() < 0.5))
         act(c, TABLE, "mode", mode)
         for _ in range(400):
@@ -482,7 +497,7 @@ def test_random_playouts_reach_deep_games_without_a_leak(store, mode, depth):
                 weigh(c, None, rnd.choice(PANS).kind, rnd.choice(PANS).kind)
             else:
                 rare = [o for o in offers if o in (("cancel", None), ("ask", "undo"), ("ask", "end"),
-                                                   ("declare", "port")) or o[0] == "answer" and ":" in o[1]]
+                                                   ("declare", "port")) or ends(c, o)]
                 common = [o for o in offers if o not in rare]
                 act(c, TABLE, *rnd.choice(rare if roll > 0.995 or not common else common))
             assert store.actions(c.session.id) == c.session.actions

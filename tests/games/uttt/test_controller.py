@@ -42,7 +42,7 @@ def test_a_two_player_game_from_the_table_to_its_review(store):
     assert earlier["board"] == Session.resume(store, c.session.id).history()[-2].view(None)
     assert earlier["hints"]  # where that move could have gone
     json.dumps(to_json(earlier), ensure_ascii=False)  # a phone can be sent it as it is
-    assert words(c.display(TABLE)["score"]) == "赤 1勝  青 0勝  引分 0"
+    assert words(c.display(TABLE)["score"]) == "赤 1勝・青 0勝・引き分け 0"
 
 
 def test_input_the_seat_may_not_make_is_refused_and_changes_nothing(store):
@@ -107,12 +107,16 @@ def test_a_computer_answer_after_an_undo_is_dropped(store):
     assert c.session.actions == actions[:-1]
 
 
-def test_who_starts_alternates_and_a_new_mode_abandons_the_unfinished_game(store):
+def test_who_starts_alternates_and_a_new_mode_keeps_the_begun_game_resumable(store):
     c = UtttController.open(store)
     first = c.session
+    c.act(TABLE, "mode", "easy")  # nothing played yet: nothing to keep
+    assert store.game(first.id).status == "abandoned"
+    begun = c.session
     c.act(TABLE, "cell", 40)
-    c.act(TABLE, "mode", "hard")
-    assert store.game(first.id).status == "abandoned" and c.mode == "hard"
+    c.act(TABLE, "mode", "hard")  # a stray tap on a level mid-game
+    assert store.game(begun.id).status == "active" and c.mode == "hard"
+    assert Session.resume(store, begun.id).actions == [40]
     starters = []
     for _ in range(2):
         starters.append(c.session.players[0])

@@ -1,0 +1,188 @@
+"""The table-ready check: every text on screen fits its box, overlaps nothing, and reads from 1 m.
+
+`problems(app)` looks at what is drawn now (the current screen and any popup) and
+returns one sentence per fault:
+
+- a label whose text is larger than its box, or cut (shortened with "...", lines
+  dropped by a fixed `text_size` height);
+- a wrap that breaks a word: between two Latin letters or digits, anywhere in a
+  button's words (a button is read at a glance: it breaks only where its text says
+  "\\n" or has a space), a line that starts with closing punctuation, or one or two
+  characters left alone on a line (「」」, 「ん」);
+- a text whose drawn box overlaps another text or a button it does not belong to, or a
+  text partly off the window (a column taller than the screen; not while the on-screen
+  keyboard has lifted the screen);
+- text under `theme.TEXT_MIN` px, or a widget marked `table_text` (verdicts,
+  results, prompts, board coordinates) under `theme.TABLE_TEXT_MIN` px
+  (docs/developing.md says why those sizes).
+
+The GUI driver runs it after every tap and screenshot and when a test ends.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kivy.core.window import Window
+from kivy.uix.button import ButtonBehavior
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
+
+from companion.ui import theme
+
+# Being rewritten by other helpers (issue 17 finds them wanting too): checked once they land.
+SKIPPED_SCREENS = {"battleship", "navalwar"}
+
+CLOSING = set("」』）)、。，．！？!?：:ー…・]")
+OPENING = set("「『（([")
+SLACK = 2  # px: rounding in Kivy's layout
+
+_TAG = re.compile(r"\[/?[a-z_]+(=[^\]]*)?\]")
+
+
+def _visible(widget) -> bool:
+    w = widget
+    while w is not None and w is not Window:
+        if getattr(w, "opacity", 1) <= 0:
+            return False
+        w = w.parent
+    return widget.width > 0 and widget.height > 0
+
+
+def _window_rect(widget):
+    x0, y0 = widget.to_window(widget.x, widget.y)
+    x1, y1 = widget.to_window(widget.right, widget.top)
+    return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
+
+
+def _clip(widget):
+    """The window area the widget can be seen in: the window, narrowed by ScrollViews."""
+    box = (0, 0, Window.width, Window.height)
+    w = widget.parent
+    while w is not None and w is not Window:
+        if isinstance(w, ScrollView):
+            box = _intersect(box, _window_rect(w)) or (0, 0, 0, 0)
+        w = w.parent
+    return box
+
+
+def _intersect(a, b):
+    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    return (x0, y0, x1, y1) if x1 - x0 > SLACK and y1 - y0 > SLACK else None
+
+
+def _text_rect(label):
+    """Where the label's texture is drawn (Kivy centres it on the widget), in window coordinates."""
+    tw, th = label.texture_size
+    cx, cy = label.to_window(*label.center)
+    return cx - tw / 2, cy - th / 2, cx + tw / 2, cy + th / 2
+
+
+def _ancestors(widget) -> set[int]:
+    found, w = set(), widget.parent
+    while w is not None and w is not Window:
+        found.add(id(w))
+        w = w.parent
+    return found
+
+
+def _name(widget) -> str:
+    text = str(widget.text).replace("\n", "⏎")
+    return f"{type(widget).__name__} {text[:40]!r}"
+
+
+def _plain(text: str, markup: bool) -> str:
+    return _TAG.sub("", text) if markup else text
+
+
+def _lines(label) -> list[str]:
+    core = label._label
+    return ["".join(word.text for word in line.words) for line in getattr(core, "_cached_lines", [])]
+
+
+def _wrap_faults(label) -> list[str]:
+    text = _plain(str(label.text), label.markup)
+    lines = [line for line in _lines(label) if line.strip()]
+    if getattr(label._label, "is_shortened", False):
+        return [f"{_name(label)} is shortened to {' '.join(lines)!r}"]
+    squeeze = re.sub(r"\s+", "", text)
+    drawn = re.sub(r"\s+", "", "".join(lines))
+    if drawn != squeeze:
+        return [f"{_name(label)} is cut: only {''.join(lines)!r} is drawn"]
+    faults, at = [], 0
+    flat = text
+    for before, after in zip(lines, lines[1:]):
+        at = flat.find(before.strip(), at) + len(before.strip())
+        gap = flat[at:at + 1]
+        forced = gap.strip() != "" or gap == ""  # no space or newline where the line broke
+        last, first = before.strip()[-1:], after.strip()[:1]
+        path = "/" in before.split()[-1]  # a file's path has no other place to break
+        if forced and not path and last.isascii() and first.isascii() and last.isalnum() and first.isalnum():
+            faults.append(f"{_name(label)} breaks the word {before.strip()[-4:]}|{after.strip()[:4]}")
+        elif forced and len(after.strip()) <= 2 and not after.strip().isdigit():
+            faults.append(f"{_name(label)} leaves {after.strip()!r} alone on a line")
+        elif forced and isinstance(label, ButtonBehavior):
+            faults.append(f"{_name(label)} wraps inside a word ({before.strip()[-3:]}|{after.strip()[:3]})")
+        elif first in CLOSING or all(c in CLOSING | OPENING for c in after.strip()):
+            faults.append(f"{_name(label)} starts a line with {after.strip()[:3]!r}")
+        elif last in OPENING:
+            faults.append(f"{_name(label)} ends a line with {before.strip()[-3:]!r}")
+    return faults
+
+
+def _texts(roots):
+    for root in roots:
+        for widget in root.walk(restrict=True):
+            if isinstance(widget, Label) and str(widget.text).strip() and _visible(widget):
+                if _intersect(_window_rect(widget), _clip(widget)):
+                    yield widget
+
+
+def _buttons(roots):
+    for root in roots:
+        for widget in root.walk(restrict=True):
+            if isinstance(widget, ButtonBehavior) and _visible(widget) and not widget.disabled:
+                yield widget
+
+
+def _root(widget, roots):
+    w = widget
+    while w is not None and w not in roots:
+        w = w.parent
+    return w
+
+
+def problems(app) -> list[str]:
+    screen = app.manager.current_screen
+    if screen.name in SKIPPED_SCREENS:
+        return []
+    # A dialog (a ModalView, always the window's newest child) covers everything under it.
+    modals = [w for w in Window.children if isinstance(w, ModalView)]
+    roots = modals[:1] or [screen] + [w for w in Window.children if w is not app.root]
+    texts = list(_texts(roots))
+    faults = []
+    for label in texts:
+        tw, th = label.texture_size
+        if tw > label.width + SLACK or th > label.height + SLACK:
+            faults.append(f"{_name(label)} needs {tw:.0f}×{th:.0f} px in a {label.width:.0f}×{label.height:.0f} box")
+        faults += _wrap_faults(label)
+        x0, y0, x1, y1 = _window_rect(label)
+        if len(roots) == 1 and _clip(label) == (0, 0, Window.width, Window.height) and (
+                x0 < -SLACK or y0 < -SLACK or x1 > Window.width + SLACK or y1 > Window.height + SLACK):
+            faults.append(f"{_name(label)} runs off the window ({x0:.0f},{y0:.0f})–({x1:.0f},{y1:.0f})")
+        least = theme.TABLE_TEXT_MIN if getattr(label, "table_text", False) else theme.TEXT_MIN
+        if label.font_size < least - 0.5:
+            faults.append(f"{_name(label)} is {label.font_size:.0f} px; at least {least} px")
+    rects = [(label, _intersect(_text_rect(label), _clip(label)), _ancestors(label)) for label in texts]
+    for i, (a, ra, up_a) in enumerate(rects):
+        for b, rb, up_b in rects[i + 1:]:
+            if ra and rb and id(a) not in up_b and id(b) not in up_a and _intersect(ra, rb) \
+                    and _root(a, roots) is _root(b, roots):  # a docked keyboard lies over the screen
+                faults.append(f"{_name(a)} overlaps {_name(b)}")
+        for button in _buttons([_root(a, roots)]):
+            if button is a or id(button) in up_a or id(a) in _ancestors(button):
+                continue
+            if ra and _intersect(ra, _window_rect(button)) and not isinstance(a, ButtonBehavior):
+                faults.append(f"{_name(a)} overlaps the button {_name(button)}")
+    return faults
