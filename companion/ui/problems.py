@@ -14,6 +14,7 @@ from kivy.logger import Logger
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 from kivy.uix.modalview import ModalView
 
 from companion import fonts, i18n
@@ -62,8 +63,9 @@ class ProblemPanel(BoxLayout):
         super().__init__(orientation="vertical", padding=16, spacing=12, **kwargs)
         self.error = error
         self.add_widget(_wrapped(i18n.translate(headline or headline_key(error), lang), "22sp",
-                                 theme.WARN, bold=True, size_hint_y=0.4))
-        self.add_widget(_wrapped(detail(error), "15sp", theme.TEXT))
+                                 theme.WARN, bold=True))
+        self.add_widget(_wrapped(detail(error), "18sp", theme.TEXT))
+        self.add_widget(Widget())
         self.button = Button(text=i18n.translate(button, lang), font_size="22sp",
                              size_hint=(None, None), size=(220, 64), pos_hint={"center_x": 0.5},
                              background_normal="", background_color=theme.ACCENT)
@@ -72,8 +74,10 @@ class ProblemPanel(BoxLayout):
 
 
 def _wrapped(text: str, size: str, colour, **kwargs) -> Label:
-    label = Label(text=text, font_size=size, color=colour, halign="left", valign="top", **kwargs)
-    label.bind(size=lambda w, s: setattr(w, "text_size", (s[0], s[1])))
+    """A label as tall as its text wrapped to its width."""
+    label = Label(text=text, font_size=size, color=colour, halign="left", size_hint_y=None, **kwargs)
+    label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+               texture_size=lambda w, size: setattr(w, "height", size[1]))
     return label
 
 

@@ -179,7 +179,7 @@ def test_a_game_saved_before_lineups_were_stored_resumes_against_the_same_comput
     assert c.computer_done(turn, turn.think()) and levels == ["hard"] and len(c.session.actions) == 2
     c = UtttController.open(old_store)  # the newest unfinished one: two people
     assert c.mode == "2p" and c.computer_to_move() is None and c.session.players == ["blue", "red"]
-    assert words(c.display(TABLE)["score"]) == "赤 1勝  青 0勝  引分 0"  # its finished game still counts
+    assert words(c.display(TABLE)["score"]) == "赤 1勝・青 0勝・引き分け 0"  # its finished game still counts
 
 
 @pytest.mark.parametrize("mode", ["2p", "easy", "hard"])
