@@ -141,6 +141,10 @@ class Controller:
         """The seats that play at the shared screen (TABLE acts for them)."""
         return frozenset(range(self.session.state.seats)) - self.computer_seats
 
+    def holder(self) -> Who:
+        """Who has the shared screen now (TABLE, or a seat while it enters a secret there)."""
+        return TABLE
+
     def stage(self) -> str:
         raise NotImplementedError
 
@@ -189,8 +193,11 @@ class Controller:
     # the computer --------------------------------------------------------------------
 
     def computer_to_move(self) -> int | None:
+        seats = self.computer_seats
+        if not seats:
+            return None  # a game of people only (perhaps not begun yet)
         seat = self.session.state.to_move()
-        return seat if seat in self.computer_seats else None
+        return seat if seat in seats else None
 
     def computer_turn(self) -> ComputerTurn | None:
         """The computer's turn to think about now, or None."""

@@ -79,10 +79,10 @@ def test_refereed_game_from_cover_to_victory_never_shows_a_fleet(gui):
     order = {0: _sweep(screen, 0), 1: iter(sorted(set(screen.session.state.fleet_cells(0))))}
     while not screen.session.state.is_over():
         shooter = screen.session.state.view(None)["turn"]
-        assert screen.play({"type": "shot", "cell": label(next(order[shooter]))})
+        assert screen.act("move", {"type": "shot", "cell": label(next(order[shooter]))})
         assert_no_leak(gui, screen)
         if screen.stage == "result":
-            screen.continue_play()
+            screen.act("continue")
     assert "勝ち" in screen.status_text and screen.can_bottom
     assert_no_leak(gui, screen)
     gui.screenshot("10-victory")

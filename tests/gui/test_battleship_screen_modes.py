@@ -46,9 +46,9 @@ def test_computer_game_with_salvo_and_unnamed_hits(gui):
         view = state.view(None)
         if len(view["pending"]) < view["shots_allowed"]:
             left = set(state.fleet_cells(1)) - state.called(0) or set(range(CELLS)) - state.called(0)
-            assert screen.play({"type": "shot", "cell": label(min(left))})
+            assert screen.act("move", {"type": "shot", "cell": label(min(left))})
         else:
-            assert screen.play({"type": "fire"})
+            assert screen.act("move", {"type": "fire"})
             gui.settle(screen)
             assert_no_leak(gui, screen)
     assert "勝ち" in screen.status_text
@@ -114,7 +114,7 @@ def test_tracker_salvo_answers_refusals_undo_and_shot_counts(gui):
             action = {"type": "shot", "cell": label(min(aimed or free))}
         else:
             action = {"type": "fire"}
-        assert screen.play(action), screen.notice_text
+        assert screen.act("move", action), screen.notice_text
     assert "プレイヤー1の勝ち" in screen.status_text
     assert_no_leak(gui, screen)
     gui.screenshot("4-tracked-to-the-end")

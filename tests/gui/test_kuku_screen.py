@@ -99,9 +99,9 @@ def test_refereed_game_by_touch_with_bombs_and_no_fleet_on_the_shared_screen(gui
     water = iter(c for c in ("1×2", "1×3", "1×4", "1×5", "1×6"))
     while not screen.session.state.is_over():
         seat = screen.session.state.to_move()
-        assert screen.play({"type": "attack", "cell": next(targets if seat == 1 else water)})
+        assert screen.act("move", {"type": "attack", "cell": next(targets if seat == 1 else water)})
         assert_no_leak(gui, screen)
-        screen.continue_play()
+        screen.act("continue")
         assert_no_leak(gui, screen)
     assert screen.stage == "over" and "Benの勝ち" in screen.status_text
     assert screen.grid.drawn["9×9"] == "Lr"  # after the game both fleets are shown
@@ -122,8 +122,8 @@ def test_after_a_refused_bomb_a_pair_off_the_board_is_no_attack(gui):
     for cell in ("2×9", "3×6", "6×3", "9×2"):  # every cell of 18, nobody hit
         for action in ({"type": "attack", "cell": cell}, {"type": "report", "hits": []},
                        {"type": "report", "hits": []}):
-            assert screen.play(action), screen.notice_text
-        screen.continue_play()
+            assert screen.act("move", action), screen.notice_text
+        screen.act("continue")
     type_keys(gui, screen, "18")
     gui.tap(screen.ids.primary)
     assert "すべて攻撃済み" in screen.notice_text and screen.stage == "play"

@@ -22,10 +22,10 @@ def test_english_panels_and_resume_behind_the_cover(gui):
     assert screen.stage == "cover" and "Blue" in screen.cover_text
     assert_no_leak(gui, screen)
     gui.screenshot("2-cover-after-restart-en")
-    screen.open_private()
+    screen.act("open")
     for cell in ("4×4", "5×5", "6×6"):
-        screen.cell_tapped(cell)
-    screen.fleet_done()
+        screen.act("cell", cell)
+    screen.act("hide")
     gui.pump(0.05)  # the turn panel moves in
     assert screen.stage == "play"
     type_keys(gui, screen, "12")

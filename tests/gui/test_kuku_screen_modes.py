@@ -32,13 +32,13 @@ def test_computer_game_hides_its_fleet_and_announces_its_attacks(gui):
             targets = [c for c, _ in state.fleets[1] if c not in state.attacked()]
             own = {c for c, _ in state.fleets[0]}
             cell = next((c for c in targets if c not in own), None) or state.unattacked()[0]
-            assert screen.play({"type": "attack", "cell": cell})
+            assert screen.act("move", {"type": "attack", "cell": cell})
         elif screen.stage == "result":
-            screen.continue_play()
+            screen.act("continue")
         gui.settle(screen)
         assert_no_leak(gui, screen)
     assert screen.stage in ("result", "over")
-    screen.continue_play()
+    screen.act("continue")
     # the computer's attacks are random: a last bomb may sink both fleets at once (a draw)
     said = "引き分け" if screen.session.state.outcome().winner is None else "勝ち"
     assert screen.stage == "over" and said in screen.status_text
@@ -75,9 +75,9 @@ def test_tracker_game_asks_for_hits_and_the_leader_and_decides_the_end(gui):
     for action in ({"type": "attack", "cell": "1×1"}, {"type": "report", "hits": ["1×1"]},
                    {"type": "report", "hits": []}, {"type": "attack", "cell": "7×7"},
                    {"type": "report", "hits": ["7×7"]}, {"type": "report", "hits": []}):
-        assert screen.play(action), screen.notice_text
+        assert screen.act("move", action), screen.notice_text
         if screen.stage == "result":
-            screen.continue_play()
+            screen.act("continue")
     assert screen.session.state.remaining() == (1, 1)
 
     # Ben attacks 2×1, where both have a ship: both fleets gone, the basic rule asks for the leaders

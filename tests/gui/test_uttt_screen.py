@@ -195,3 +195,13 @@ def test_in_english_every_mode_fits_and_a_stray_level_tap_loses_nothing(gui, utt
     gui.screenshot("home-en-resume")
     rows = [row.text for row in gui.screen.ids.resume.children]
     assert len(rows) == 2 and any("Red v Blue · 1 move · just now" in row for row in rows)
+
+
+def test_a_game_opened_again_lets_the_old_controller_go(gui, uttt):
+    tap_cell(gui, uttt, 40)
+    old = uttt.controller
+    uttt.show(None)  # the same unfinished game, in a new controller
+    assert uttt.controller is not old and uttt._changed not in old.listeners
+    assert uttt.session.actions == [40]
+    tap_cell(gui, uttt, 4 * 9 + 0)
+    assert uttt.session.actions == [40, 36]

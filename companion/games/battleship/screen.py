@@ -4,10 +4,10 @@ play: stages, offers, undo, the computer's turns) and forwards touches to it.
 
 The screen draws `display(TABLE)`, except in the place stage, when the placer holds
 the screen: then it draws that seat's display (the only one with a fleet) and sends
-input as that seat.  Kept here are the screen's own things: the thread the computer
-thinks on, the ghost of a ship under the finger, and the notice of a refusal.  The
-sea takes the full 480 px height (48 px cells); the side panel holds Home and every
-control.
+input as that seat (ControllerScreen sends it and runs the computer's thread).  Kept
+here are the screen's own things: the ghost of a ship under the finger, the notice of
+a refusal.  The sea takes the full 480 px height (48 px cells); the side panel holds
+Home and every control.
 """
 
 from __future__ import annotations
@@ -24,10 +24,9 @@ from companion.games.battleship.controller import KIND, BattleshipController
 from companion.games.battleship.fleet import LENGTH, NAMES, index
 from companion.games.battleship.grid import BattleshipGrid  # noqa: F401  (used in kv)
 from companion.games.battleship.texts import fleet_cells, ship_run
-from companion.play.controller import TABLE, Refused, Text
+from companion.play.controller import TABLE
 from companion.ui import theme
-from companion.ui.computer import ComputerTurn
-from companion.ui.widgets import GameScreen
+from companion.ui.controller_screen import ControllerScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -41,7 +40,7 @@ class BsShipButton(Button):
     chosen = BooleanProperty(False)
 
 
-class BattleshipScreen(GameScreen):
+class BattleshipScreen(ControllerScreen):
     kind = KIND
     stage = StringProperty("setup")
     # the start panel's choices
@@ -77,15 +76,12 @@ class BattleshipScreen(GameScreen):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.rng = random.Random()
-        self.controller: BattleshipController | None = None
-        self.cpu = ComputerTurn("battleship-cpu")
-        self.holder = TABLE  # who the screen draws and speaks for (the placer, while placing)
         self.private_seat: int | None = None  # whose fleet the place stage shows
         self._fits: set[int] = set()  # where the ship being placed may go
         self._bottom_kind: str | None = None
         for ship in NAMES:
             button = BsShipButton(ship=ship)
-            button.bind(on_release=lambda b: self.select_ship(b.ship))
+            button.bind(on_release=lambda b: self.act("ship", b.ship))
             self.ids.ships.add_widget(button)
         self.ids.grid.bind(hover=lambda *_: self._draw_ghost())
 
@@ -95,102 +91,31 @@ class BattleshipScreen(GameScreen):
 
     def show(self, session) -> None:
         """Open `session`, else the unfinished game, else the start panel (as last chosen)."""
-        self.cpu.cancel()
         setup = self.controller.setup if self.controller else None
-        self.controller = BattleshipController.open(self.store, session, self.rng, setup)
-        self.controller.listeners.append(self._changed)
+        controller = BattleshipController.open(self.store, session, self.rng, setup)
         self.notice_text = ""
-        self._changed()
+        self.take(controller)
 
-    def _changed(self) -> None:
-        controller = self.controller
-        self.session = controller.session
-        self.refresh()
-        turn = controller.computer_turn()
-        if turn is None:
-            self.cpu.cancel()
-        else:
-            self.cpu.start(turn.think, lambda actions: controller.computer_done(turn, actions))
+    # input: every touch goes to the controller (ControllerScreen.act), from whoever
+    # holds the screen -----------------------------------------------------------------
 
-    def close(self) -> None:
-        self.cpu.cancel()
-
-    # input: every touch goes to the controller, from whoever holds the screen ----------
-
-    def _act(self, kind: str, value=None) -> bool:
-        try:
-            self.controller.act(self.holder, kind, value)
-        except Refused as refused:
-            if refused.key != "play.not_now":  # a rules refusal says why; "not now" needs no words
-                self.notice_text = Text(refused.key, refused.params).render(self.tr)
-            return False
-        self.notice_text = ""
-        return True
-
-    def play(self, action) -> bool:
-        """Play a rules action for the seat to move (a refusal is shown, not raised)."""
-        return self._act("move", action)
-
-    def cell_tapped(self, cell: int) -> None:
-        self._act("cell", cell)
+    def show_refusal(self, reason) -> None:
+        self.notice_text = reason.render(self.tr) if reason else ""
 
     def bottom_action(self) -> None:
         """The panel's big button: fire the aimed shot or the salvo, or a new game."""
         if self._bottom_kind:
-            self._act(self._bottom_kind)
-
-    def answer(self, given: dict) -> None:
-        self._act("answer", given)
-
-    def undo(self) -> None:
-        self._act("undo")
-
-    def new_game(self) -> None:
-        self._act("new")
-
-    def back_to_game(self) -> None:
-        self._act("back")
-
-    def choose(self, **choice) -> None:
-        """A start panel option was pressed."""
-        for name, value in choice.items():
-            self._act(name, value)
-
-    def start(self) -> None:
-        self._act("start")
-
-    def open_private(self) -> None:
-        self._act("open")
-
-    def select_ship(self, ship: str) -> None:
-        self._act("ship", ship)
-
-    def rotate(self) -> None:
-        self._act("rotate")
-
-    def random_fleet(self) -> None:
-        self._act("random")
-
-    def fleet_done(self) -> None:
-        self._act("done")
-
-    def continue_play(self) -> None:
-        self._act("continue")
-
-    def toggle_board(self) -> None:
-        self._act("toggle")
+            self.act(self._bottom_kind)
 
     # drawing -------------------------------------------------------------------------
 
     def refresh(self) -> None:
         if self.controller is None:
             return
-        model = self.controller.display(TABLE)
-        self.holder = model.get("holder", TABLE)
-        if self.holder != TABLE:
-            model = self.controller.display(self.holder)
+        holder = self.controller.holder()  # the placer, while placing: only its display has a fleet
+        model = self.controller.display(holder)
         self.stage, self.thinking, self.can_undo = model["stage"], model["thinking"], model["can_undo"]
-        self.private_seat = None if self.holder == TABLE else self.holder
+        self.private_seat = None if holder == TABLE else holder
         sea, grid = model["sea"], self.grid
         grid.marks, grid.rings, grid.ships, grid.ghost = list(sea["marks"]), sea["rings"], [], []
         grid.aim = -1 if sea["aim"] is None else sea["aim"]

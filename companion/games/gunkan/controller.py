@@ -89,9 +89,6 @@ class GunkanController(Controller):
     def at_table(self) -> frozenset[int]:
         return frozenset(SEATS)
 
-    def computer_to_move(self) -> int | None:
-        return None
-
     @property
     def state(self):
         return self.session.state

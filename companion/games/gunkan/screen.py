@@ -29,10 +29,9 @@ from companion.games.gunkan.controller import GunkanController, Weighing
 from companion.games.gunkan.display import render
 from companion.games.gunkan.sounds import Sounds
 from companion.games.gunkan.widgets import ChoiceDialog, SeesawView, VirtualTray  # noqa: F401
-from companion.play.controller import TABLE, Refused
-from companion.play.state import IllegalAction
+from companion.play.controller import TABLE
 from companion.ui import theme
-from companion.ui.widgets import GameScreen
+from companion.ui.controller_screen import ControllerScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -42,7 +41,7 @@ TONES = {"panel": theme.PANEL, "gold": theme.GOLD, "warn": theme.WARN, "accent":
          "seat0": theme.RED, "seat1": theme.BLUE, "text": theme.TEXT}
 
 
-class GunkanScreen(GameScreen):
+class GunkanScreen(ControllerScreen):
     kind = "gunkan"
     stage = StringProperty("start")  # start, idle, battle, verdict, over
     prompt_text = StringProperty("")
@@ -60,7 +59,6 @@ class GunkanScreen(GameScreen):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.controller: GunkanController | None = None
         self.seesaw = None
         self.action_buttons: dict = {}
         self.dialog = None  # the tray or a question, while open
@@ -85,11 +83,9 @@ class GunkanScreen(GameScreen):
         self._start_ticking()
 
     def _open(self, controller: GunkanController) -> None:
-        self.controller = controller
-        self.controller.listeners.append(self.refresh)
         self.has_sensor = self.seesaw is not None
         self._heard = controller.cue
-        self.refresh()
+        self.take(controller)
 
     def new_game(self) -> None:
         """Back to the choice of a judging mode, with the seesaw as it is now."""
@@ -113,6 +109,7 @@ class GunkanScreen(GameScreen):
             self._tick_event = None
 
     def close(self) -> None:
+        super().close()
         self._stop_ticking()
         self.ids.seesaw.stop()
 
@@ -140,20 +137,13 @@ class GunkanScreen(GameScreen):
         if self.locked:
             return
         self._unlock_at = time.monotonic() + INPUT_LOCK_S
-        self._act(kind, value)
+        self.act(kind, value)
 
-    def _act(self, kind: str, value=None) -> None:
-        try:
-            self.controller.act(TABLE, kind, value)
-        except (Refused, IllegalAction):  # the game moved on (e.g. an undo) since the button was drawn
+    def act(self, kind: str, value=None) -> bool:
+        taken = super().act(kind, value)
+        if not taken:  # the game moved on (e.g. an undo) since the button was drawn
             self.refresh()
-
-    def ask_undo(self) -> None:
-        self._act("ask", "undo")
-
-    def ask_end(self) -> None:
-        """Resign, cannot move or (judging "seesaw") all ships gone: red on the left, blue on the right."""
-        self._act("ask", "end")
+        return taken
 
     def open_tray(self) -> None:
         pan = self.controller.display(TABLE)["tray"] if self.controller else None
@@ -175,7 +165,6 @@ class GunkanScreen(GameScreen):
     def refresh(self) -> None:
         if self.controller is None:
             return
-        self.session = self.controller.session
         model = self.controller.display(TABLE)
         self.stage = model["stage"]
         self.can_undo, self.can_end = model["can_undo"], model["can_end"]
@@ -216,7 +205,7 @@ class GunkanScreen(GameScreen):
         if self._question is not None:  # answered elsewhere
             self.dialog.dismiss()
         if question is not None:
-            answers = [(a["name"], self.words(a["label"]), lambda a=a["name"]: self._act("answer", a))
+            answers = [(a["name"], self.words(a["label"]), lambda a=a["name"]: self.act("answer", a))
                        for a in question["answers"]]
             self._question = name
             self.dialog = ChoiceDialog(self.words(question["title"]), answers)
@@ -230,7 +219,7 @@ class GunkanScreen(GameScreen):
 
     def _unanswered(self, name: str) -> None:
         if self.controller.question == name:  # closed without an answer: so is the question
-            self._act("answer", self.controller.answers()[-1])  # "no" / "close"
+            self.act("answer", self.controller.answers()[-1])  # "no" / "close"
 
     def _play_cue(self, cue: dict | None) -> None:
         heard, self._heard = self._heard, cue and (cue["n"], cue["sound"])

@@ -4,9 +4,9 @@ The screen draws `KukuController.display(holder)` and forwards every touch, key 
 choice to it as `act(holder, …)` (companion/games/kuku/controller.py holds the flow of
 play: the stages, the undo policy, the computer's turns).  `holder` is the table,
 except while a player places their fleet behind the cover: then the screen is theirs.
-Kept here is only what a screen owns: its panels, the answer buttons, and the
-thread the computer thinks on.  The board takes the full 480 px height; the side
-panel holds Home and every control.
+Kept here is only what a screen owns: its panels and the answer buttons
+(ControllerScreen sends the input and runs the computer's thread).  The board takes
+the full 480 px height; the side panel holds Home and every control.
 """
 
 from __future__ import annotations
@@ -24,17 +24,16 @@ from companion.games.kuku.grid import KukuGrid  # noqa: F401  (used in kv)
 from companion.games.kuku.keypad import KukuKeypad  # noqa: F401  (used in kv)
 from companion.games.kuku.rules import KINDS
 from companion.games.kuku.texts import fleet_kinds
-from companion.play.controller import Refused, Text
+from companion.play.controller import Text
 from companion.ui import theme
-from companion.ui.computer import ComputerTurn
-from companion.ui.widgets import GameScreen
+from companion.ui.controller_screen import ControllerScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 SEAT_COLOURS = ((0.66, 0.20, 0.18, 1), (0.16, 0.36, 0.68, 1))
 
 
-class KukuScreen(GameScreen):
+class KukuScreen(ControllerScreen):
     kind = KIND
     stage = StringProperty("setup")
     # the start panel's choices
@@ -70,10 +69,7 @@ class KukuScreen(GameScreen):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.rng = random.Random()
-        self.controller: KukuController | None = None
-        self.cpu = ComputerTurn("kuku-cpu")
-        self._thinking_at: int | None = None  # the controller's epoch the computer was asked at
-        self.keypad.bind(on_key=lambda _, key: self._act("key", key))
+        self.keypad.bind(on_key=lambda _, key: self.act("key", key))
 
     @property
     def grid(self) -> KukuGrid:
@@ -90,90 +86,14 @@ class KukuScreen(GameScreen):
 
     def show(self, session) -> None:
         """Open `session`, else the unfinished game, else the start panel."""
-        self.cpu.cancel()
-        self.controller = KukuController.open(self.store, session, self.rng)
-        self.controller.listeners.append(self._changed)
-        self._changed()
+        self.take(KukuController.open(self.store, session, self.rng))
 
-    def _changed(self) -> None:
-        self.session = self.controller.session
-        self.refresh()
-        turn = self.controller.computer_turn()
-        if turn is None:
-            self.cpu.cancel()
-            self._thinking_at = None
-        elif turn.epoch != self._thinking_at:
-            self._thinking_at = turn.epoch
-            self.cpu.start(turn.think, lambda actions: self.controller.computer_done(turn, actions))
-
-    def close(self) -> None:
-        self.cpu.cancel()
-
-    # input: every touch goes to the controller, from whoever holds the screen ----------
-
-    def _act(self, kind: str, value=None) -> bool:
-        """True when the controller took the input and the rules did not refuse it."""
-        try:
-            return self.controller.act(self.controller.holder(), kind, value)
-        except Refused:
-            return False  # not now (a dimmed button, the computer's step): nothing happens
-
-    def play(self, action) -> bool:
-        """Play a rules action as it is; a refusal is shown, not raised."""
-        return self._act("move", action)
+    # input: every touch goes to the controller (ControllerScreen.act), from whoever
+    # holds the screen -----------------------------------------------------------------
 
     def start(self) -> None:
         fields = (self.ids.name_0, self.ids.name_1)
-        self._act("start", [field.text.strip() or field.hint_text for field in fields])
-
-    def choose(self, **choice) -> None:
-        """A start panel option was pressed."""
-        self._act("choose", choice)
-
-    def new_game(self) -> None:
-        self._act("new")
-
-    def back(self) -> None:
-        self._act("back")
-
-    def show_report(self, name: str = "") -> None:
-        self._act("report", name or None)
-
-    def cell_tapped(self, cell: str) -> None:
-        self._act("cell", cell)
-
-    def primary(self) -> None:
-        self._act("primary")
-
-    def listing_done(self) -> None:
-        self._act("done")
-
-    def toggle_answer(self, button) -> None:
-        self._act("toggle", button.cell)
-
-    def confirm_answer(self) -> None:
-        self._act("confirm")
-
-    def continue_play(self) -> None:
-        self._act("continue")
-
-    def undo(self) -> None:
-        self._act("undo")
-
-    def open_private(self) -> None:
-        self._act("open")
-
-    def select_kind(self, kind: str) -> None:
-        self._act("kind", kind)
-
-    def fleet_done(self) -> None:
-        self._act("hide")
-
-    def step_review(self, step: int) -> None:
-        self._act("review", step)
-
-    def dismiss_notice(self) -> None:
-        self._act("dismiss")
+        self.act("start", [field.text.strip() or field.hint_text for field in fields])
 
     # drawing ------------------------------------------------------------------------
 
@@ -223,7 +143,7 @@ class KukuScreen(GameScreen):
             chip = ToggleButton(text=name, group="kuku_report", font_size="20sp", background_normal="",
                                 state="down" if chosen else "normal", allow_no_selection=False)
             chip.background_color = (0.20, 0.55, 0.95, 1) if chosen else theme.PANEL
-            chip.bind(on_release=lambda b: self._act("report_name", b.text))
+            chip.bind(on_release=lambda b: self.act("report_name", b.text))
             chips.add_widget(chip)
         self.report_text = self.words(report["lines"])
 
@@ -250,7 +170,7 @@ class KukuScreen(GameScreen):
             for answer in model["answers"]:
                 button = AnswerToggle(cell=answer["value"], text=self.words(answer["label"]),
                                       group="kuku_leader" if model["one_answer"] else None)
-                button.bind(on_release=self.toggle_answer)
+                button.bind(on_release=lambda b: self.act("toggle", b.cell))
                 pad.add_widget(button)
         chosen = {answer["value"] for answer in model["answers"] if answer["chosen"]}
         for button in pad.children:

@@ -27,9 +27,9 @@ from companion.games.navalwar.count import CountView
 from companion.games.navalwar.data import CALIBRES
 from companion.games.navalwar.fleets import FleetStrip
 from companion.games.navalwar.popups import InfoView, ScoresView
-from companion.play.controller import TABLE, Refused
+from companion.play.controller import TABLE
 from companion.ui import theme
-from companion.ui.widgets import GameScreen
+from companion.ui.controller_screen import ControllerScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -52,7 +52,7 @@ class CalibreFilter(ToggleButton):
     value = StringProperty("")
 
 
-class NavalWarScreen(GameScreen):
+class NavalWarScreen(ControllerScreen):
     kind = "navalwar"
     setting_up = BooleanProperty(True)
     player_count = NumericProperty(4)
@@ -79,7 +79,6 @@ class NavalWarScreen(GameScreen):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.rng = random.Random()
-        self.controller: NavalWarController | None = None
         self.model: dict = {}
         self._popup = None
         self._popup_stage = None  # the stage whose scores the open pop-up shows
@@ -98,28 +97,14 @@ class NavalWarScreen(GameScreen):
     def show(self, session) -> None:
         """Open `session`, else the unfinished game, else the set-up form."""
         self._close_popup()
-        self.controller = NavalWarController.open(self.store, session, self.app.cfg.navalwar.deck, self.rng)
-        self.controller.deck = self.deck
-        self.controller.listeners.append(self.refresh)
+        controller = NavalWarController.open(self.store, session, self.app.cfg.navalwar.deck, self.rng)
+        controller.deck = self.deck
         self.last_text = ""
-        self.refresh()
-
-    def _act(self, kind: str, value=None) -> bool:
-        try:
-            self.controller.act(TABLE, kind, value)
-        except Refused:
-            return False  # not now (e.g. a tap on a panel that moved on): nothing happens
-        return True
-
-    def new_game(self) -> None:
-        self._act("new")
-
-    def set_players(self, n: int) -> None:
-        self._act("players", n)
+        self.take(controller)
 
     def on_target(self, _screen, target) -> None:
         if self.controller is not None and self.controller.setup["target"] != target:
-            self._act("target", int(target))
+            self.act("target", int(target))
 
     def on_deck(self, _screen, deck) -> None:
         if self.controller is not None:
@@ -129,12 +114,7 @@ class NavalWarScreen(GameScreen):
     def start(self) -> None:
         """Start the game the form describes (an empty name is its default)."""
         names = [(field.text.strip() or field.hint_text) for field in self._name_fields()]
-        self._act("start", names[:int(self.player_count)])
-
-    def count_deck(self) -> None:
-        """Open the "count your deck" walk-through for the cards a new game would use
-        (not offered while the form says what is wrong with the file)."""
-        self._act("count")
+        self.act("start", names[:int(self.player_count)])
 
     def _name_fields(self):
         return list(reversed(self.ids.names.children))
@@ -144,15 +124,12 @@ class NavalWarScreen(GameScreen):
     def choose(self, step: str) -> None:
         """A choice button was tapped: go one step deeper, or play its action."""
         if not self.locked:
-            self._entered(lambda: self._act("choose", step))
-
-    def back(self) -> None:
-        self._act("back")
+            self._entered(lambda: self.act("choose", step))
 
     def extra(self) -> None:
         """The companion rolls the die (or picks the first player) at random."""
         if not self.locked:
-            self._entered(lambda: self._act("random"))
+            self._entered(lambda: self.act("random"))
 
     def _entered(self, act) -> None:
         """`act`, then after an entry: a short input lock, the search cleared."""
@@ -167,9 +144,6 @@ class NavalWarScreen(GameScreen):
     def _unlock(self, *_) -> None:
         self.locked = False
 
-    def undo(self) -> None:
-        self._act("undo")
-
     def set_filter(self, value: str) -> None:
         self.ship_filter = value
         if value == "all":
@@ -183,7 +157,7 @@ class NavalWarScreen(GameScreen):
         self._open_scores(self.model["chart"], None)
 
     def _open_scores(self, scores: dict, stage: str | None) -> None:
-        actions = {"over": self.new_game, "summary": lambda: self._act("continue"), None: self._close_popup}
+        actions = {"over": lambda: self.act("new"), "summary": lambda: self.act("continue"), None: self._close_popup}
         popup = ScoresView(title=scores["title"].render(self.tr), history=scores["history"],
                            players=scores["players"], target=scores["target"],
                            button_text=scores["button"].render(self.tr), action=actions[stage])
@@ -212,6 +186,7 @@ class NavalWarScreen(GameScreen):
             self._popup, self._popup_stage = None, None
 
     def close(self) -> None:
+        super().close()
         self._close_popup()
         if self._unlock_event is not None:
             self._unlock_event.cancel()
@@ -221,7 +196,6 @@ class NavalWarScreen(GameScreen):
     def refresh(self) -> None:
         if self.controller is None:
             return
-        self.session = self.controller.session
         self.model = model = self.controller.display(TABLE)
         tr = self.tr
         self.setting_up = model["stage"] in ("setup", "count")
@@ -260,9 +234,9 @@ class NavalWarScreen(GameScreen):
             self._close_popup()
             return
         if view is None:
-            view = CountView(self.controller.counting, self._act, source=self.deck_text)
+            view = CountView(self.controller.counting, self.act, source=self.deck_text)
             self._open(view)
-            view.bind(on_dismiss=lambda *_: self._act("count_close"))
+            view.bind(on_dismiss=lambda *_: self.act("count_close"))
         view.show(count, self.tr)
 
     def _draw_table(self, model: dict) -> None:

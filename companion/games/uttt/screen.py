@@ -1,8 +1,8 @@
 """The Ultimate Tic-Tac-Toe screen: draws `UtttController.display(TABLE)` and forwards
 touches to it (companion/games/uttt/controller.py holds the flow of play).
 
-The only things kept here are the screen's own: a short input lock after a move (so
-a double tap plays once) and the thread the computer thinks on.
+The only thing kept here is the screen's own: a short input lock after a move (so a
+double tap plays once); ControllerScreen sends input and runs the computer's thread.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 
 from companion.games.uttt.board import UtttBoard  # noqa: F401  (used in kv)
 from companion.games.uttt.controller import UtttController
-from companion.play.controller import TABLE, Refused
+from companion.play.controller import TABLE
 from companion.ui import theme
-from companion.ui.computer import ComputerTurn
-from companion.ui.widgets import GameScreen
+from companion.ui.controller_screen import ControllerScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -27,7 +26,7 @@ INPUT_LOCK_S = 0.25
 PERSON_COLOURS = {"red": theme.RED, "you": theme.RED, "blue": theme.BLUE, "cpu": theme.BLUE}
 
 
-class UtttScreen(GameScreen):
+class UtttScreen(ControllerScreen):
     kind = "uttt"
     mode = StringProperty("2p")
     status_text = StringProperty("")
@@ -43,37 +42,17 @@ class UtttScreen(GameScreen):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.controller: UtttController | None = None
-        self.cpu = ComputerTurn("uttt-cpu")
         self._unlock_event = None
         self.rng = random.Random()
 
     def show(self, session) -> None:
         """Open `session`, else the unfinished game, else a new two-player game."""
-        self.controller = UtttController.open(self.store, session, self.rng)
-        self.controller.listeners.append(self._changed)
-        self._changed()
+        self.take(UtttController.open(self.store, session, self.rng))
 
-    def _changed(self) -> None:
-        self.session = self.controller.session
-        self.refresh()
-        turn = self.controller.computer_turn()
-        if turn is None:
-            self.cpu.cancel()
-        else:
-            self.cpu.start(turn.think, lambda actions: self.controller.computer_done(turn, actions))
-
-    # input: every touch goes to the controller, from the table ------------------------
-
-    def _act(self, kind: str, value=None) -> bool:
-        try:
-            self.controller.act(TABLE, kind, value)
-        except Refused:
-            return False  # not now (a dimmed board, the computer's turn): nothing happens
-        return True
+    # input: every touch goes to the controller (ControllerScreen.act), from the table ----
 
     def play(self, action: int) -> None:
-        if not self.locked and self._act("cell", action):
+        if not self.locked and self.act("cell", action):
             self.locked = True
             self._unlock_event = Clock.schedule_once(self._unlock, INPUT_LOCK_S)
             self.refresh()
@@ -82,20 +61,8 @@ class UtttScreen(GameScreen):
         self.locked = False
         self.refresh()
 
-    def undo(self) -> None:
-        self._act("undo")
-
-    def set_mode(self, mode: str) -> None:
-        self._act("mode", mode)
-
-    def another_game(self) -> None:
-        self._act("another")
-
-    def step_review(self, step: int) -> None:
-        self._act("review", step)
-
     def close(self) -> None:
-        self.cpu.cancel()
+        super().close()
         if self._unlock_event is not None:
             self._unlock_event.cancel()
 

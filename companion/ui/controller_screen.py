@@ -1,0 +1,65 @@
+"""A game screen that renders a controller (companion/play/controller.py): it sends
+each touch as `act(kind, value)` from whoever holds the screen, runs the computer's
+turns on a thread, and lets the controller go when another takes over or the app stops.
+kv rules call `root.act("undo")` directly; a screen keeps only the methods that do more.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.play.controller import Controller, Refused, refusal
+from companion.play.state import IllegalAction
+from companion.ui.computer import ComputerTurn
+from companion.ui.widgets import GameScreen
+
+NOT_NOW = "play.not_now"  # a dimmed button, the computer's step: nothing to say
+
+
+class ControllerScreen(GameScreen):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.controller: Controller | None = None
+        self.cpu = ComputerTurn(f"{self.kind}-cpu")
+        self._asked = None  # (controller, epoch) the computer was last asked at
+
+    def take(self, controller: Controller) -> None:
+        """Draw and drive `controller` from now on; the one before is let go."""
+        if self.controller is not None and self._changed in self.controller.listeners:
+            self.controller.listeners.remove(self._changed)
+        self.cpu.cancel()
+        self._asked = None
+        self.controller = controller
+        controller.listeners.append(self._changed)
+        self._changed()
+
+    def _changed(self) -> None:
+        controller = self.controller
+        self.session = controller.session
+        self.refresh()
+        turn = controller.computer_turn()
+        if turn is None:
+            self.cpu.cancel()
+            self._asked = None
+        elif self._asked != (controller, turn.epoch):
+            self._asked = (controller, turn.epoch)
+            self.cpu.start(turn.think, lambda actions: controller.computer_done(turn, actions))
+
+    def act(self, kind: str, value: Any = None) -> bool:
+        """Input `kind` from whoever holds the screen; False when it was refused."""
+        try:
+            taken = self.controller.act(self.controller.holder(), kind, value) is not False
+        except (Refused, IllegalAction) as error:
+            if error.key != NOT_NOW:
+                self.show_refusal(refusal(error))
+            return False
+        if taken:
+            self.show_refusal(None)
+        return taken
+
+    def show_refusal(self, reason) -> None:
+        """Say why an input was refused (a `Text`), or None: the last one was taken.
+        Screens whose controller tells the refusal in its display model leave this be."""
+
+    def close(self) -> None:
+        self.cpu.cancel()
