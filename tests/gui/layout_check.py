@@ -32,7 +32,7 @@ from kivy.uix.scrollview import ScrollView
 from companion.ui import theme
 
 # Being rewritten by other helpers (issue 17 finds them wanting too): checked once they land.
-SKIPPED_SCREENS = {"battleship", "navalwar"}
+SKIPPED_SCREENS = {"navalwar"}
 
 CLOSING = set("」』）)、。，．！？!?：:ー…・]")
 OPENING = set("「『（([")

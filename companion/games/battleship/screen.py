@@ -207,8 +207,8 @@ class BattleshipScreen(GameScreen):
 
     def _news(self, lines: list[dict]) -> str:
         """One line a volley: who fired, then each shot (never split across lines)."""
-        return "\n".join(f"{self._words(line['by'])}:  " + "  ".join(
-            self._words(shot).replace(" ", NO_BREAK) for shot in line["shots"]) for line in lines)
+        return "\n".join(self.tr("battleship_ui.volley", player=self._words(line["by"]), shots="  ".join(
+            self._words(shot).replace(" ", NO_BREAK) for shot in line["shots"])) for line in lines)
 
     def _draw_setup(self, model: dict) -> None:
         for name, value in model["setup"].items():
