@@ -6,7 +6,7 @@ The screen draws `display(TABLE)`, except in the place stage, when the placer ho
 the screen: then it draws that seat's display (the only one with a fleet) and sends
 input as that seat.  Kept here are the screen's own things: the thread the computer
 thinks on, the ghost of a ship under the finger, and the notice of a refusal.  The
-sea takes the full 480 px height (48 px cells); the side panel holds Home and every
+sea takes the full 480 px height (45 px cells below the column numbers); the side panel holds Home and every
 control.
 """
 
