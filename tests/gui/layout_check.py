@@ -31,9 +31,6 @@ from kivy.uix.scrollview import ScrollView
 
 from companion.ui import theme
 
-# Being rewritten by other helpers (issue 17 finds them wanting too): checked once they land.
-SKIPPED_SCREENS = {"battleship", "navalwar"}
-
 CLOSING = set("」』）)、。，．！？!?：:ー…・]")
 OPENING = set("「『（([")
 SLACK = 2  # px: rounding in Kivy's layout
@@ -124,7 +121,8 @@ def _wrap_faults(label) -> list[str]:
             faults.append(f"{_name(label)} leaves {after.strip()!r} alone on a line")
         elif forced and isinstance(label, ButtonBehavior):
             faults.append(f"{_name(label)} wraps inside a word ({before.strip()[-3:]}|{after.strip()[:3]})")
-        elif first in CLOSING or all(c in CLOSING | OPENING for c in after.strip()):
+        elif (forced and first in CLOSING) or all(c in CLOSING | OPENING for c in after.strip()):
+            # (a line the text itself starts after "\n" may open with a bullet "・")
             faults.append(f"{_name(label)} starts a line with {after.strip()[:3]!r}")
         elif last in OPENING:
             faults.append(f"{_name(label)} ends a line with {before.strip()[-3:]!r}")
@@ -155,8 +153,6 @@ def _root(widget, roots):
 
 def problems(app) -> list[str]:
     screen = app.manager.current_screen
-    if screen.name in SKIPPED_SCREENS:
-        return []
     # A dialog (a ModalView, always the window's newest child) covers everything under it.
     modals = [w for w in Window.children if isinstance(w, ModalView)]
     roots = modals[:1] or [screen] + [w for w in Window.children if w is not app.root]
@@ -183,6 +179,7 @@ def problems(app) -> list[str]:
         for button in _buttons([_root(a, roots)]):
             if button is a or id(button) in up_a or id(a) in _ancestors(button):
                 continue
-            if ra and _intersect(ra, _window_rect(button)) and not isinstance(a, ButtonBehavior):
+            seen = _intersect(_window_rect(button), _clip(button))  # a button scrolled away is not drawn
+            if ra and seen and _intersect(ra, seen) and not isinstance(a, ButtonBehavior):
                 faults.append(f"{_name(a)} overlaps the button {_name(button)}")
     return faults

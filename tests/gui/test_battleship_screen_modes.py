@@ -30,7 +30,7 @@ def test_computer_game_with_salvo_and_unnamed_hits(gui):
     gui.settle(screen)
     view = screen.session.state.view(None)
     assert view["to_move"] == 0 and view["boards"][1]["count"] == 5  # the computer fired five
-    assert "あなた:  A1\u00a0" in screen.news_text and "\nCPU: " in screen.news_text
+    assert "あなた：A1\u00a0" in screen.news_text and "\nコンピューター：" in screen.news_text
     assert_no_leak(gui, screen)
     gui.screenshot("3-after-both-volleys")
     gui.tap(screen.ids.toggle_board)  # where the computer shot at you
@@ -131,5 +131,5 @@ def test_computer_starts_places_hidden_then_fires_first(gui):
     gui.settle(screen)
     view = screen.session.state.view(None)
     assert view["to_move"] == 0 and view["boards"][1]["count"] == 1
-    assert screen.news_text.startswith("CPU: ") and screen.grid.interactive
+    assert screen.news_text.startswith("コンピューター：") and screen.grid.interactive
     assert_no_leak(gui, screen)

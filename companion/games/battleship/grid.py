@@ -1,8 +1,8 @@
 """The 10x10 sea of Battleship: draws a target grid (pegs) or, in a private step, a fleet.
 
-Cells are 48 px when the widget is 480 px high (the whole screen height); the
-row letters sit in a slim strip on the left, the column numbers at the top of
-row A.  A finger may slide: the cell under it is `hover` (for previews) and
+The row letters sit in a strip on the left, the column numbers in a strip above
+row A (never under a peg), both at the table-text size; on the 480 px screen the
+cells are 45 px.  A finger may slide: the cell under it is `hover` (for previews) and
 the cell where it lifts is reported by `on_cell`.
 
 `drawn` records what the last redraw put in each cell ("." water, "o" miss,
@@ -21,7 +21,9 @@ from companion.play.grid import ROW_LETTERS
 from companion.ui import theme
 from companion.ui.cell_grid import CellGrid, text_texture as _text
 
-LETTER_STRIP = 26  # px left of the sea for the row letters
+LETTER_STRIP = 30  # px left of the sea for the row letters
+NUMBER_STRIP = 34  # px above the sea for the column numbers
+COORD_PX = 28  # board coordinates are table text (theme.TABLE_TEXT_MIN)
 SEA = (0.10, 0.24, 0.36, 1)
 SEA_LINE = (0.05, 0.12, 0.18, 1)
 SHIP = (0.62, 0.65, 0.70, 1)
@@ -52,13 +54,13 @@ class BattleshipGrid(CellGrid):
 
     @property
     def cell_size(self) -> float:
-        return min((self.width - LETTER_STRIP) / SIZE, self.height / SIZE)
+        return min((self.width - LETTER_STRIP) / SIZE, (self.height - NUMBER_STRIP) / SIZE)
 
     def cell_rect(self, cell: int) -> tuple[float, float, float]:
         """x, y (bottom left) and size of a cell; A1 is top left."""
         row, col = divmod(cell, SIZE)
         size = self.cell_size
-        top = self.center_y + size * SIZE / 2
+        top = self.y + (self.height - NUMBER_STRIP + size * SIZE) / 2
         return self.x + LETTER_STRIP + col * size, top - (row + 1) * size, size
 
     def cell_at(self, x: float, y: float) -> int | None:
@@ -88,7 +90,7 @@ class BattleshipGrid(CellGrid):
             for cells in self.ships:
                 self._draw_ship(cells)
             for col in range(SIZE):
-                self._draw_number(col, drawn[col])
+                self._draw_number(col)
             for cell in range(CELLS):
                 if cell in ghost:
                     self._fill(cell, GHOST_OK if self.ghost_ok else GHOST_BAD, inset=0.04)
@@ -103,7 +105,7 @@ class BattleshipGrid(CellGrid):
         size = self.cell_size
         for row in range(SIZE):
             x, y, _ = self.cell_rect(row * SIZE)
-            texture = _text(ROW_LETTERS[row], 20, True)
+            texture = _text(ROW_LETTERS[row], COORD_PX, True)
             Color(*theme.MUTED)
             Rectangle(texture=texture, size=texture.size,
                       pos=(self.x + (LETTER_STRIP - texture.width) / 2,
@@ -122,13 +124,13 @@ class BattleshipGrid(CellGrid):
             self._outline(cell, theme.GOLD, 3)
             self._peg(cell, theme.GOLD, 0.22)
 
-    def _draw_number(self, col: int, mark: str) -> None:
-        """A column number at the top of row A, over any peg or ship."""
+    def _draw_number(self, col: int) -> None:
+        """A column number in the strip above row A."""
         x, y, size = self.cell_rect(col)
-        texture = _text(str(col + 1), 13)
-        Color(*((0, 0, 0, 1) if mark == "S" else theme.TEXT if mark in "x#" else theme.MUTED))
+        texture = _text(str(col + 1), COORD_PX, True)
+        Color(*theme.MUTED)
         Rectangle(texture=texture, size=texture.size,
-                  pos=(x + (size - texture.width) / 2, y + size - texture.height - 1))
+                  pos=(x + (size - texture.width) / 2, y + size + (NUMBER_STRIP - texture.height) / 2))
 
     def _draw_ship(self, cells: list[int]) -> None:
         """One bar over a ship's cells, so ships side by side stay apart."""

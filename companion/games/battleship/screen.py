@@ -6,8 +6,8 @@ The screen draws `display(TABLE)`, except in the place stage, when the placer ho
 the screen: then it draws that seat's display (the only one with a fleet) and sends
 input as that seat (ControllerScreen sends it and runs the computer's thread).  Kept
 here are the screen's own things: the ghost of a ship under the finger, the notice of
-a refusal.  The sea takes the full 480 px height (48 px cells); the side panel holds
-Home and every control.
+a refusal.  The sea takes the full 480 px height (45 px cells below the column
+numbers); the side panel holds Home and every control.
 """
 
 from __future__ import annotations
@@ -132,8 +132,8 @@ class BattleshipScreen(ControllerScreen):
 
     def _news(self, lines: list[dict]) -> str:
         """One line a volley: who fired, then each shot (never split across lines)."""
-        return "\n".join(f"{self._words(line['by'])}:  " + "  ".join(
-            self._words(shot).replace(" ", NO_BREAK) for shot in line["shots"]) for line in lines)
+        return "\n".join(self.tr("battleship_ui.volley", player=self._words(line["by"]), shots="  ".join(
+            self._words(shot).replace(" ", NO_BREAK) for shot in line["shots"])) for line in lines)
 
     def _draw_setup(self, model: dict) -> None:
         for name, value in model["setup"].items():

@@ -29,7 +29,7 @@ def model(c, who: Who) -> dict:
     view = c.view()
     base["title"].append(Text("navalwar.round", {"n": view["round"]}))
     if view["house_rule"]:
-        base["title"].append(Text("navalwar_ui.title_house", {"text": Text(f"navalwar.house_rule.{view['house_rule']}")}))
+        base["title"].append(Text("navalwar_ui.title_house"))
     found = base | _table(c, view) | _panel(c, who, view, offers)
     found["odds"] = _odds(view, who if who != TABLE else view["seat"])
     found["chart"] = scores(c, view, None)

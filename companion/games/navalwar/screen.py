@@ -206,7 +206,7 @@ class NavalWarScreen(ControllerScreen):
             body.add_widget(wanted)
         self.can_undo = model["can_undo"]
         self.player_count, self.target = model["setup"]["players"], model["setup"]["target"]
-        self.title_text = "  ".join(t.render(tr) for t in model["title"])
+        self.title_text = " ".join(t.render(tr) for t in model["title"])
         self.last_text = model["last"].render(tr).replace("\n", " ") if model["last"] else ""
         if self.setting_up:
             self._draw_setup(model)

@@ -251,7 +251,7 @@ def test_a_salvo_is_entered_shot_by_shot_taken_back_by_a_second_tap_then_fired(s
 def test_the_computer_plays_its_whole_turn_as_one_and_undo_never_reaches_it(store):
     c = start(store, opponent="cpu", variant="salvo", first=1, level="easy")
     assert c.stage() == "play" and c.display(TABLE)["thinking"]
-    assert words(c.display(TABLE)["status"]) == "CPU が艦隊を配置中…"
+    assert words(c.display(TABLE)["status"]) == "コンピューターの番：配置中…"
     assert "cell" not in kinds(c) and "undo" not in kinds(c)
     assert think_now(c) and store.actions(c.session.id) == c.session.actions and len(c.session.actions) == 5
     assert c.stage() == "place" and c.holder() == 0  # nobody to hide from: no cover
@@ -261,7 +261,7 @@ def test_the_computer_plays_its_whole_turn_as_one_and_undo_never_reaches_it(stor
     assert len(c.session.actions) == 16 and c.session.actions[-1] == {"type": "fire"}
     assert c.stage() == "play" and "undo" not in kinds(c)
     news = c.display(TABLE)["news"]
-    assert [words(line["by"]) for line in news] == ["CPU"] and len(news[0]["shots"]) == 5
+    assert [words(line["by"]) for line in news] == ["コンピューター"] and len(news[0]["shots"]) == 5
     c.act(TABLE, "cell", index("A1"))
     assert "undo" in kinds(c)
     c.act(TABLE, "undo")

@@ -145,7 +145,7 @@ def test_whole_games_from_the_table(store, players, seed):
     deck = {"counts": reduced_counts(default_composition(), 3)} if players == 9 else SHORT
     c, step = start(store, players, deck=deck)
     if players == 2:
-        assert words(c.display(TABLE)["title"]).endswith("(ハウスルール：2人プレイ)")
+        assert words(c.display(TABLE)["title"]).endswith("（ハウスルール）")
     play_out(c, step, random.Random(seed))
     model = c.display(TABLE)
     assert model["stage"] == "over" and model["offers"][0].kind == "new"
@@ -307,7 +307,7 @@ def test_counting_the_deck_walks_through_every_card_and_says_what_differs(store)
     assert c.stage() == "count" and c.display(TABLE)["count"]["page"] == "intro"
     step(TABLE, "count_begin", True)
     model = c.display(TABLE)["count"]
-    assert words(model["label"]) == "射撃 11インチ・1打撃" and model["expected"] == model["counted"] == 8
+    assert words(model["label"]) == "射撃 11″・1打撃" and model["expected"] == model["counted"] == 8
     step(TABLE, "count_change", -1)
     assert c.display(TABLE)["count"]["counted"] == 7
     while c.display(TABLE)["count"]["page"] == "step":
@@ -317,7 +317,7 @@ def test_counting_the_deck_walks_through_every_card_and_says_what_differs(store)
     model = c.display(TABLE)["count"]
     assert model["diffs"] == [{"card": "salvo-11-1", "expected": 8, "counted": 7}]
     text = words(model["result"])
-    assert "射撃 11インチ・1打撃: 構成では8枚、数えたのは7枚（1枚足りない）" in text and "salvo-11-1: 7" in text
+    assert "射撃 11″・1打撃: 構成では8枚、数えたのは7枚（1枚足りない）" in text and "salvo-11-1: 7" in text
     assert "salvo-11-1: 7" in words(model["result"], "en") and "1 missing" in words(model["result"], "en")
     with pytest.raises(Refused):
         c.act(TABLE, "count_change", 1)  # not on the result page
