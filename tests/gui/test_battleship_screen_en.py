@@ -29,7 +29,7 @@ def test_english_game_against_the_computer(gui):
     while not screen.session.state.is_over():
         state = screen.session.state
         left = sorted(set(state.fleet_cells(1)) - state.called(0))
-        assert screen.play({"type": "shot", "cell": label(left[0])})
+        assert screen.act("move", {"type": "shot", "cell": label(left[0])})
         gui.settle(screen)
     assert gui.texts().count("You won!") == 1  # once, and "You" takes no "wins"
     gui.screenshot("5-game-over-en")
