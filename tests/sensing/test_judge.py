@@ -116,41 +116,47 @@ def test_never_a_wrong_class_during_any_hand_transient():
                 assert j.identify(1).kind == "class"
 
 
-def test_simulated_battles_end_to_end():
-    clock = ManualClock()
-    sim = SimulatedSeesaw(seed=11, clock=clock, realism=Realism(), table=default_table())
-    pipe = Pipeline(rate_hz=RATE)
-    j = judge()
+def play_battles(sim, clock, rate, step, settle, weigh, battles):
+    """Tare, calibrate each pan with 100 g, then judge `battles` (attacker, defender, verdict)
+    through the pipeline, polling every `step` seconds; pans rest `settle` s between steps."""
+    pipe = Pipeline(rate_hz=rate)
+    j = Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=rate)
 
     def run(seconds):
-        for _ in range(round(seconds / 0.05)):
-            clock.advance(0.05)
-            readings = pipe.feed(sim.poll())
-            j.feed_all(readings)
+        for _ in range(round(seconds / step)):
+            clock.advance(step)
+            j.feed_all(pipe.feed(sim.poll()))
 
-    run(1.0)
+    run(settle)
     pipe.tare()
     for ch in (0, 1):
         sim.place(ch, grams=100.0)
-        run(1.5)
+        run(weigh)
         pipe.channels[ch].calibrate(100.0)
         sim.remove(ch)
-        run(1.0)
-    for attacker, defender, kind in (("carrier", "battleship", LEFT), ("submarine+counterweight", "carrier", BALANCED),
-                                     ("landing_ship", "mine", RIGHT), ("cruiser", "cruiser", BALANCED)):
+        run(settle)
+    for attacker, defender, kind in battles:
         j.reset()
         sim.place(0, attacker)
         run(0.7)
         sim.place(1, defender)
         verdicts = []
         for _ in range(30):
-            clock.advance(0.05)
+            clock.advance(step)
             for r in pipe.feed(sim.poll()):
                 j.feed(r)
                 verdicts.append(j.battle())
         assert first_final(verdicts).kind == kind, (attacker, defender)
         sim.clear()
-        run(1.0)
+        run(settle)
+
+
+def test_simulated_battles_end_to_end():
+    clock = ManualClock()
+    sim = SimulatedSeesaw(seed=11, clock=clock, realism=Realism(), table=default_table())
+    play_battles(sim, clock, RATE, step=0.05, settle=1.0, weigh=1.5, battles=(
+        ("carrier", "battleship", LEFT), ("submarine+counterweight", "carrier", BALANCED),
+        ("landing_ship", "mine", RIGHT), ("cruiser", "cruiser", BALANCED)))
 
 
 def test_noise_is_measured_on_idle_empty_pans():
@@ -201,37 +207,8 @@ def test_simulated_battles_at_10_samples_per_second():
     clock = ManualClock()
     sim = SimulatedSeesaw(seed=12, rate_hz=10.0, clock=clock, realism=Realism(families=tuple(FAMILIES)),
                           table=default_table())
-    pipe = Pipeline(rate_hz=10.0)
-    j = Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=10.0)
-
-    def run(seconds):
-        for _ in range(round(seconds / 0.1)):
-            clock.advance(0.1)
-            j.feed_all(pipe.feed(sim.poll()))
-
-    run(2.0)
-    pipe.tare()
-    for ch in (0, 1):
-        sim.place(ch, grams=100.0)
-        run(2.0)
-        pipe.channels[ch].calibrate(100.0)
-        sim.remove(ch)
-        run(2.0)
-    for attacker, defender, kind in (("carrier", "battleship", LEFT), ("landing_ship", "mine", RIGHT),
-                                     ("cruiser", "cruiser", BALANCED)):
-        j.reset()
-        sim.place(0, attacker)
-        run(0.7)
-        sim.place(1, defender)
-        verdicts = []
-        for _ in range(30):
-            clock.advance(0.1)
-            for r in pipe.feed(sim.poll()):
-                j.feed(r)
-                verdicts.append(j.battle())
-        assert first_final(verdicts).kind == kind, (attacker, defender)
-        sim.clear()
-        run(2.0)
+    play_battles(sim, clock, 10.0, step=0.1, settle=2.0, weigh=2.0, battles=(
+        ("carrier", "battleship", LEFT), ("landing_ship", "mine", RIGHT), ("cruiser", "cruiser", BALANCED)))
 
 
 def interleaved(left, right, noise=0.0, seed=0):
