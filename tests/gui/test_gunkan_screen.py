@@ -151,7 +151,10 @@ def test_seesaw_mode_whole_game(gui, gunkan):
 
     # a piece fitting no class: re-weigh
     fought = battle(gui, gunkan, 0, ["odd"], "cruiser", declare="ship", counterweight=False)
-    gui.wait_until(lambda: "量り直し" in gunkan.prompt_text, what="re-weigh")
+    try:
+        gui.wait_until(lambda: "量り直し" in gunkan.prompt_text, what="re-weigh")
+    except AssertionError:
+        raise AssertionError("no re-weigh: " + describe(gui, gunkan)) from None
     gui.screenshot("12-reweigh")
     assert_no_secrets(gui, gunkan)
     assert gunkan.session.state.current.reweighs == 1

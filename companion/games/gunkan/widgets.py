@@ -30,7 +30,7 @@ from companion.ui import theme
 
 TRAY_PIECES = ("carrier", "battleship", "cruiser", "destroyer", "minesweeper", "submarine",
                "landing_ship", "mine", "port", "counterweight")
-ODD_OBJECT_G = 21.0  # between the battleship and the carrier: fits no class (re-weigh demo)
+ODD_OBJECT_G = 7.0  # a 500-yen coin: far from every class, heavier than an empty pan (re-weigh demo)
 
 
 def piece_name(tr, name: str) -> str:
