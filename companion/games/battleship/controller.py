@@ -116,7 +116,8 @@ class BattleshipController(Controller):
 
     @property
     def at_table(self) -> frozenset[int]:
-        return frozenset() if self.session is None else frozenset((0, 1)) - self.computer_seats
+        """The seats played at the table: not the computer's, nor a phone's (it places there)."""
+        return frozenset() if self.session is None else frozenset((0, 1)) - self.computer_seats - self.remote
 
     def names(self) -> list[Text]:
         return [Text(f"battleship_ui.{person}") for person in self.session.players]
@@ -142,7 +143,10 @@ class BattleshipController(Controller):
         return "cover" if self.phase() == "place" and self.session.state.to_move() in self.at_table else "play"
 
     def _settle(self) -> None:
-        """Against the computer nobody is to be hidden from: its opponent places at once."""
+        """Against the computer nobody is to be hidden from: its opponent places at once.
+        A seat a phone takes over while placing at the table goes on placing on the phone."""
+        if self.private in self.remote:
+            self.private = None
         if (self.session is not None and not self.choosing and self.private is None and self.opponent == "cpu"
                 and self.phase() == "place" and self.session.state.to_move() in self.at_table):
             self.private = self.session.state.to_move()
@@ -192,8 +196,7 @@ class BattleshipController(Controller):
         found = [] if stage == "setup" else getattr(self, f"_offers_{stage}")(who)
         if who == TABLE:
             found += self._table_offers(stage)
-        undoer = who == self.private if stage == "place" else who == TABLE or who in self.at_table
-        if undoer and self.undo_target() is not None:
+        if self.undo_target() is not None and self.undoer(who):
             found.append(Offer("undo", Text("app.undo")))
         return found
 
@@ -218,14 +221,17 @@ class BattleshipController(Controller):
         seat = self.private
         if who != seat:
             return []
-        left = self.to_place(seat)
-        if not left:
+        if not self.to_place(seat):
             return [Offer("done", Text("battleship_ui.fleet_done"), seat)]
-        return [Offer("ship", seat=seat, choices=tuple(left)), Offer("rotate", seat=seat),
+        return self._placing(seat)
+
+    def _placing(self, seat: int) -> list[Offer]:
+        return [Offer("ship", seat=seat, choices=tuple(self.to_place(seat))), Offer("rotate", seat=seat),
                 Offer("cell", seat=seat, choices=CELL_CHOICES), Offer("random", seat=seat)]
 
     def _offers_result(self, who: Who) -> list[Offer]:
-        if who != TABLE:
+        """The table, or either phone, goes on once the volley is pegged."""
+        if who != TABLE and who not in self.remote:
             return []
         return [Offer("continue", Text("battleship_ui.next_turn",
                                        {"player": self.names()[self.session.state.to_move()]}))]
@@ -236,6 +242,8 @@ class BattleshipController(Controller):
         if not self.mine(who, seat):
             return []
         found = [Offer("move", seat=seat)]  # a rules action as it is, e.g. from a phone
+        if self.phase() == "place":  # a phone's seat places on the phone, in the play stage
+            return found + self._placing(seat)
         if self.phase() == "answer":
             return found + [Offer("answer", seat=seat, choices=tuple(state.answer_options()))]
         if self.shooter(who) is not None:
@@ -246,14 +254,34 @@ class BattleshipController(Controller):
 
     # undo ----------------------------------------------------------------------------
 
+    def placer(self) -> int | None:
+        """Whose last ship Undo would take back: the placer holding the screen, or a
+        phone's seat that placed last (None: not placing, or not on a phone)."""
+        if self.stage() == "place":
+            return self.private
+        if self.session is None or self.phase() != "place":
+            return None
+        state = self.session.state
+        second = 1 - state.options["first"]
+        seat = second if state.fleets[second] else 1 - second
+        return seat if seat in self.remote else None
+
+    def undoer(self, who: Who) -> bool:
+        """Whether `who` is offered Undo: the placer its own ships; else the table, or the
+        seat to move for its own shots."""
+        placer = self.placer()
+        if placer is not None:
+            return who == placer
+        return who == TABLE or self.mine(who, self.session.state.turn)
+
     def undo_target(self) -> int | None:
         """How many actions stay after Undo (see the module's docstring); None: no Undo now."""
         session = self.session
         if session is None or not session.actions or self.computer_to_move() is not None:
             return None
         stage, state = self.stage(), session.state
-        if stage == "place":
-            allowed = may_undo_placing([len(fleet) for fleet in state.fleets], self.private, state.options["first"])
+        if self.placer() is not None:
+            allowed = may_undo_placing([len(fleet) for fleet in state.fleets], self.placer(), state.options["first"])
         elif stage != "play":
             allowed = False
         else:

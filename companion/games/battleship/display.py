@@ -8,7 +8,7 @@ table draws it only while that seat holds the screen to place its ships.
 
 from __future__ import annotations
 
-from companion.games.battleship.fleet import CELLS, index, label
+from companion.games.battleship.fleet import CELLS, NAMES, index, label
 from companion.games.battleship.rules import own_cell
 from companion.games.battleship.texts import news
 from companion.play.controller import TABLE, Text, Who
@@ -25,7 +25,9 @@ def model(c, who: Who) -> dict:
     found |= {"opponent": c.opponent, "players": list(c.session.players), "names": c.names(),
               "holder": c.holder()}
     if who != TABLE:
-        found["fleet"] = c.session.state.view(who).get("fleet", [])  # its own, hits marked
+        view = c.session.state.view(who)
+        found["fleet"] = view.get("fleet", [])  # its own, hits marked
+        found["own_sea"] = "".join(view["boards"][1 - who]["grid"])  # the other's shots at it (public)
     return found | STAGES[stage](c, who, found["sea"])
 
 
@@ -48,14 +50,16 @@ def _place(c, who, sea) -> dict:
     seat = c.private
     found = {"title": Text("battleship_ui.place_title", {"player": c.names()[seat]}),
              "band": c.session.players[seat]}
-    if who != seat:
-        return found
+    return found | (_placing(c, seat, sea) if who == seat else {})
+
+
+def _placing(c, seat: int, sea: dict) -> dict:
+    """The placer's own: the ships left, the one in hand, its direction, where it fits."""
     left, ship, direction = c.to_place(seat), c.ship(seat), c.desks[seat].direction
     fits = [own_cell(seat, index(a["cell"])) for a in (c.session.state.legal_actions() if left else [])
             if a["ship"] == ship and a["dir"] == direction]
     sea["interactive"] = bool(left)
-    return found | {"place": {"to_place": left, "ship": ship, "direction": direction, "fits": fits,
-                              "done": not left}}
+    return {"place": {"to_place": left, "ship": ship, "direction": direction, "fits": fits, "done": not left}}
 
 
 def _show_board(sea: dict, view: dict, seat: int) -> None:
@@ -80,6 +84,7 @@ def _play(c, who, sea) -> dict:
         home = players.index("you") if c.opponent == "cpu" else shooter
         shown = 1 - home if c.view_other else home
     _show_board(sea, view, shown)
+    placing = _placing(c, who, {}) if phase == "place" and who == view["to_move"] else {}  # on its phone
     sea["interactive"] = c.shooter(who) is not None
     sea["aim"] = index(view["pending"][0]) if phase == "answer" else c.aim(who)
     sea["caption"] = Text("battleship_ui.board_of", {"player": names[shown]})
@@ -89,7 +94,7 @@ def _play(c, who, sea) -> dict:
             "answers": state.answer_options() if phase == "answer" else [],
             "news": news(view, names, 2 if c.opponent == "cpu" else 1),
             "afloat": Text("battleship_ui.afloat", {"a": names[0], "na": afloat[0], "b": names[1], "nb": afloat[1]}),
-            "bottom": _bottom(c, who, view)}
+            "bottom": _bottom(c, who, view)} | placing
 
 
 def _status(c, view: dict, names: list) -> list[Text]:
@@ -98,6 +103,10 @@ def _status(c, view: dict, names: list) -> list[Text]:
         return [Text("battleship.winner", {"player": names[view["winner"]]})]
     if view["to_move"] in c.computer_seats:
         return [Text("battleship_ui.cpu_placing" if phase == "place" else "battleship_ui.cpu_thinking")]
+    if phase == "place":  # a phone's seat places there
+        seat = view["to_move"]
+        return [Text("battleship_ui.phone_placing", {"player": names[seat], "n": view["placed"][seat],
+                                                      "m": len(NAMES)})]
     if phase == "answer":
         return [Text("battleship.phase_answer", {"player": names[1 - shooter], "cell": view["pending"][0]})]
     lines = [Text("battleship_ui.to_fire", {"player": names[shooter]})]
