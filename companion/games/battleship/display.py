@@ -59,7 +59,10 @@ def _placing(c, seat: int, sea: dict) -> dict:
     fits = [own_cell(seat, index(a["cell"])) for a in (c.session.state.legal_actions() if left else [])
             if a["ship"] == ship and a["dir"] == direction]
     sea["interactive"] = bool(left)
-    return {"place": {"to_place": left, "ship": ship, "direction": direction, "fits": fits, "done": not left}}
+    return {"place": {"to_place": left, "ship": ship, "direction": direction, "fits": fits, "done": not left,
+                      "names": {name: Text(f"battleship.{name}") for name in left},
+                      "rotate": Text("battleship.horizontal" if direction == "h" else "battleship.vertical"),
+                      "random": Text("battleship.place_random")}}
 
 
 def _show_board(sea: dict, view: dict, seat: int) -> None:
@@ -84,7 +87,10 @@ def _play(c, who, sea) -> dict:
         home = players.index("you") if c.opponent == "cpu" else shooter
         shown = 1 - home if c.view_other else home
     _show_board(sea, view, shown)
-    placing = _placing(c, who, {}) if phase == "place" and who == view["to_move"] else {}  # on its phone
+    placing = {}
+    if phase == "place" and who == view["to_move"]:  # a phone's seat places on the phone
+        placing = _placing(c, who, {}) | {"status": [Text("battleship_ui.place_title", {"player": names[who]}),
+                                                      Text("battleship_ui.place_hint")]}
     sea["interactive"] = c.shooter(who) is not None
     sea["aim"] = index(view["pending"][0]) if phase == "answer" else c.aim(who)
     sea["caption"] = Text("battleship_ui.board_of", {"player": names[shown]})

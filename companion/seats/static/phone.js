@@ -6,7 +6,7 @@ const KEY = "companion.device", SEQ = "companion.seq", LANG = "companion.lang";
 const room = new URLSearchParams(location.hash.slice(1)).get("room");
 let lang = localStorage.getItem(LANG) || (navigator.language.startsWith("ja") ? "ja" : "en");
 let words = {}, ws = null, timer = 0, backoff = 250, heard = 0, beat = 5000;
-let pending = null, shown = null, zoom = null, seated = false, tried = false, retry = 0;
+let pending = null, shown = null, seated = false, tried = false, retry = 0;
 
 const t = (key, values = {}) =>
   (words[key] || key).replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : `{${k}}`));
@@ -143,92 +143,9 @@ function draw() {
     .map((o) => button(o.label, () => act(o.kind, o.choices.length ? o.choices[0] : null), { dataset: { kind: o.kind } })));
 }
 
-const COLOURS = { red: "red", you: "red", blue: "blue", cpu: "blue" };
-const renderers = {
-  uttt(m) {
-    const b = m.board, cellOffer = m.offers.find((o) => o.kind === "cell");
-    const legal = new Set(cellOffer ? cellOffer.choices : []);
-    const mark = { X: COLOURS[m.players[0]], O: COLOURS[m.players[1]] };
-    setStatus(lines(m.status) + (legal.size ? ` — ${t("your_turn")}` : ""), COLOURS[m.status_person] || "");
-    const playable = [...Array(9).keys()].filter((i) => [...legal].some((a) => Math.floor(a / 9) === i));
-    if (playable.length === 1) zoom = playable[0];
-    if (!playable.includes(zoom)) zoom = null;
-    const cell = (a, big) => { // a button when zoomed; on the whole board, only a picture
-      const v = b.cells[a];
-      return el(big ? "button" : "div", {
-        type: "button", textContent: v === "X" ? "×" : v === "O" ? "○" : "", dataset: { a },
-        className: `cell ${v ? "m-" + mark[v] : ""} ${legal.has(a) ? "legal" : ""}` +
-          ` ${b.last_move === a ? "last" : ""}`, disabled: big && !legal.has(a),
-        onclick: big ? () => act("cell", a) : null,
-      });
-    };
-    const overview = (map) => el("div", { className: map ? "big map" : "big" }, [...Array(9).keys()].map((i) => {
-      const status = b.boards[i], won = status === "X" || status === "O";
-      const mini = el("div", {
-        className: `mini ${playable.includes(i) ? "playable" : ""} ${i === zoom ? "shown" : ""}` +
-          ` ${won ? "won" + status : ""} ${status === "draw" ? "draw" : ""}`,
-      }, [...Array(9).keys()].map((c) => cell(i * 9 + c, false)));
-      if (playable.includes(i)) mini.onclick = () => { zoom = i; draw(); };
-      mini.dataset.board = i;
-      return mini;
-    }));
-    const main = $("#main");
-    if (zoom === null) {
-      main.replaceChildren(overview(false), el("div", { className: "small", textContent: lines(m.score) }));
-      return;
-    }
-    const grid = el("div", { className: "big mini zoom" }, [...Array(9).keys()].map((c) => cell(zoom * 9 + c, true)));
-    const head = el("div", { className: "zoomhead" }, [overview(true),
-      el("div", { className: "small", textContent: t("board_n", { n: zoom + 1 }) })]);
-    if (playable.length > 1) head.append(button(t("back_to_board"), () => { zoom = null; draw(); }));
-    main.replaceChildren(head, grid);
-  },
-  kuku(m) {
-    const b = m.board, offers = Object.fromEntries(m.offers.map((o) => [o.kind, o]));
-    const colour = m.status_seat === 0 ? "red" : m.status_seat === 1 ? "blue" : "";
-    setStatus(lines(m.status || m.cover || m.news_title || ""), colour);
-    const fleet = Object.fromEntries(b.fleet.map((token) => [token.split("@")[1], token.split(":")[1].split("@")[0]]));
-    const grid = el("div", { className: "kgrid" });
-    for (let r = 1; r <= 9; r++) for (let c = 1; c <= 9; c++) {
-      const cell = `${r}×${c}`, marker = b.markers[cell];
-      grid.append(el("div", {
-        className: `k ${fleet[cell] || ""} ${marker ? "mk-" + marker : ""} ${b.rings.includes(cell) ? "ring" : ""}` +
-          ` ${b.hints.includes(cell) ? "hint" : ""} ${b.aim === cell ? "aim" : ""}`,
-        textContent: b.values ? r * c : "", title: cell,
-      }));
-    }
-    const parts = [grid];
-    for (const text of [m.said, m.news, m.review]) if (text) parts.push(el("div", { className: "small", textContent: lines(text) }));
-    if (offers.kind) {
-      parts.push(el("div", { className: "row" }, offers.kind.choices.map((kind) => button(
-        `${t("kuku_" + kind)} ×${m.kinds[kind]}`, () => act("kind", kind),
-        { className: kind === m.kind ? "on" : "", dataset: { kind } }))));
-    }
-    if (offers.cell && m.stage === "place") parts.push(pairPad((cell) => act("cell", cell)));
-    if (offers.key) {
-      parts.push(el("div", { className: "small", textContent: t("kuku_entry", { entry: m.entry || "…" }) }));
-      parts.push(el("div", { className: "keys" }, offers.key.choices.map((key) => button(key, () => act("key", key)))));
-    }
-    if (offers.toggle && m.answers) {
-      parts.push(el("div", { className: "row" }, m.answers.map((a) => button(a.label, () => act("toggle", a.value),
-        { className: a.chosen ? "on" : "" }))));
-    }
-    $("#main").replaceChildren(...parts);
-  },
-};
-
-// a pair typed on the phone (row, then column), for placing a ship
-let pair = "";
-function pairPad(done) {
-  const shown = el("div", { className: "small", textContent: t("kuku_pair", { pair: pair ? pair + "×_" : "_×_" }) });
-  const digits = el("div", { className: "keys pad" }, [...Array(9).keys()].map((i) => button(String(i + 1), () => {
-    if (!pair) { pair = String(i + 1); draw(); return; }
-    const cell = `${pair}×${i + 1}`;
-    pair = "";
-    done(cell);
-  })));
-  return el("div", {}, [shown, digits]);
-}
+// each game's renderer, registered by its own script (uttt.js, kuku.js, …): renderers[kind](model)
+const renderers = {};
+const COLOURS = { red: "red", you: "red", p1: "red", blue: "blue", cpu: "blue", p2: "blue" };
 
 $("#lang").onclick = async () => {
   lang = lang === "ja" ? "en" : "ja";
@@ -236,4 +153,4 @@ $("#lang").onclick = async () => {
   await loadWords();
   send({ type: "lang", lang });
 };
-loadWords().then(connect);
+document.addEventListener("DOMContentLoaded", () => loadWords().then(connect));
