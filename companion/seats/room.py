@@ -135,7 +135,8 @@ class Room:
 
     def seat_name(self, seat: int) -> Any:
         c = self.controller
-        name = c.names()[seat] if hasattr(c, "names") else c.session.players[seat]
+        names = getattr(c, "names", c.session.players)  # a method, or (Naval War) a list
+        name = (names() if callable(names) else names)[seat]
         key = f"{c.session.record.kind}_ui.{name}"
         if isinstance(name, str) and i18n.translate(key, "en") != key:
             name = Text(key)

@@ -87,3 +87,108 @@ def test_two_phones_play_a_whole_battleship_game(browser, tmp_path):
         no_secret_of_the_other(phones, secrets)
     finally:
         table.stop()
+
+
+# 軍艦将棋, judging "identify": a phone shows its own losses, and the other side only at the end
+
+def open_gunkan(store):
+    from companion.games.gunkan.controller import GunkanController
+    from companion.play.session import Session
+
+    games = store.games("active", kind="gunkan")
+    session = Session.resume(store, games[0].id) if games else Session.start(
+        store, "gunkan", {"judging": "identify"}, players=["red", "blue"], scoreboard="gunkan")
+    return GunkanController.open(store, session)
+
+
+GUNKAN_BATTLES = [  # red's destroyer loses to blue's cruiser; blue's battleship takes red's minesweeper
+    [{"type": "battle", "attacker": 0}, {"type": "declare", "kind": "ship"},
+     {"type": "identified", "attacker": "destroyer", "defender": "cruiser", "counterweight": False}],
+    [{"type": "battle", "attacker": 1}, {"type": "declare", "kind": "ship"},
+     {"type": "identified", "attacker": "battleship", "defender": "minesweeper", "counterweight": False}],
+]
+
+
+def test_a_gunkan_phone_shows_its_own_losses_and_the_other_side_only_at_the_end(browser, tmp_path):
+    from companion.i18n import translate
+    from companion.games.gunkan.table import PIECES
+
+    table = Table(tmp_path, open_gunkan)
+    try:
+        c = table.controller
+        red = join(browser, table, 0, locale="ja-JP")
+        blue = join(browser, table, 1)
+        for actions in GUNKAN_BATTLES:
+            table.call(lambda: (c.session.play_all(actions), c.changed()))
+        playwright_api.expect(red.page.locator("#main")).to_contain_text("④駆逐艦 ×1")
+        playwright_api.expect(red.page.locator("#main")).to_contain_text("⑤掃海艇 ×1")
+        playwright_api.expect(blue.page.locator("#main")).to_contain_text("Your losses")
+        red.shot("gunkan-losses-ja")
+        blue.shot("gunkan-losses-en")
+        assert_finger_sized(red)
+        secrets = {seat: table.call(c.session.state.secrets, seat) for seat in (0, 1)}
+        assert "1:cruiser" in secrets[1] and "0:destroyer" in secrets[0]
+        names = {lang: [translate(f"gunkan.piece.{p}", lang) for p in PIECES] for lang in ("ja", "en")}
+        for seat, phone in {0: red, 1: blue}.items():  # before the end: no piece named outside its own side
+            for frame in phone.displays():
+                public = json.dumps({k: v for k, v in frame["model"].items() if k != "mine"}, ensure_ascii=False)
+                assert not any(name in public for name in names["ja" if seat == 0 else "en"])
+        no_secret_of_the_other({0: red, 1: blue}, secrets)
+
+        table.call(lambda: (c.session.play_all([{"type": "resign", "seat": 1}]), c.changed()))
+        playwright_api.expect(red.page.locator("#main")).to_contain_text("③巡洋艦")  # the reveal: blue's pieces
+        red.page.wait_for_timeout(100)
+        red.shot("gunkan-over-ja")
+    finally:
+        table.stop()
+
+
+# Naval War: a phone shows its player's fleet, the damage and the next draw's odds
+
+def open_navalwar(store):
+    from companion.games.navalwar.controller import NavalWarController
+
+    controller = NavalWarController.open(store, rng=random.Random(3))
+    if controller.session is None:
+        controller.act(TABLE, "players", 2)
+        controller.act(TABLE, "start", ["Aki", "Ben"])
+    return controller
+
+
+def test_a_navalwar_phone_shows_its_fleet_damage_and_odds(browser, tmp_path):
+    table = Table(tmp_path, open_navalwar)
+    try:
+        c, rng = table.controller, random.Random(8)
+        aki, ben = join(browser, table, 0, locale="ja-JP"), join(browser, table, 1)
+
+        def damaged() -> bool:
+            model = c.display(0)
+            return model["odds"] is not None and any(s["hits"] for s in model["own"]["ships"])
+
+        def press() -> None:  # the table enters something offered, by its choices
+            offers = {o.kind: o for o in c.offers(TABLE)}
+            kind = next(k for k in ("random", "continue", "choose") if k in offers)
+            c.act(TABLE, kind, rng.choice(offers[kind].choices) if offers[kind].choices else None)
+
+        for _ in range(400):
+            if table.call(damaged):
+                break
+            table.call(press)
+        assert table.call(damaged)
+        own = table.call(lambda: c.display(0)["own"])
+        main = aki.page.locator("#main")
+        for ship in own["ships"]:
+            playwright_api.expect(main).to_contain_text(ship["name"])
+        hit = next(s for s in own["ships"] if s["hits"])
+        playwright_api.expect(main).to_contain_text(f"損害 {hit['hits']}/{hit['defence']}")
+        playwright_api.expect(main).to_contain_text("赤カード")
+        playwright_api.expect(ben.page.locator("#main")).to_contain_text("The next draw")
+        aki.shot("navalwar-fleet-ja")
+        ben.shot("navalwar-fleet-en")
+        assert_finger_sized(aki)
+        assert_finger_sized(ben)
+        for phone in (aki, ben):
+            check_frames(phone)
+            assert all(f["model"]["own"]["seat"] == phone.seat for f in phone.displays() if "own" in f["model"])
+    finally:
+        table.stop()

@@ -89,6 +89,9 @@ class GunkanController(Controller):
     def at_table(self) -> frozenset[int]:
         return frozenset(SEATS)
 
+    def names(self) -> list[Text]:
+        return [seat_name(seat) for seat in SEATS]
+
     @property
     def state(self):
         return self.session.state

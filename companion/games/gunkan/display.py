@@ -33,6 +33,8 @@ def model(c, who) -> dict:
                         "detail": [], "log": []}
     view = c.session.state.view(None)
     shown["log"] = _log(view)
+    if who in (0, 1):
+        shown["mine"] = _mine(c.session.state.view(who), who)
     if view.get("battle"):
         shown["pan_tones"] = [f"seat{view['battle']['attacker']}", f"seat{view['battle']['defender']}"]
     stage = shown["stage"]
@@ -158,6 +160,24 @@ def _report(view: dict) -> list[list]:
         head = Text("gunkan_ui.report_lost", {"seat": seat_name(seat)})
         lines.append([head] + (lost or [Text("gunkan_ui.report_none")]))
     return lines
+
+
+def _mine(view: dict, seat: int) -> dict:
+    """What a seat knows of its own side (its phone's): what it took off the board (public),
+    and, judging "identify", its losses and what it has left by class, and the piece it
+    fought each battle with (`pieces`, spelled as its view spells them: "0:carrier")."""
+    removed = view["removed"][seat]
+    found = {"removed": Text("gunkan_ui.phone_removed", {"ships": removed["ships"], "mines": removed["mines"]}),
+             "lost": [], "left": [], "pieces": []}
+    if "my_losses" in view:
+        piece = lambda name, n: [Text(f"gunkan.piece.{name}"), f" ×{n}"]  # noqa: E731
+        tally = view["my_losses"]
+        found["lost"] = [piece(name, n) for name, n in tally["lost"].items()] or [[Text("gunkan_ui.report_none")]]
+        found["left"] = [piece(name, n) for name, n in tally["remaining"].items() if n]
+        found["pieces"] = [[f"{entry['n']}. ", Text(f"gunkan.piece.{entry['my_piece'].split(':')[1]}"),
+                            " → ", Text(f"gunkan.verdict.{entry['verdict']}")]
+                           for entry in reversed(view["log"]) if entry.get("my_piece")]
+    return found
 
 
 def render(line: list, tr) -> str:

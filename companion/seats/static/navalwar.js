@@ -1,0 +1,27 @@
+// Naval War on a phone: its player's fleet with the damage on each ship, and the odds of
+// the next draw (its own calibres marked).  Cards stay in hand; a choice the table offers
+// this seat (its own entry) is a button here too.
+"use strict";
+const percent = (p) => `${Math.round(p * 100)}%`;
+renderers.navalwar = (m) => {
+  const choose = m.offers.find((o) => o.kind === "choose"), parts = [];
+  setStatus(lines(m.prompt || m.title), m.prompt_seat === shown.seat ? "red" : ""); // red: this seat's own entry
+  const own = m.own;
+  if (own) {
+    parts.push(el("div", { className: "card" }, [el("b", { textContent: t("nw_fleet", { n: own.ships.length, hand: own.hand }) }),
+      ...own.ships.map((s) => el("div", { className: `nwship ${s.hits >= s.defence ? "sunk" : ""}`, textContent:
+        `${s.name}  ${t("nw_damage", { hits: s.hits, defence: s.defence })}・${s.carrier ? t("nw_carrier") :
+          t("nw_guns", { calibre: s.calibre })}` }))]));
+  }
+  if (m.odds) {
+    const rows = m.odds.empty ? [t("nw_empty")] : [t("nw_red", { p: percent(m.odds.red) }),
+      ...m.odds.salvo.map((s) => `${t("nw_salvo", { calibre: s.calibre, p: percent(s.p) })}${s.mine ? " ★" : ""}`)];
+    parts.push(el("div", { className: "card" }, [el("b", { textContent: t("nw_odds") }),
+      ...rows.map((r) => el("div", { textContent: r }))]));
+  }
+  if (choose && m.choices && m.choices.length) {
+    parts.push(el("div", { className: "keys nw" }, m.choices.map((c) => button(lines(c.label), () => act("choose", c.id),
+      { className: c.red ? "red" : "", dataset: { choice: c.id } }))));
+  }
+  $("#main").replaceChildren(...parts);
+};
