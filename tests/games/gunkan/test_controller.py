@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from companion import i18n
 from companion.games.gunkan.controller import GunkanController, Weighing
+from companion.games.gunkan import display
 from companion.games.gunkan.display import render
 from companion.games.gunkan.pieces import default_table
 from companion.games.gunkan.seesaw import EMPTY, LOADED, REFUSED, PanStatus, Seesaw, virtual_calibration
@@ -56,10 +57,13 @@ def floats(value):
 
 
 def check(c):
-    """No display model tells a weight, a rank or (before the end) a fought ship."""
+    """No display model tells a weight, a rank or (before the end) a fought ship, but a
+    seat's `mine`: its own side, from its own view only."""
     over = c.session is not None and c.session.state.is_over()
     for who in WHO:
         model = to_json(c.display(who))
+        if who != TABLE and c.session is not None:
+            assert model.pop("mine") == to_json(display._mine(c.session.state.view(who), who))
         shown = json.dumps(model, ensure_ascii=False)
         assert not list(floats(model)) and not WEIGHT.search(shown), shown  # never a weight
         if c.session is None or over:
