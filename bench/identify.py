@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import time
 
-from _weighing import REWEIGH, arguments, latency_figures, report, run_sessions
+from _weighing import REWEIGH, arguments, latency_figures, odd_figures, report, run_sessions
 
 
 def main() -> None:
@@ -25,10 +25,10 @@ def main() -> None:
     figures = {
         "identifications": len(results),
         **({"replayed": [os.path.basename(f) for f in args.replay]} if args.replay else
-           {"rate_hz": args.rate, "stress": args.stress, "seed": args.seed}),
+           {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "seed": args.seed}),
         "misidentified": sum(r["kind"] != r["truth"] for r in decided),
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),
-        **latency_figures(results),
+        **(odd_figures(results) if args.odd else latency_figures(results)),
         "seconds": round(time.perf_counter() - start, 1),
     }
     report(figures, args.json)

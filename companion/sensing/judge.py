@@ -68,7 +68,9 @@ AMBIGUOUS = "|"  # joins the names of classes that weigh the same
 class JudgeConfig:
     """Statistical settings, all in seconds and grams, so they hold at 10 and 80 samples/s."""
 
-    windows_s: tuple[float, ...] = (0.0, 0.1, 0.16, 0.3, 0.5)  # trailing windows, tried shortest first...
+    # trailing windows, each spanning at least this, tried shortest first: the shortest is half a period
+    # of the slowest ringing a pan shows (5 Hz), since a shorter one can lie on a crest and look level...
+    windows_s: tuple[float, ...] = (0.1, 0.16, 0.3, 0.5)
     min_samples: int = 5  # ...and never fewer readings in a window
     noise_prior_g: float = 0.1  # noise per reading assumed until idle pans have been seen
     noise_floor_g: float = 0.03  # never assume a quieter signal than this per reading
@@ -168,8 +170,14 @@ def _chi2_limit(dof: int, z: float) -> float:
 
 
 def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int | None = None,
-             sigma: float | None = None, table_quiet: Callable[[float], bool] | None = None) -> Estimate:
+             sigma: float | None = None, samples: Sequence[float] | None = None,
+             table_quiet: Callable[[float], bool] | None = None) -> Estimate:
     """Judge the last `n` samples of a pan's history (t, g), whose noise per reading is `sigma`.
+
+    `g` (spike-free, the pipeline's median of 3) says where the load landed and the press;
+    `samples` (the same readings before the median, default `g`) give the line and the swing:
+    their noise is independent from reading to reading, as the statistics assume, and a
+    swing's tips are not clipped.  Their spikes are left out of the line.
 
     Still when the press is over and the window either swings both ways
     (ringing, which decays about the final weight: `low..high` then covers
@@ -180,7 +188,7 @@ def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int
     sigma = max(cfg.noise_floor_g, cfg.noise_prior_g if sigma is None else sigma)
     t, g = list(t), list(g)
     n = len(t) if n is None else n
-    tw, gw = t[-n:], g[-n:]
+    tw, gw = t[-n:], list(g if samples is None else samples)[-n:]
     mean, slope, sxx, x, resid = _line(tw, gw)
     spread = sorted(abs(r) for r in resid)
     floor = max(sigma, 1.4826 * spread[len(spread) // 2])
@@ -356,7 +364,7 @@ class Judge:
             return
         idle.append(reading)
         if len(idle) >= self._block_n:
-            _, _, _, _, resid = _line([r.t for r in idle], [r.grams for r in idle])
+            _, _, _, _, resid = _line([r.t for r in idle], [r.sample_g for r in idle])
             dof = len(resid) - 2
             self._noise_runs[reading.channel].append(math.sqrt(sum(r * r for r in resid) / dof / _chi2_limit(dof, 0.0)))
             idle.clear()
@@ -383,12 +391,12 @@ class Judge:
         return None
 
     def _sizes(self, window: deque[Reading]) -> list[int]:
-        """Readings in each trailing window (by time), never fewer than `min_samples`."""
+        """Readings in each trailing window (spanning at least its time), never fewer than `min_samples`."""
         now, sizes, n = window[-1].t, [], 0
         for w in self.config.windows_s:  # shortest first
-            while n < len(window) and window[-1 - n].t > now - w - 1e-9:
+            while n < len(window) and window[-1 - n].t > now - w + 1e-9:
                 n += 1
-            size = max(self.config.min_samples, n)
+            size = max(self.config.min_samples, n + 1)  # and the reading at or before `w` ago
             if size <= len(window) and (not sizes or size > sizes[-1]):
                 sizes.append(size)
         return sizes
@@ -400,12 +408,13 @@ class Judge:
         windows, when one of them is still as a whole, settle it.  Without a fitting one,
         the first still estimate (a still misfit) or else the shortest window's."""
         window = self._windows[channel]
-        if len(window) < self.config.min_samples:
+        sizes = self._sizes(window)
+        if not sizes:
             return None
         key = (channel, fits)
         if key not in self._estimates:
             tried = []
-            for n in self._sizes(window):
+            for n in sizes:
                 est = self._estimate_over(window, n)
                 tried.append(est)
                 if (est.still and fits(est)) or est.reason in ("moving", "pressed", "spiky"):
@@ -420,6 +429,7 @@ class Judge:
         if max(recent) - min(recent) > self._widest[channel]:  # cheap: clearly moving
             return Estimate(recent[0], -math.inf, math.inf, False, "moving")
         return estimate([r.t for r in window], [r.grams for r in window], self.config, n, self.noise_g(channel),
+                        [r.sample_g for r in window],
                         lambda since: self._quiet(1 - channel, since))
 
     def _quiet(self, channel: int, since: float) -> bool:
@@ -428,7 +438,7 @@ class Judge:
         window = self._windows[channel]
         if not window or window[0].t > since - self.config.quiet_margin_s:
             return False
-        g = [r.grams for r in window if r.t >= since - self.config.quiet_margin_s]
+        g = [r.sample_g for r in window if r.t >= since - self.config.quiet_margin_s]
         t = [r.t for r in window if r.t >= since - self.config.quiet_margin_s]
         if len(g) < self.config.min_samples:
             return False
