@@ -4,9 +4,14 @@ The judge sees readings only.  It measures each pan's noise per reading on
 the idle, empty pan (short blocks of signal near zero; the median of their
 scatter, so a lift's tail or a knock counts little) and looks at trailing
 windows, counted in seconds so that 10 and 80 samples/s both work: the
-shortest holds `min_samples` readings, and longer ones are tried while the
-shorter is too uncertain or seems to drift.  Spikes are left out of a line
-fit; each window is asked two questions:
+shortest spans half a period of the slowest ringing (0.1 s: a shorter one can
+lie on a crest and look level) and holds at least `min_samples` readings, and
+longer ones are tried while the shorter is too uncertain or seems to drift.
+Lines and swings are fitted to the samples as read (`Reading.sample_g`), not
+to the pipeline's median of 3, which correlates neighbouring readings (a line
+would look surer than it is) and clips a swing's tips; their spikes are left
+out of a line fit, and the median says where a load landed.  Each window is
+asked two questions:
 
 * still?  The hand's press is over (the signal has come down from the peak
   that followed the load's landing), and the window either is a line (its
@@ -362,6 +367,8 @@ class Judge:
         if reading.flags or abs(reading.grams) > self.config.idle_band_g:
             idle.clear()
             return
+        if abs(reading.sample_g - reading.grams) > self.config.idle_band_g:
+            return  # a spike (the median of 3 took it out)
         idle.append(reading)
         if len(idle) >= self._block_n:
             _, _, _, _, resid = _line([r.t for r in idle], [r.sample_g for r in idle])
