@@ -3,6 +3,7 @@
     bench/identify.py --json           10,000 identifications at 80 samples/s, every hand family
     bench/identify.py --json --stress  2,000 at the hard end of every family
     bench/identify.py --json --rate 10 the same at 10 samples/s
+    bench/identify.py --json --odd     foreign objects between and beyond the classes' bands
     bench/identify.py --replay FILE... judge recorded weighings
 
 Asked for the same figures as bench/judge.py (see there): misidentified 0, and the

@@ -3,12 +3,14 @@
     bench/judge.py --json              10,000 battles at 80 samples/s, every hand family
     bench/judge.py --json --stress     2,000 battles at the hard end of every family
     bench/judge.py --json --rate 10    the same at 10 samples/s (most HX711 boards)
+    bench/judge.py --json --odd        foreign objects between and beyond the classes' bands
     bench/judge.py --replay FILE...    judge recorded weighings (companion record, --record DIR)
 
 Asked for: misjudged 0 and misidentified 0 everywhere (a reweigh is allowed under
 --stress: reweigh_rate <= 0.05); at 80/s letgo_overhead_s median <= 0.05 and
-p99 <= 0.20, letgo_ratio_median <= 1.2.  The default seed is 2: the judge was
-tuned on seed 1.
+p99 <= 0.20, letgo_ratio_median <= 1.2; under --odd, where only a reweigh is
+right, misjudged 0 (`odd_named_class`: objects named a class).  The default seed
+is 2: the judge was tuned on seed 1.
 
 Latency runs from the moment the second piece lands to the reading that settled
 the verdict.  `letgo_overhead_s` is the verdict's time minus the moment the last
