@@ -39,6 +39,10 @@ TIMEOUT_S = 5.0  # no verdict this long after the last piece landed: counted as 
 ORACLE_SPAN_S = 3.0
 ORACLE_STEP_S = 0.002
 PER_SESSION = 50
+ODD = "odd"  # a foreign object's name in results and recordings
+ODD_BEYOND_G = 5.0  # odd objects reach this far past the heaviest class's band...
+ODD_MARGIN_G = 0.08  # ...and keep this far from every band: a reading's noise at its worst (at a band's
+# very edge any scale's verdict is a coin toss: the edge is where the judge's answer changes)
 
 
 def realism(noise_g: float, stress: bool) -> Realism:
@@ -75,20 +79,34 @@ class Rig:
         if self.recorder is not None:
             self.recorder.event(t, event, **data)
 
-    def place(self, channel: int, piece: str, at: float) -> tuple[float, str]:
-        """Put a piece down with a hand drawn from the families; returns (let-go time, family).
-        Under stress a press peaks inside the band of the next heavier class."""
+    def place(self, channel: int, piece: str | None, at: float, grams: float | None = None) -> tuple[float, str]:
+        """Put a piece (or an odd object of `grams`) down with a hand drawn from the families;
+        returns (let-go time, family).  Under stress a press peaks inside the band of the next
+        heavier class."""
         hand = self.sim.draw_transient(self.rng)
         groups = self.judge.groups[channel]
-        mass = sum(self.table[p].mass_g for p in piece.split("+"))
+        mass = grams if piece is None else sum(self.table[p].mass_g for p in piece.split("+"))
         heavier = [g for g in groups if g.low > mass]
         if self.stress and hand.overshoot > 0 and heavier:
             peak = self.rng.uniform(heavier[0].accept_low, heavier[0].accept_high)
             hand = replace(hand, overshoot=float(peak / mass - 1.0))
-        load = self.sim.place(channel, piece, at=at, transient=hand)
+        load = self.sim.place(channel, piece, grams=grams, at=at, transient=hand)
         letgo, hand = self.sim.hand(load)
-        self.event(at, "placed", pan=channel, piece=piece, letgo=round(letgo, 6), family=hand.family)
+        self.event(at, "placed", pan=channel, piece=piece or ODD, letgo=round(letgo, 6), family=hand.family,
+                   **({} if piece else {"grams": round(grams, 4)}))
         return letgo, hand.family
+
+    def odd_grams(self, channel: int) -> float:
+        """An object no class accepts on this pan: in a gap between two acceptance bands (each gap
+        as likely as another), under the lightest band (but no empty pan) or over the heaviest,
+        `ODD_MARGIN_G` clear of every band."""
+        groups = self.judge.groups[channel]
+        gaps = [(a.accept_high, b.accept_low) for a, b in zip(groups, groups[1:])]
+        empty = self.judge.config.empty_fraction * groups[0].low
+        gaps += [(max(empty, groups[0].accept_low - ODD_BEYOND_G), groups[0].accept_low),
+                 (groups[-1].accept_high, groups[-1].accept_high + ODD_BEYOND_G)]
+        low, high = gaps[self.rng.integers(len(gaps))]
+        return float(self.rng.uniform(low + ODD_MARGIN_G, high - ODD_MARGIN_G))
 
     def run(self, until: float, ask=None) -> tuple[float, object] | None:
         """Advance to `until`, feeding every reading; with `ask`, stop at the first
@@ -158,20 +176,25 @@ def truth_verdict(judge: Judge, left: str, right: str) -> str:
     return LEFT if a.low > b.high else RIGHT
 
 
-def battle(rig: Rig) -> dict:
-    """Attacker on the left, defender on the right, in either order; judge until final."""
+def battle(rig: Rig, odd: bool = False) -> dict:
+    """Attacker on the left, defender on the right, in either order; judge until final.
+    With `odd`, one pan holds a foreign object instead (`Rig.odd_grams`): only "reweigh" is right."""
     rng, judge = rig.rng, rig.judge
     attacker = rig.left_classes[rng.integers(len(rig.left_classes))].name
     if rng.random() < 0.25:  # a good share of same-rank battles: the balanced case is the tight one
         defender = attacker.split("+")[0] if "+" not in attacker else "carrier"
     else:
         defender = rig.right_classes[rng.integers(len(rig.right_classes))].name
+    odd_pan = int(rng.integers(2)) if odd else None
+    pieces = [(0, attacker, None), (1, defender, None)]
+    if odd:
+        pieces[odd_pan] = (odd_pan, None, rig.odd_grams(odd_pan))
     judge.reset()
     rig.event(rig.clock(), "reset", scenario="battle")
     t1 = rig.clock() + rng.uniform(0.0, 0.3)
     t2 = t1 + rng.uniform(0.2, 1.5)
-    first, second = ((0, attacker), (1, defender)) if rng.random() < 0.7 else ((1, defender), (0, attacker))
-    hands = [rig.place(*first, at=t1), rig.place(*second, at=t2)]
+    first, second = (pieces[0], pieces[1]) if rng.random() < 0.7 else (pieces[1], pieces[0])
+    hands = [rig.place(*first[:2], at=t1, grams=first[2]), rig.place(*second[:2], at=t2, grams=second[2])]
     letgo, family = max(hands)
 
     def ask():
@@ -181,9 +204,11 @@ def battle(rig: Rig) -> dict:
     found = rig.run(t2 + TIMEOUT_S, ask)
     if found:
         rig.event(found[0], "verdict", kind=found[1].kind, left=found[1].left, right=found[1].right)
-    oracle = rig.oracle(t2, [attacker, defender])
+    oracle = 0.0 if odd else rig.oracle(t2, [attacker, defender])
     t_end = found[0] if found else rig.clock()
     rig.clear(t_end)
+    if odd:
+        return odd_result(pieces[odd_pan][2], found, t2, letgo, family)
     truth = truth_verdict(judge, attacker, defender)
     result = {"truth": truth, "kind": REWEIGH, "latency": None, "oracle": oracle, "letgo": letgo - t2,
               "family": family, "classes_ok": True}
@@ -194,16 +219,18 @@ def battle(rig: Rig) -> dict:
     return result
 
 
-def identification(rig: Rig) -> dict:
-    """One piece (or the submarine with its counterweight) on one pan; identify it."""
+def identification(rig: Rig, odd: bool = False) -> dict:
+    """One piece (or the submarine with its counterweight) on one pan; identify it.
+    With `odd`, a foreign object (`Rig.odd_grams`): only "reweigh" is right."""
     rng, judge = rig.rng, rig.judge
     channel = int(rng.integers(2))
     classes = rig.left_classes if channel == 0 else rig.right_classes
     piece = classes[rng.integers(len(classes))].name
+    grams = rig.odd_grams(channel) if odd else None
     judge.reset()
     rig.event(rig.clock(), "reset", scenario="identify")
     t0 = rig.clock() + rng.uniform(0.0, 0.3)
-    letgo, family = rig.place(channel, piece, at=t0)
+    letgo, family = rig.place(channel, None if odd else piece, at=t0, grams=grams)
 
     def ask():
         state = judge.identify(channel)
@@ -213,8 +240,10 @@ def identification(rig: Rig) -> dict:
     if found:
         rig.event(found[0], "verdict", kind=found[1].kind, pan=channel,
                   group=found[1].group.name if found[1].group else None)
-    oracle = rig.oracle(t0, [piece, None] if channel == 0 else [None, piece])
     rig.clear(found[0] if found else rig.clock())
+    if odd:
+        return odd_result(grams, found, t0, letgo, family)
+    oracle = rig.oracle(t0, [piece, None] if channel == 0 else [None, piece])
     result = {"truth": judge.group_of(channel, piece).name, "kind": REWEIGH, "latency": None, "oracle": oracle,
               "letgo": letgo - t0, "family": family}
     if found is not None and found[1].kind != REWEIGH:
@@ -222,17 +251,36 @@ def identification(rig: Rig) -> dict:
     return result
 
 
+def odd_result(grams: float, found, landed: float, letgo: float, family: str) -> dict:
+    """A weighing of a foreign object: any verdict but "reweigh" names a class for it (a timeout,
+    no verdict at all, is safe and counted as a reweigh)."""
+    kind = REWEIGH if found is None or found[1].kind == REWEIGH else ODD
+    return {"truth": REWEIGH, "kind": kind, "classes_ok": kind == REWEIGH, "odd_g": round(grams, 3),
+            "latency": None, "oracle": 0.0, "letgo": letgo - landed, "family": family,
+            "reweigh_s": found[0] - landed if found is not None and kind == REWEIGH else None}
+
+
+def odd_figures(results: list[dict]) -> dict:
+    """Foreign objects: how many were named a class (misjudged), and how soon a reweigh came."""
+    reweighs = [r["reweigh_s"] for r in results if r["reweigh_s"] is not None]
+    return {"odd_named_class": sum(r["kind"] != REWEIGH for r in results),
+            "odd_named_g": sorted(r["odd_g"] for r in results if r["kind"] != REWEIGH)[:20],
+            "timeouts": sum(r["kind"] == REWEIGH and r["reweigh_s"] is None for r in results),
+            "reweigh_median_s": round(float(np.median(reweighs)), 4) if reweighs else None,
+            "reweigh_p99_s": round(float(np.percentile(reweighs, 99)), 4) if reweighs else None}
+
+
 SCENARIOS = {"battle": battle, "identify": identification}
 
 
 def session(job: tuple) -> list[dict]:
-    scenario, seed, count, rate_hz, stress, record_dir = job
+    scenario, seed, count, rate_hz, stress, odd, record_dir = job
     rig = Rig(seed, rate_hz, stress)
     rig.calibrate()
     if record_dir:
-        rig.record(os.path.join(record_dir, f"{scenario}-{rate_hz:g}hz{'-stress' if stress else ''}-{seed}.jsonl.gz"),
-                   scenario)
-    results = [SCENARIOS[scenario](rig) for _ in range(count)]
+        name = f"{scenario}-{rate_hz:g}hz{'-stress' if stress else ''}{'-odd' if odd else ''}-{seed}.jsonl.gz"
+        rig.record(os.path.join(record_dir, name), scenario)
+    results = [SCENARIOS[scenario](rig, odd) for _ in range(count)]
     if rig.recorder is not None:
         rig.recorder.close()
     return results
@@ -264,6 +312,10 @@ def replay(path: str) -> list[dict]:
         letgo = max(p.get("letgo", p["t"]) for p in placed) - last
         family = max(placed, key=lambda p: p.get("letgo", p["t"])).get("family", "recorded")
         pieces = {p["pan"]: p["piece"] for p in placed}
+        if ODD in pieces.values():
+            results.append(odd_result(next(p.get("grams", 0.0) for p in placed if p["piece"] == ODD), found,
+                                      last, letgo + last, family))
+            return
         r = {"letgo": letgo, "oracle": letgo, "family": family, "latency": None, "kind": REWEIGH, "classes_ok": True}
         if reset.get("scenario", "battle") == "battle":
             r["truth"] = truth_verdict(judge, pieces[0], pieces[1])
@@ -307,7 +359,7 @@ def run_sessions(scenario: str, args: argparse.Namespace) -> list[dict]:
         return [r for path in args.replay for r in replay(path)]
     total, workers = args.count, args.workers
     jobs = [(scenario, args.seed * 100_003 + i, min(PER_SESSION, total - i * PER_SESSION), args.rate, args.stress,
-             args.record) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
+             args.odd, args.record) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
     if workers <= 1:
         results = [session(job) for job in jobs]
     else:
@@ -323,6 +375,8 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
     parser.add_argument("--count", type=int)
     parser.add_argument("--stress", action="store_true",
                         help="the hard end of every hand family (default count: 2,000)")
+    parser.add_argument("--odd", action="store_true",
+                        help="foreign objects between and beyond the classes' bands: only a reweigh is right")
     parser.add_argument("--seed", type=int, default=2, help="seed 1 is the one the judge was tuned on")
     parser.add_argument("--rate", type=float, default=80.0, help="samples per second (10 or 80)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))

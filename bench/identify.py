@@ -3,6 +3,7 @@
     bench/identify.py --json           10,000 identifications at 80 samples/s, every hand family
     bench/identify.py --json --stress  2,000 at the hard end of every family
     bench/identify.py --json --rate 10 the same at 10 samples/s
+    bench/identify.py --json --odd     foreign objects between and beyond the classes' bands
     bench/identify.py --replay FILE... judge recorded weighings
 
 Asked for the same figures as bench/judge.py (see there): misidentified 0, and the
@@ -14,7 +15,7 @@ from __future__ import annotations
 import os
 import time
 
-from _weighing import REWEIGH, arguments, latency_figures, report, run_sessions
+from _weighing import REWEIGH, arguments, latency_figures, odd_figures, report, run_sessions
 
 
 def main() -> None:
@@ -25,10 +26,10 @@ def main() -> None:
     figures = {
         "identifications": len(results),
         **({"replayed": [os.path.basename(f) for f in args.replay]} if args.replay else
-           {"rate_hz": args.rate, "stress": args.stress, "seed": args.seed}),
+           {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "seed": args.seed}),
         "misidentified": sum(r["kind"] != r["truth"] for r in decided),
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),
-        **latency_figures(results),
+        **(odd_figures(results) if args.odd else latency_figures(results)),
         "seconds": round(time.perf_counter() - start, 1),
     }
     report(figures, args.json)

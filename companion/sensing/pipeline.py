@@ -1,6 +1,7 @@
 """The signal pipeline: raw HX711 counts in, grams with a stable flag out, per channel.
 
-Per sample: spike rejection (median of the last 3 reads) -> grams through the
+Per sample: spike rejection (median of the last 3 reads; the sample itself is kept
+too, in `Reading.unfiltered_g`) -> grams through the
 tare offset and counts/gram -> motion check (range over a short window, like
 a scale's motion indicator) -> zero tracking while the pan is empty and still
 -> overload / underload flags.  Every window is in seconds, never in samples,
@@ -60,6 +61,12 @@ class Reading:
     grams: float
     stable: bool
     flags: frozenset[str] = frozenset()
+    unfiltered_g: float | None = None  # the sample itself in grams, before spike rejection (None: as `grams`)
+
+    @property
+    def sample_g(self) -> float:
+        """The sample in grams before the median of 3 (which lags a reading and clips a swing's tips)."""
+        return self.grams if self.unfiltered_g is None else self.unfiltered_g
 
 
 def _median3(a: int, b: int, c: int) -> int:
@@ -132,7 +139,7 @@ class ChannelPipeline:
         stable = self.stable
         if stable and abs(grams) <= cfg.zero_band_g:
             self._track_zero(dt)
-        self.latest = Reading(sample.t, self.channel, raw, grams, stable, self._flags(grams))
+        self.latest = Reading(sample.t, self.channel, raw, grams, stable, self._flags(grams), self.grams(sample.raw))
         return self.latest
 
     def _filtered(self) -> int:
