@@ -116,19 +116,20 @@ def build_classes(weighings: Mapping[str, Sequence[float]], noise_sigma_g: float
     """Piece classes from repeated weighings of each piece type (several pieces, several times),
     and whether neighbouring classes are surely apart.
 
-    Each class's σ is its weighings' standard deviation, but never under the pooled σ
-    of the classes judged on their own (a class weighed twice may look tight by luck)
-    nor the scale's noise `noise_sigma_g` (σ of one weighing).  Its spread covers every
-    weighing and SPREAD_SIGMAS σ.  Names in `alone` (a single trimmed piece that is
+    Every class judged on its own has the pooled σ of those classes, never under the
+    scale's noise `noise_sigma_g` (one class's σ from a few weighings swings widely; a
+    bad piece still shows, in the spread).  A class's spread covers every weighing
+    and SPREAD_SIGMAS σ.  Names in `alone` (a single trimmed piece that is
     never judged by itself, such as a counterweight) keep their own σ and have no
     neighbours.
 
-    The criterion: the judge accepts a class up to `accept_fraction` of the free gap
-    `g` past its spread.  A class's mean is known to ± k·σ/√n (k = SURE_SIGMAS), and
-    its spread moves with it; the pair is apart when, for the less sure of the two,
-    (1 − accept_fraction)·g − k·σ/√n, the room left before the neighbour's acceptance
-    band, is at least k weighing-noise σ (`margin_sigma` >= k).  More weighings shrink
-    σ/√n; an overlap (g <= 0) never passes.
+    The criterion (the wizard stops once every pair passes): the judge accepts a
+    class up to `accept_fraction` of the free gap g past its spread.  A class's mean
+    is known to ± k·σ/√n (k = SURE_SIGMAS) and its spread moves with it; a pair is
+    apart when, for each of the two, its mean so moved towards the neighbour still
+    lies APART_SIGMAS σ from the neighbour's acceptance band:
+    (spread + (1 − accept_fraction)·g − k·σ/√n) / σ >= APART_SIGMAS (`margin_sigma`).
+    More weighings shrink σ/√n; an overlap (g <= 0) never passes.
     """
     stats = {}
     for name, values in weighings.items():
