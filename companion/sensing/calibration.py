@@ -77,15 +77,22 @@ class Calibrator:
         return {**self.pipeline.calibration(), "known_g": self.known_g}
 
 
+SPREAD_SIGMAS = 3.0  # a class's spread: every weighing, and this many σ of its pieces
+SURE_SIGMAS = 3.0  # a class's mean is known to ± this many σ/√n
+APART_SIGMAS = 3.5  # a pair is apart when each class's mean lies this many σ from the other's band
+ACCEPT_FRACTION = 0.4  # the judge's: an acceptance band reaches this share into the free gap
+
+
 @dataclass(frozen=True)
 class Neighbours:
-    """How far apart two neighbouring classes lie."""
+    """How far apart two neighbouring classes lie, and whether they are surely apart."""
 
     lighter: str
     heavier: str
     distance_g: float  # between means
-    free_gap_g: float  # between the heaviest lighter piece and the lightest heavier one
-    margin_sigma: float  # free gap in units of weighing noise
+    free_gap_g: float  # between the lighter class's spread and the heavier one's
+    margin_sigma: float  # the nearer class's mean (made less sure) to the other's acceptance band, in its σ
+    apart: bool  # margin_sigma >= APART_SIGMAS: no more weighings needed for this pair
 
 
 @dataclass(frozen=True)
@@ -93,6 +100,11 @@ class ClassReport:
     classes: list[PieceClass]
     neighbours: list[Neighbours]
     warnings: list[str]
+    unsure: list[str]  # classes in a pair not yet apart: what more weighings would settle
+
+    @property
+    def apart(self) -> bool:
+        return not self.unsure
 
     def to_json(self) -> dict:
         return {"classes": [c.to_json() for c in self.classes],
@@ -100,36 +112,57 @@ class ClassReport:
 
 
 def build_classes(weighings: Mapping[str, Sequence[float]], noise_sigma_g: float = 0.0,
-                  spread_sigmas: float = 3.0, min_margin_sigma: float = 6.0) -> ClassReport:
-    """Piece classes from repeated weighings of each piece type (several pieces, several times).
+                  accept_fraction: float = ACCEPT_FRACTION, alone: Sequence[str] = ()) -> ClassReport:
+    """Piece classes from repeated weighings of each piece type (several pieces, several times),
+    and whether neighbouring classes are surely apart.
 
-    A class's spread covers every weighing and `spread_sigmas` standard deviations.
-    `noise_sigma_g` is the scale's own noise per weighing, the unit of the margins;
-    a pair closer than `min_margin_sigma` (or overlapping) gets a warning.
+    Every class judged on its own has the pooled σ of those classes, never under the
+    scale's noise `noise_sigma_g` (one class's σ from a few weighings swings widely; a
+    bad piece still shows, in the spread).  A class's spread covers every weighing
+    and SPREAD_SIGMAS σ.  Names in `alone` (a single trimmed piece that is
+    never judged by itself, such as a counterweight) keep their own σ and have no
+    neighbours.
+
+    The criterion (the wizard stops once every pair passes): the judge accepts a
+    class up to `accept_fraction` of the free gap g past its spread.  A class's mean
+    is known to ± k·σ/√n (k = SURE_SIGMAS) and its spread moves with it; a pair is
+    apart when, for each of the two, its mean so moved towards the neighbour still
+    lies APART_SIGMAS σ from the neighbour's acceptance band:
+    (spread + (1 − accept_fraction)·g − k·σ/√n) / σ >= APART_SIGMAS (`margin_sigma`).
+    More weighings shrink σ/√n; an overlap (g <= 0) never passes.
     """
-    classes, sigmas = [], {}
+    stats = {}
     for name, values in weighings.items():
         values = [float(v) for v in values]
         if len(values) < 2:
             raise CalibrationError(
                 f"「{name}」の計量が足りません（2 回以上必要）。 / "
                 f"Weigh {name!r} at least twice (got {len(values)}).")
-        mean = statistics.fmean(values)
-        sigma = statistics.stdev(values)
-        spread = max(max(abs(v - mean) for v in values), spread_sigmas * sigma)
+        stats[name] = (values, statistics.fmean(values), statistics.stdev(values))
+    judged = [name for name in stats if name not in alone]
+    df = sum(len(stats[n][0]) - 1 for n in judged)
+    pooled = math.sqrt(sum((len(stats[n][0]) - 1) * stats[n][2] ** 2 for n in judged) / df) if df else 0.0
+    classes, sigma, sure = [], {}, {}
+    for name, (values, mean, sd) in stats.items():
+        sigma[name] = max(sd if name in alone else pooled, noise_sigma_g)
+        sure[name] = SURE_SIGMAS * sigma[name] / math.sqrt(len(values))
+        spread = max(max(abs(v - mean) for v in values), SPREAD_SIGMAS * sigma[name])
         classes.append(PieceClass(name, mean, spread))
-        sigmas[name] = sigma
     classes.sort(key=lambda c: c.mass_g)
-    neighbours, warnings = [], []
-    for a, b in zip(classes, classes[1:]):
-        unit = max(noise_sigma_g, sigmas[a.name], sigmas[b.name], 1e-9)
+    neighbours, warnings, unsure = [], [], []
+    ranked = [c for c in classes if c.name not in alone]
+    for a, b in zip(ranked, ranked[1:]):
         gap = b.low - a.high
-        pair = Neighbours(a.name, b.name, b.mass_g - a.mass_g, gap, gap / unit if gap > 0 else -math.inf)
+        reach = lambda c: (c.spread_g + (1.0 - accept_fraction) * gap - sure[c.name]) / sigma[c.name]  # noqa: E731
+        margin = min(reach(a), reach(b)) if gap > 0 else -math.inf
+        pair = Neighbours(a.name, b.name, b.mass_g - a.mass_g, gap, margin, margin >= APART_SIGMAS)
         neighbours.append(pair)
+        if not pair.apart:
+            unsure += [n for n in (a.name, b.name) if n not in unsure]
         if gap <= 0:
             warnings.append(f"「{a.name}」と「{b.name}」は重さで区別できません（判定は「{a.name}|{b.name}」）。 / "
                             f"{a.name} and {b.name} weigh the same: the judge will report {a.name}|{b.name}.")
-        elif pair.margin_sigma < min_margin_sigma:
-            warnings.append(f"「{a.name}」と「{b.name}」が近すぎます（差 {gap:.2f} g = {pair.margin_sigma:.1f}σ）。 / "
-                            f"{a.name} and {b.name} are too close: {gap:.2f} g apart = {pair.margin_sigma:.1f} sigma.")
-    return ClassReport(classes, neighbours, warnings)
+        elif not pair.apart:
+            warnings.append(f"「{a.name}」と「{b.name}」が近すぎます（余裕 {margin:.1f}σ）。 / "
+                            f"{a.name} and {b.name} are too close: {margin:.1f} sigma to spare.")
+    return ClassReport(classes, neighbours, warnings, unsure)

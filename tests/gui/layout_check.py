@@ -14,7 +14,9 @@ returns one sentence per fault:
   keyboard has lifted the screen);
 - text under `theme.TEXT_MIN` px, or a widget marked `table_text` (verdicts,
   results, prompts, board coordinates) under `theme.TABLE_TEXT_MIN` px
-  (docs/developing.md says why those sizes).
+  (docs/developing.md says why those sizes);
+- text drawn on a canvas (a widget with `drawn_texts()`, such as the calibration
+  plot): under `theme.TEXT_MIN` px, overlapping another of its texts, or outside the widget.
 
 The GUI driver runs it after every tap and screenshot and when a test ends.
 """
@@ -182,4 +184,21 @@ def problems(app) -> list[str]:
             seen = _intersect(_window_rect(button), _clip(button))  # a button scrolled away is not drawn
             if ra and seen and _intersect(ra, seen) and not isinstance(a, ButtonBehavior):
                 faults.append(f"{_name(a)} overlaps the button {_name(button)}")
+    return faults + _drawn_faults(roots)
+
+
+def _drawn_faults(roots) -> list[str]:
+    faults = []
+    for root in roots:
+        for widget in root.walk(restrict=True):
+            if not hasattr(widget, "drawn_texts") or not _visible(widget):
+                continue
+            texts, box = widget.drawn_texts(), _window_rect(widget)
+            for i, (text, px, rect) in enumerate(texts):
+                if px < theme.TEXT_MIN - 0.5:
+                    faults.append(f"{type(widget).__name__} draws {text!r} at {px:.0f} px; at least {theme.TEXT_MIN} px")
+                if rect[0] < box[0] - SLACK or rect[1] < box[1] - SLACK or rect[2] > box[2] + SLACK or rect[3] > box[3] + SLACK:
+                    faults.append(f"{type(widget).__name__} draws {text!r} outside itself")
+                faults += [f"{type(widget).__name__} draws {text!r} over {other!r}"
+                           for other, _, r in texts[i + 1:] if _intersect(rect, r)]
     return faults

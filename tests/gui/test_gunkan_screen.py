@@ -247,8 +247,6 @@ def test_calibration_wizard(gui, gunkan):
     gui.tap(gunkan.ids.calibrate)
     wizard = gui.screen
     assert wizard.name == "gunkan_calibration"
-    wizard.repeats = 1
-    wizard.start_over()
     gui.app.source.with_realism(**GENTLE_HANDS)
     gui.screenshot(f"w01-tare-{rate}")
     for _ in range(3):  # zero, then the known mass on each pan
@@ -261,10 +259,14 @@ def test_calibration_wizard(gui, gunkan):
         if wizard.step == "scale":
             gui.screenshot(f"w02-mass-{rate}")
     assert wizard.step == "pieces"
-    gui.tap(wizard.ids.hand)
+    gui.wait_until(lambda: wizard.ids.pans.text.startswith("左の皿：空　右の皿："), what="the left pan shown empty")
+    gui.tap(wizard.ids.hand)  # a carrier on the left pan: settling, then still with its weight
+    gui.wait_until(lambda: "左の皿：揺れています" in wizard.ids.pans.text, what="the pan settling")
     gui.screenshot(f"w03-pieces-{rate}")
-    while wizard.step == "pieces":
-        done = len(wizard.noises)
+    gui.wait_until(lambda: re.search(r"左の皿：静止 2[12]\.\d\d g", wizard.ids.pans.text), what="the weight shown")
+    gui.screenshot(f"w03-still-{rate}")
+    while wizard.step == "pieces":  # a weighing is taken: lift it off, put the next piece on
+        done = wizard.plan.count
         # the first weighings by touch; then the same hand without the taps' frames (time budget)
         hand = (lambda: gui.tap(wizard.ids.hand)) if done < 3 else wizard.virtual_hand
         gui.wait_until(lambda: wizard.lifting, what="a recorded weighing")
@@ -272,9 +274,11 @@ def test_calibration_wizard(gui, gunkan):
         gui.wait_until(lambda: not wizard.lifting, what="an empty pan")
         if wizard.step == "pieces":
             hand()
-        assert len(wizard.noises) == done + 1
+            gui.wait_until(lambda: wizard.plan.count == done + 1, what="the next weighing")
+    assert wizard.plan.count < 30  # stopped once the factory pieces were surely apart (not 60)
     gui.screenshot(f"w04-report-{rate}")
-    assert wizard.report is not None and "σ" in wizard.status_text
+    assert wizard.report is not None and "⚠" not in wizard.status_text  # the factory pieces are apart
+    assert "すべての隣り合うクラスが十分に離れています" in wizard.status_text
     assert "潜水艦＋錘は空母と同じ重さ" in wizard.status_text  # so the attacker's tap decides
 
     gui.tap(wizard.ids.main)  # save and use
@@ -351,3 +355,29 @@ def test_without_a_sensor_the_players_tap_what_the_wooden_seesaw_showed(gui, gun
     tap_action(gui, gunkan, "weighed:balanced")
     assert gunkan.session.state.battles[-1].verdict == "both_removed"
     assert gunkan.stage == "idle"  # no pans to wait for
+
+
+def test_calibration_wizard_in_english(gui, gunkan):
+    """The pans' state while the wizard waits and the plot, in English."""
+    gui.app.lang = "en"
+    gui.tap(gunkan.ids.calibrate)
+    wizard = gui.screen
+    gui.app.source.with_realism(**GENTLE_HANDS)
+    while wizard.step == "scale":
+        wizard.virtual_hand()
+        gui.wait_until(lambda: wizard.ready, what="still pans")
+        gui.pump(0.3)
+        wizard.do_scale_step()
+    gui.wait_until(lambda: wizard.ids.pans.text.startswith("Left pan: empty"), what="the left pan shown empty")
+    gui.tap(wizard.ids.hand)
+    gui.wait_until(lambda: re.search(r"Left pan: still, 2[12]\.\d\d g", wizard.ids.pans.text), what="the weight")
+    gui.screenshot("w03-still-en")
+    while wizard.step == "pieces":
+        gui.wait_until(lambda: wizard.lifting or wizard.step != "pieces", what="a recorded weighing")
+        if wizard.step == "pieces":
+            wizard.virtual_hand()
+            gui.wait_until(lambda: not wizard.lifting, what="an empty pan")
+            if wizard.step == "pieces":
+                wizard.virtual_hand()
+    assert "Every pair of neighbouring classes is well apart" in wizard.status_text
+    gui.screenshot("w04-report-en")

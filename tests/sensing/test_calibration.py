@@ -78,7 +78,8 @@ def test_classes_from_weighings_with_margins_and_warnings():
     light = report.classes[0]
     assert light.mass_g == pytest.approx(10.0) and light.spread_g >= 0.1
     pairs = {(n.lighter, n.heavier): n for n in report.neighbours}
-    assert pairs[("twin", "heavy")].margin_sigma > 6
+    assert pairs[("twin", "heavy")].apart and pairs[("twin", "heavy")].margin_sigma > 6
+    assert not pairs[("light", "twin")].apart and report.unsure == ["light", "twin", "heavy", "near"]
     assert any("light" in w and "twin" in w and "light|twin" in w for w in report.warnings)
     assert any("heavy" in w and "near" in w for w in report.warnings)
     assert json.loads(json.dumps(report.to_json()))["classes"][0]["name"] == "light"
@@ -87,3 +88,12 @@ def test_classes_from_weighings_with_margins_and_warnings():
 def test_a_single_weighing_is_not_enough():
     with pytest.raises(CalibrationError):
         build_classes({"carrier": [22.0]})
+
+
+def test_a_single_piece_kept_alone_has_no_neighbours_and_its_own_sigma():
+    report = build_classes({"a": [10.0, 10.3, 9.8], "b": [14.0, 14.2, 13.9], "weight": [10.0, 10.01]},
+                           noise_sigma_g=0.01, alone=("weight",))
+    assert [(n.lighter, n.heavier) for n in report.neighbours] == [("a", "b")]
+    weight = next(c for c in report.classes if c.name == "weight")
+    assert weight.spread_g < 0.05  # not the pieces' pooled σ
+    assert report.apart

@@ -2,9 +2,11 @@
 
 One row per class (lightest at the bottom): its acceptance band (pale: the
 judge names the class for a still weight inside it), its spread (solid), each
-weighing as a dot.  Dashed lines are the decision boundaries; a weight between
-two of them fits no class and is re-weighed.  Between neighbouring rows, the
-margin in noise σ, red when under 6 σ.
+weighing as a dot.  Dashed lines are the bands' edges; a weight between two
+bands fits no class and is re-weighed.  In the right-hand column, between two
+neighbouring rows, their margin in σ (companion/sensing/calibration.py), red when
+they are not surely apart.  Every text is drawn at theme.TEXT_MIN px, laid out so
+none overlaps another (`drawn_texts` tells the layout check where they are).
 """
 
 from __future__ import annotations
@@ -14,61 +16,84 @@ import math
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
-from kivy.metrics import sp
 from kivy.properties import DictProperty, ListProperty
 from kivy.uix.widget import Widget
 
 from companion.ui import theme
 
-MIN_MARGIN_SIGMA = 6.0
-LABEL_W = 150  # px kept for the class names on the left
+FONT_PX = theme.TEXT_MIN
+GAP_PX = 6  # between texts, and between the columns
 
 
-def _text(text: str, size: float, colour) -> tuple:
-    label = CoreLabel(text=text, font_size=sp(size), color=colour)
+def _text(text: str, colour):
+    label = CoreLabel(text=text, font_size=FONT_PX, color=colour)
     label.refresh()
     return label.texture
 
 
+def margin_text(sigma: float) -> str:
+    return "=" if sigma == -math.inf else f"{sigma:.0f}σ" if abs(sigma) < 100 else "≫σ"
+
+
 class ClassPlot(Widget):
-    classes = ListProperty([])  # PieceClass, lightest first
+    classes = ListProperty([])  # PieceClass, in rows from the bottom
     labels = DictProperty({})  # class name -> text
     weighings = DictProperty({})  # class name -> grams measured
     groups = ListProperty([])  # judge ClassGroups (acceptance bands)
-    margins = ListProperty([])  # (lighter, heavier, sigma)
+    margins = ListProperty([])  # (lighter, heavier, sigma, apart)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
+        self.texts: list[tuple[str, float, tuple]] = []
         redraw = Clock.create_trigger(self.redraw)
         self.bind(pos=redraw, size=redraw, classes=redraw)
 
+    def drawn_texts(self) -> list[tuple[str, float, tuple]]:
+        """(text, font px, (x0, y0, x1, y1) in window coordinates) of every text drawn."""
+        return list(self.texts) if self.opacity > 0 else []
+
+    def _put(self, text: str, tex, x: float, y: float) -> None:
+        Color(1, 1, 1, 1)  # a texture is tinted by the current colour
+        Rectangle(texture=tex, pos=(x, y), size=tex.size)
+        x0, y0 = self.to_window(x, y)
+        self.texts.append((text, FONT_PX, (x0, y0, x0 + tex.width, y0 + tex.height)))
+
     def redraw(self, *_):
         self.canvas.clear()
-        if not self.classes or self.width < LABEL_W + 50:
+        self.texts = []
+        if not self.classes:
             return
+        names = {c.name: _text(self.labels.get(c.name, c.name), theme.TEXT) for c in self.classes}
+        margins = [(lo, hi, _text(margin_text(s), theme.GOOD if ok else theme.RED), margin_text(s))
+                   for lo, hi, s, ok in self.margins]
         lo = math.floor(min(c.low for c in self.classes) - 1)
         hi = math.ceil(max(c.high for c in self.classes) + 1)
-        x0, x1 = self.x + LABEL_W, self.right - 8
-        y0, y1 = self.y + 22, self.top - 4
+        x0 = self.x + max(t.width for t in names.values()) + GAP_PX
+        x1 = self.right - (max((t.width for *_, t, _ in margins), default=0) + GAP_PX)
+        axis_h = _text("0", theme.MUTED).height
+        y0, y1 = self.y + axis_h + 2, self.top
         row_h = (y1 - y0) / len(self.classes)
+        if x1 - x0 < 50 or row_h < max(t.height for t in names.values()):
+            return  # no room to draw it legibly
         gx = lambda g: x0 + (g - lo) / (hi - lo) * (x1 - x0)  # noqa: E731
         rows = {c.name: y0 + i * row_h for i, c in enumerate(self.classes)}
+        widest = max(_text(str(g), theme.MUTED).width for g in (lo, hi))
+        step = next(s for s in (1, 2, 4, 5, 10, 20) if s * (x1 - x0) / (hi - lo) >= widest + GAP_PX)
         with self.canvas:
             Color(*theme.PANEL)
             Rectangle(pos=(x0, y0), size=(x1 - x0, y1 - y0))
-            for g in range(lo, hi + 1, 2):  # the gram axis
+            for g in range(math.ceil(lo / step) * step, hi + 1, step):  # the gram axis
                 Color(*theme.MUTED)
                 Line(points=[gx(g), y0 - 4, gx(g), y0], width=1)
-                tex = _text(f"{g}", 11, theme.MUTED)
-                Color(1, 1, 1, 1)  # a texture is tinted by the current colour
-                Rectangle(texture=tex, pos=(gx(g) - tex.width / 2, self.y + 2), size=tex.size)
+                tex = _text(f"{g}", theme.MUTED)
+                self._put(f"{g}", tex, gx(g) - tex.width / 2, self.y)
             for group in self.groups:
                 for c in group.members:
                     if c.name not in rows:
                         continue
-                    y = rows[c.name]
                     Color(*theme.ACCENT[:3], 0.25)
-                    Rectangle(pos=(gx(group.accept_low), y + 2), size=(gx(group.accept_high) - gx(group.accept_low), row_h - 4))
+                    Rectangle(pos=(gx(group.accept_low), rows[c.name] + 2),
+                              size=(gx(group.accept_high) - gx(group.accept_low), row_h - 4))
                 for edge in (group.accept_low, group.accept_high):
                     Color(*theme.WARN[:3], 0.8)
                     Line(points=[gx(edge), y0, gx(edge), y1], width=1, dash_length=4, dash_offset=3)
@@ -79,18 +104,9 @@ class ClassPlot(Widget):
                 Color(*theme.GOLD)
                 for g in self.weighings.get(c.name, []):
                     Ellipse(pos=(gx(g) - 3, y + row_h / 2 - 3), size=(6, 6))
-                tex = _text(self.labels.get(c.name, c.name), 13, theme.TEXT)
-                Color(1, 1, 1, 1)
-                Rectangle(texture=tex, pos=(self.x + 2, y + (row_h - tex.height) / 2), size=tex.size)
-            for lighter, heavier, sigma in self.margins:
-                if lighter not in rows or heavier not in rows:
-                    continue
-                low_c = next(c for c in self.classes if c.name == lighter)
-                high_c = next(c for c in self.classes if c.name == heavier)
-                ok = sigma >= MIN_MARGIN_SIGMA
-                text = "=" if sigma == -math.inf else f"{sigma:.0f}σ" if sigma < 100 else "≫σ"
-                tex = _text(text, 12, theme.GOOD if ok else theme.RED)
-                x = (gx(low_c.high) + gx(high_c.low)) / 2 - tex.width / 2
-                y = (rows[lighter] + rows[heavier] + row_h) / 2 - tex.height / 2
-                Color(1, 1, 1, 1)
-                Rectangle(texture=tex, pos=(x, y), size=tex.size)
+                tex = names[c.name]
+                self._put(self.labels.get(c.name, c.name), tex, self.x, y + (row_h - tex.height) / 2)
+            for lighter, heavier, tex, text in margins:
+                if lighter in rows and heavier in rows:
+                    y = (rows[lighter] + rows[heavier] + row_h) / 2 - tex.height / 2
+                    self._put(text, tex, x1 + GAP_PX, y)

@@ -1,10 +1,11 @@
 """The seesaw calibration wizard, reached from the Gunkan referee screen.
 
 Steps: zero both pans → a known mass on each pan (the scales) → every piece
-type of both fleets weighed `repeats` times on the left pan (captured on its
-own once the pan is still, with progress) → the classes, drawn with their
-decision boundaries and the margin between neighbours in noise σ, and clear
-warnings → save (named by date and time) and use.  Stored calibrations can be
+type of both fleets on the left pan, then more of the classes not yet surely
+apart, until every pair is (weighplan.py; each weighing captured on its own
+once the pan is still, each pan's state shown while it waits) → the classes,
+drawn with their acceptance bands and the margin between neighbours in σ, and
+clear warnings → save (named by date and time) and use.  Stored calibrations can be
 chosen again; the one in use is the setting `sensor.calibration` (as
 `companion calibrate` sets it), the newest when that is empty.
 Only this screen weighs in grams and names pieces: "check" tells what lies
@@ -22,28 +23,19 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 
 from companion.errors import CompanionError
-from companion.sensing.calibration import Calibrator, build_classes
+from companion.sensing.calibration import Calibrator
 from companion.sensing.judge import AMBIGUOUS, build_groups
-from companion.games.gunkan.pieces import COUNTERWEIGHT, PieceClass, pan_classes
-from companion.games.gunkan.seesaw import EMPTY, STACKED
+from companion.games.gunkan.pieces import PieceClass, pan_classes
+from companion.games.gunkan.seesaw import STACKED
+from companion.games.gunkan.weighplan import HOLD_S, BAND_G, LOADED_G, PieceWeighings
 from companion.games.gunkan.plot import ClassPlot  # noqa: F401  (kv)
 from companion.games.gunkan.widgets import ChoiceDialog, VirtualTray, piece_name
 from companion.ui.widgets import GameScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
-PIECE_TYPES = ("carrier", "battleship", "cruiser", "destroyer", "minesweeper", "submarine",
-               "landing_ship", "mine", "port")
 KNOWN_G = 100.0
-LOADED_G = 3.0  # a settled weight above this is a piece to record
 TICK_S = 0.05
-
-
-def weighing_plan(repeats: int) -> list[tuple[str, str, int]]:
-    """(piece, fleet, k) for every weighing: each type of both fleets `repeats` times,
-    the one shared counterweight twice as often."""
-    plan = [(piece, fleet, k) for piece in PIECE_TYPES for fleet in ("red", "blue") for k in range(1, repeats + 1)]
-    return plan + [("counterweight", "any", k) for k in range(1, 2 * repeats + 1)]
 
 
 class CalibrationScreen(GameScreen):
@@ -52,22 +44,19 @@ class CalibrationScreen(GameScreen):
     prompt_text = StringProperty("")
     button_text = StringProperty("")
     status_text = StringProperty("")
+    pans_text = StringProperty("")
     verify_text = StringProperty("")
     in_use_text = StringProperty("")
     progress = NumericProperty(0)
-    lifting = BooleanProperty(False)
     ready = BooleanProperty(False)
     virtual = BooleanProperty(False)
     report = ObjectProperty(None, allownone=True)
-    repeats = NumericProperty(3)
 
     def __init__(self, referee, **kwargs):
         super().__init__(name=self.screen_name, **kwargs)
         self.referee = referee
         self._tick_event = None
-        self.plan: list = []
-        self.weighings: dict[str, list[float]] = {}
-        self.noises: list[float] = []
+        self.plan = PieceWeighings()
         self.calibrator: Calibrator | None = None
         self._previous = None
         self.tray = self.dialog = None
@@ -101,22 +90,45 @@ class CalibrationScreen(GameScreen):
     def start_over(self) -> None:
         self._previous = self.seesaw.calibration or {**self.seesaw.pipeline.calibration(), "known_g": KNOWN_G}
         self.calibrator = Calibrator(self.seesaw.pipeline, KNOWN_G)
-        self.plan = weighing_plan(int(self.repeats))
-        self.weighings, self.noises = {}, []
+        self.plan = PieceWeighings(self.seesaw.judge_config.accept_fraction)
         self.report, self.verify_text, self.status_text = None, "", ""
-        self.step, self.lifting, self.progress = "scale", False, 0
+        self.step, self.progress = "scale", 0
         self._prompt()
 
     # the steps -------------------------------------------------------------------------------
+
+    @property
+    def lifting(self) -> bool:
+        return self.plan.lifting
 
     def _tick(self, *_):
         self.seesaw.poll()
         if self.step == "scale":
             self.ready = self._scale_ready()
-        elif self.step == "pieces":
-            self._pieces_tick()
+        elif self.step == "pieces" and self.plan.tick(self.seesaw):
+            if self.plan.done and not self.plan.lifting:
+                self._build()
+            self._prompt()
         elif self.step == "report" and self.verify_text:
             self.verify()
+        self.pans_text = self._pans() if self.step != "report" else ""
+
+    def _pans(self) -> str:
+        """Each pan while the wizard waits: empty, settling or still; grams only while
+        weighing pieces (the scales are set by then)."""
+        pieces = self.step == "pieces"
+        return "　".join(self.tr(f"gunkan_ui.wizard_pan_{side}", state=self._pan(c, pieces))
+                        for c, side in ((0, "left"), (1, "right")))
+
+    def _pan(self, channel: int, pieces: bool) -> str:
+        settled = self.seesaw.settled(channel, HOLD_S, BAND_G)
+        if settled is None:
+            return self.tr("gunkan_ui.pan.settling")
+        if not pieces:
+            return self.tr("gunkan_ui.wizard_still")
+        if settled[0] < LOADED_G:
+            return self.tr("gunkan_ui.pan.empty")
+        return self.tr("gunkan_ui.wizard_still_g", g=f"{settled[0] - self.plan.zero_g:.2f}")
 
     def _scale_ready(self) -> bool:
         """The step's pans are still: judged in grams once scaled (the pipeline's
@@ -141,27 +153,8 @@ class CalibrationScreen(GameScreen):
             self.step = "pieces"
         self._prompt()
 
-    def _pieces_tick(self) -> None:
-        if self.lifting:
-            if self.seesaw.pan(0).kind == EMPTY:
-                self.lifting = False
-                if len(self.noises) == len(self.plan):
-                    self._build()
-                self._prompt()
-            return
-        settled = self.seesaw.settled(0)
-        if settled is None or settled[0] < LOADED_G:
-            return
-        piece = self.plan[len(self.noises)][0]
-        self.weighings.setdefault(piece, []).append(settled[0])
-        self.noises.append(settled[1])
-        self.progress = len(self.noises) / len(self.plan)
-        self.lifting = True
-        self._prompt()
-
     def _build(self) -> None:
-        noise = sorted(self.noises)[len(self.noises) // 2]
-        self.report = build_classes(self.weighings, noise_sigma_g=noise)
+        self.report = self.plan.report
         self.step = "report"
         self.status_text = ""
 
@@ -224,7 +217,7 @@ class CalibrationScreen(GameScreen):
             if self.lifting or sim.loads(0):
                 sim.clear()
             else:
-                sim.place(0, self.plan[len(self.noises)][0])
+                sim.place(0, self.plan.ask.piece)
         else:  # the check: any piece, chosen like a hand picks one
             self.tray = VirtualTray(sim, self.tr, "L")
             self.tray.open()
@@ -241,28 +234,31 @@ class CalibrationScreen(GameScreen):
                 pan = self.tr("gunkan_ui.wizard_left" if step.channel == 0 else "gunkan_ui.wizard_right")
                 self.prompt_text = self.tr("gunkan_ui.wizard_mass", g=f"{KNOWN_G:g}", pan=pan)
         elif self.step == "pieces":
-            if self.lifting:
+            ask, plan = self.plan.ask, self.plan
+            if self.lifting or ask is None:
                 self.prompt_text = self.tr("gunkan_ui.wizard_lift")
             else:
-                piece, fleet, k = self.plan[len(self.noises)]
-                self.prompt_text = self.tr("gunkan_ui.wizard_piece", fleet=self.tr(f"gunkan_ui.wizard_fleet_{fleet}"),
-                                           piece=piece_name(self.tr, piece), k=k,
-                                           n=self.repeats * (2 if fleet == "any" else 1))
-            self.status_text = self.tr("gunkan_ui.wizard_progress", done=len(self.noises), total=len(self.plan))
+                self.prompt_text = self.tr("gunkan_ui.wizard_piece", fleet=self.tr(f"gunkan_ui.wizard_fleet_{ask.fleet}"),
+                                           piece=piece_name(self.tr, ask.piece), k=ask.k)
+            first = len(plan.first)
+            if plan.count < first:
+                self.progress = plan.count / first
+                self.status_text = self.tr("gunkan_ui.wizard_progress", done=plan.count, total=first)
+            else:
+                self.progress = 1
+                self.status_text = self.tr("gunkan_ui.wizard_more", done=plan.count)
         else:
-            self.prompt_text = self.tr("gunkan_ui.wizard_done")
+            self.prompt_text = ""
             self.button_text = self.tr("gunkan_ui.wizard_save")
             self.status_text = self._warnings()
 
     def _warnings(self) -> str:
         lines = []
-        for pair in self.report.neighbours:
-            if COUNTERWEIGHT in (pair.lighter, pair.heavier):
-                continue  # never judged alone: it only rides on the submarine
+        for pair in self.report.neighbours:  # the counterweight has none: it only rides on the submarine
             a, b = self.piece_label(pair.lighter), self.piece_label(pair.heavier)
             if pair.free_gap_g <= 0:
                 lines.append(self.tr("gunkan_ui.wizard_same", a=a, b=b))
-            elif pair.margin_sigma < 6.0:
+            elif not pair.apart:
                 lines.append(self.tr("gunkan_ui.wizard_too_close", a=a, b=b, sigma=f"{pair.margin_sigma:.1f}"))
         lines = lines + [self.tr("gunkan_ui.wizard_advice")] if lines else [self.tr("gunkan_ui.wizard_all_clear")]
         lines.append(self.tr("gunkan_ui.wizard_cw_sensed" if self.counterweight_sensed() else "gunkan_ui.wizard_cw_tap"))
@@ -294,10 +290,10 @@ class CalibrationScreen(GameScreen):
             plot.classes, plot.weighings, plot.groups, plot.margins = [], {}, [], []
             return
         classes = self.plot_classes()
-        plot.labels = {c.name: self.piece_label(c.name) for c in classes}
-        plot.weighings = dict(self.weighings)
+        plot.labels = {c.name: self.tr("gunkan_ui.wizard_stacked") if c.name == STACKED else self.piece_label(c.name)
+                       for c in classes}  # the stack in short: the label column is narrow
+        plot.weighings = dict(self.plan.values)
         plot.groups = build_groups(classes, self.seesaw.judge_config.accept_fraction)
-        plot.margins = [(n.lighter, n.heavier, n.margin_sigma) for n in self.report.neighbours
-                        if COUNTERWEIGHT not in (n.lighter, n.heavier)]
+        plot.margins = [(n.lighter, n.heavier, n.margin_sigma, n.apart) for n in self.report.neighbours]
         plot.classes = classes
 
