@@ -19,56 +19,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from companion.errors import CompanionError
+from companion.migrations import MIGRATIONS, SCHEMA
 
 FILENAME = "companion.db"
-
-MIGRATIONS = [
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY,
-        kind TEXT NOT NULL,
-        options TEXT NOT NULL,
-        players TEXT NOT NULL DEFAULT '[]',
-        scoreboard TEXT,
-        created REAL NOT NULL,
-        updated REAL NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'abandoned')),
-        outcome TEXT
-    );
-    CREATE TABLE actions (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        at REAL NOT NULL,
-        PRIMARY KEY (game_id, seq)
-    ) WITHOUT ROWID;
-    CREATE INDEX games_by_status ON games(status, updated);
-    CREATE TABLE calibrations (
-        name TEXT PRIMARY KEY,
-        created REAL NOT NULL,
-        data TEXT NOT NULL
-    );
-    """,
-    # 2: who plays is data (before, it was parsed back out of the scoreboard string that
-    # the games wrote as "<kind>:cpu:<level>", "<kind>:tracker" or "<kind>:2p")
-    """
-    ALTER TABLE games ADD COLUMN lineup TEXT NOT NULL DEFAULT '{"opponent":"2p","level":null}';
-    UPDATE games SET lineup = json_object('opponent', 'cpu', 'level', substr(scoreboard, length(kind) + 6))
-        WHERE substr(scoreboard, 1, length(kind) + 5) = kind || ':cpu:' AND length(scoreboard) > length(kind) + 5;
-    UPDATE games SET lineup = '{"opponent":"tracker","level":null}' WHERE scoreboard = kind || ':tracker'
-    """,
-    # 3: the phones' seat claims (companion/seats/claims.py): a device key's hash per seat
-    """
-    CREATE TABLE IF NOT EXISTS seat_claims (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        key_hash TEXT NOT NULL UNIQUE,
-        last_seq INTEGER NOT NULL DEFAULT 0,
-        claimed REAL NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    )
-    """,
-]
 
 
 class StoreError(CompanionError):
@@ -102,15 +55,6 @@ LOCKFILE = "companion.lock"
 _BUSY = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
 _DAMAGED = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
 _UNWRITABLE = {3, 8, 10, 13, 14}  # PERM, READONLY, IOERR, FULL, CANTOPEN
-SCHEMA = {  # table: columns, checked after migrating (a missing table is damage)
-    "games": ["id", "kind", "options", "players", "scoreboard", "created", "updated", "status",
-              "outcome", "lineup"],
-    "actions": ["game_id", "seq", "action", "at"],
-    "calibrations": ["name", "created", "data"],
-    "seat_claims": ["game_id", "seat", "key_hash", "last_seq", "claimed"],
-}
-
-
 class Damaged(Exception):
     """Internal: the file is not a healthy companion database (set it aside)."""
 
@@ -301,14 +245,17 @@ class Store:
                     "update the companion (git pull, then make run)")
             if version < 0:
                 raise Damaged(f"schema version {version}")
-            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-                for statement in filter(str.strip, script.split(";")):
-                    try:
-                        db.execute(statement)
-                    except sqlite3.OperationalError as exc:
-                        if _code(exc) != 1:  # SQLITE_ERROR: e.g. a table the version denies
-                            raise
-                        raise Damaged(f"schema version {version} but {exc}") from None
+            for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
+                try:
+                    if callable(step):
+                        step(db)
+                    else:
+                        for statement in filter(str.strip, step.split(";")):
+                            db.execute(statement)
+                except sqlite3.OperationalError as exc:
+                    if _code(exc) != 1:  # SQLITE_ERROR: e.g. a table the version denies
+                        raise
+                    raise Damaged(f"schema version {version} but {exc}") from None
                 db.execute(f"PRAGMA user_version={number}")
 
     @staticmethod
