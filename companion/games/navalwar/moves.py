@@ -38,7 +38,6 @@ from companion.games.navalwar.table import (
 )
 
 CHANCE_KINDS = {"first", "deal", "harbour", "draw", "die"}
-NO_RED = {"type": "no_red"}
 DIE = [{"type": "die", "value": n} for n in range(1, 7)]
 
 
@@ -98,7 +97,7 @@ def _stage_hand(t: dict, comp: Composition, seat: int, only: str | None) -> list
     known_black, _ = hidden_split(t)
     _, black = unseen_by_colour(t, comp)
     if only is None and black >= known_black + t["hands"][seat]["unknown"]:
-        options.append(NO_RED)
+        options.append({"type": "no_red"})
     return options
 
 
