@@ -53,7 +53,7 @@ def play_game(task: tuple[Player, Player, int]) -> tuple[int, list[float], list[
         player = (x, o)[engine.player]
         start = time.perf_counter()
         legal = list(legal_moves(engine))
-        move = rng.choice(legal) if player is None else choose_move(engine, player, rng)
+        move = rng.choice(legal) if player is None else choose_move(engine, player, rng)["cell"]
         times[engine.player].append(time.perf_counter() - start)
         assert move in legal, f"illegal move {move} chosen by {player}"
         engine.play(move)

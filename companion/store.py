@@ -5,11 +5,14 @@ transaction, committed with WAL and synchronous=FULL before the call returns,
 so an action the screen shows has already survived a power cut.  Scores are
 not stored twice: they are counted from finished games, so a game counts once.
 A database that cannot be opened is renamed aside, never overwritten.
+
+Longer than 400 lines on purpose: it is one connection's whole life (opening it safely,
+migrating, each write's transaction, the reads), each part short; the schema's history
+is in `companion.migrations`, the errors and their messages in `companion.store_errors`.
 """
 
 from __future__ import annotations
 
-import errno
 import fcntl
 import json
 import sqlite3
@@ -18,127 +21,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from companion.errors import CompanionError
+from companion.migrations import MIGRATIONS, SCHEMA
+from companion.store_errors import (  # noqa: F401  (callers import the errors from here)
+    BUSY, DAMAGED, DataDirInUse, Damaged, OutOfSequence, StoreBusy, StoreError, StoreUnwritable,
+    UnreadableGame, code_of, translate,
+)
 
 FILENAME = "companion.db"
-
-MIGRATIONS = [
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY,
-        kind TEXT NOT NULL,
-        options TEXT NOT NULL,
-        players TEXT NOT NULL DEFAULT '[]',
-        scoreboard TEXT,
-        created REAL NOT NULL,
-        updated REAL NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'abandoned')),
-        outcome TEXT
-    );
-    CREATE TABLE actions (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        at REAL NOT NULL,
-        PRIMARY KEY (game_id, seq)
-    ) WITHOUT ROWID;
-    CREATE INDEX games_by_status ON games(status, updated);
-    CREATE TABLE calibrations (
-        name TEXT PRIMARY KEY,
-        created REAL NOT NULL,
-        data TEXT NOT NULL
-    );
-    """,
-    # 2: who plays is data (before, it was parsed back out of the scoreboard string that
-    # the games wrote as "<kind>:cpu:<level>", "<kind>:tracker" or "<kind>:2p")
-    """
-    ALTER TABLE games ADD COLUMN lineup TEXT NOT NULL DEFAULT '{"opponent":"2p","level":null}';
-    UPDATE games SET lineup = json_object('opponent', 'cpu', 'level', substr(scoreboard, length(kind) + 6))
-        WHERE substr(scoreboard, 1, length(kind) + 5) = kind || ':cpu:' AND length(scoreboard) > length(kind) + 5;
-    UPDATE games SET lineup = '{"opponent":"tracker","level":null}' WHERE scoreboard = kind || ':tracker'
-    """,
-    # 3: the phones' seat claims (companion/seats/claims.py): a device key's hash per seat
-    """
-    CREATE TABLE IF NOT EXISTS seat_claims (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        key_hash TEXT NOT NULL UNIQUE,
-        last_seq INTEGER NOT NULL DEFAULT 0,
-        claimed REAL NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    )
-    """,
-]
-
-
-class StoreError(CompanionError):
-    """The database could not be used; the message says why and what to do."""
-
-
-class StoreBusy(StoreError):
-    """Another program holds the database's lock for longer than we wait."""
-
-
-class StoreUnwritable(StoreError):
-    """The disk is read-only or full: nothing was written, nothing lost."""
-
-
-class OutOfSequence(StoreError):
-    """An action whose number does not follow the game's log (a stale copy of the game)."""
-
-
-class UnreadableGame(StoreError):
-    """A game whose stored rows cannot be read: left out, kept on disk for repair."""
-
-
-class DataDirInUse(StoreError):
-    """Another companion already uses this data directory."""
-
-
 BUSY_TIMEOUT_S = 15.0  # how long a lock held by another program (a backup, sqlite3) is waited for
 MOVE_WAIT_S = 3.0  # ... once open: a tap is answered within this, saved or refused with a message
 LOCKFILE = "companion.lock"
-# SQLite's primary result codes (https://sqlite.org/rescode.html) by what they mean for us.
-_BUSY = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
-_DAMAGED = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
-_UNWRITABLE = {3, 8, 10, 13, 14}  # PERM, READONLY, IOERR, FULL, CANTOPEN
-SCHEMA = {  # table: columns, checked after migrating (a missing table is damage)
-    "games": ["id", "kind", "options", "players", "scoreboard", "created", "updated", "status",
-              "outcome", "lineup"],
-    "actions": ["game_id", "seq", "action", "at"],
-    "calibrations": ["name", "created", "data"],
-    "seat_claims": ["game_id", "seat", "key_hash", "last_seq", "claimed"],
-}
-
-
-class Damaged(Exception):
-    """Internal: the file is not a healthy companion database (set it aside)."""
-
-
-def _code(exc: BaseException) -> int | None:
-    """SQLite's primary result code of an sqlite3 error (None for other errors)."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return code & 0xFF if code is not None else None
-
-
-def translate(exc: BaseException, path: Path, doing: str) -> StoreError:
-    """A StoreError a person can act on for an sqlite3 or OS error met while `doing`."""
-    code = _code(exc)
-    if code in _BUSY:
-        return StoreBusy(
-            f"{path} is locked by another program (a backup, or sqlite3 in a terminal?) and "
-            f"stayed locked while {doing}. Nothing was changed and "
-            "every game is intact: close that program and try again.")
-    if code == 13 or getattr(exc, "errno", None) == errno.ENOSPC:
-        return StoreUnwritable(
-            f"the disk holding {path} is full ({doing}). Nothing was lost, but nothing new "
-            "can be saved: free some space (df -h shows it) and try again.")
-    if code in _UNWRITABLE or isinstance(exc, OSError):
-        return StoreUnwritable(
-            f"{path} cannot be written ({doing}: {exc}). Nothing was lost: make the data "
-            "directory writable for this user (ls -l shows who owns it; a read-only SD card "
-            "or mount?) and try again.")
-    return StoreError(f"{path}: {exc} ({doing})")
 
 
 @dataclass(frozen=True)
@@ -233,7 +125,7 @@ class Store:
             try:
                 return self._open()
             except sqlite3.OperationalError as exc:
-                if _code(exc) not in _BUSY or time.monotonic() >= deadline:
+                if code_of(exc) not in BUSY or time.monotonic() >= deadline:
                     raise
                 time.sleep(0.02)
 
@@ -253,7 +145,7 @@ class Store:
             db.execute(f"PRAGMA busy_timeout={int(min(self.busy_timeout, MOVE_WAIT_S) * 1000)}")
         except sqlite3.DatabaseError as exc:
             db.close()
-            if _code(exc) in _DAMAGED:
+            if code_of(exc) in DAMAGED:
                 raise Damaged(str(exc)) from None
             raise
         except UnicodeDecodeError as exc:  # SQLite's message quotes a damaged schema's bytes
@@ -301,14 +193,17 @@ class Store:
                     "update the companion (git pull, then make run)")
             if version < 0:
                 raise Damaged(f"schema version {version}")
-            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-                for statement in filter(str.strip, script.split(";")):
-                    try:
-                        db.execute(statement)
-                    except sqlite3.OperationalError as exc:
-                        if _code(exc) != 1:  # SQLITE_ERROR: e.g. a table the version denies
-                            raise
-                        raise Damaged(f"schema version {version} but {exc}") from None
+            for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
+                try:
+                    if callable(step):
+                        step(db)
+                    else:
+                        for statement in filter(str.strip, step.split(";")):
+                            db.execute(statement)
+                except sqlite3.OperationalError as exc:
+                    if code_of(exc) != 1:  # SQLITE_ERROR: e.g. a table the version denies
+                        raise
+                    raise Damaged(f"schema version {version} but {exc}") from None
                 db.execute(f"PRAGMA user_version={number}")
 
     @staticmethod

@@ -6,8 +6,9 @@ state untouched), reports whether it is over and its outcome, round-trips
 through JSON, and gives a view per seat and a public view.  States are
 immutable values: `apply` returns a new state.
 
-Actions are small JSON values (int, str, list, dict; never tuples), so that the
-action log in SQLite is the truth and replaying it rebuilds the state exactly.
+Every action is a small JSON object `{"type": kind, ...named fields}` (no tuples inside),
+its kinds listed in the game's rules module, so that the action log in SQLite is the
+truth and replaying it rebuilds the state exactly.
 Randomness never happens inside the rules: a die roll or a shuffle is a
 *chance* decision, made at a state whose `to_move()` is `CHANCE`; its legal
 actions are the possible outcomes, chosen by a seeded RNG or entered by the
@@ -24,7 +25,7 @@ from typing import Any, ClassVar, Mapping
 from companion.errors import CompanionError
 from companion.i18n import translate
 
-Action = Any  # a JSON value: int | str | list | dict (no tuples)
+Action = Any  # a JSON object {"type": kind, ...}; Any, as `apply` is handed anything to refuse
 
 CHANCE = -1  # `to_move()` of a state waiting for a die, a draw or a shuffle
 

@@ -78,7 +78,7 @@ def test_a_move_under_a_lock_is_answered_within_move_wait(tmp_path):
             with faults.locked_by_sqlite3(store.path, "write", MOVE_WAIT_S + 2):
                 started = time.monotonic()
                 with pytest.raises(StoreBusy):
-                    session.play(40)
+                    session.play({"type": "move", "cell": 40})
                 waited = time.monotonic() - started
         except faults.Unavailable as exc:
             pytest.skip(str(exc))

@@ -1,5 +1,6 @@
 """The history screen from Home: finished games with their date, players and result; one reviewed."""
 
+from companion.games.uttt.rules import move
 from companion.play.session import Session
 
 X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 9, 7,
@@ -8,15 +9,15 @@ X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 
 
 def finished_uttt(store, players):
     session = Session.start(store, "uttt", players=players, scoreboard="uttt:2p")
-    for action in X_WINS:
-        session.play(action)
+    for cell in X_WINS:
+        session.play(move(cell))
     return session
 
 
 def test_history_lists_finished_games_and_replays_one_move_by_move(gui):
     store = gui.app.store
     finished_uttt(store, ["red", "blue"])
-    Session.start(store, "uttt", players=["red", "blue"], scoreboard="uttt:2p").play(40)  # unfinished: not history
+    Session.start(store, "uttt", players=["red", "blue"], scoreboard="uttt:2p").play(move(40))  # unfinished: not history
     gui.app.show_home()
     gui.pump(0.1)
     gui.tap(gui.screen.ids.history)

@@ -154,24 +154,24 @@ def choose(kind: str, acts: list, done: set):
     if kind == "choose":
         if "air_strike" not in done:
             done.add("air_strike")
-            return "air_strike"
-        return "draw"
+            return {"type": "choose", "turn": "air_strike"}
+        return {"type": "choose", "turn": "draw"}
     if kind in ("stage_hand",):
-        return "no_red"
+        return {"type": "no_red"}
     if kind == "draw":
-        if "red" not in done and {"drew": "submarine"} in acts:
+        if "red" not in done and {"type": "draw", "card": "submarine"} in acts:
             done.add("red")
-            return {"drew": "submarine"}
-        return {"drew": "hidden"} if {"drew": "hidden"} in acts else acts[-1]
+            return {"type": "draw", "card": "submarine"}
+        return {"type": "draw", "card": "hidden"} if {"type": "draw", "card": "hidden"} in acts else acts[-1]
     if kind == "play":
-        salvos = [a for a in acts if isinstance(a, dict) and a.get("play", "").startswith("salvo")]
+        salvos = [a for a in acts if a["type"] == "play" and a["card"].startswith("salvo")]
         if "salvo" not in done and salvos:
             done.add("salvo")
             return salvos[-1]
         if "discard" not in done:
             done.add("discard")
-            return next(a for a in acts if "discard" in a)
-        return next((a for a in acts if "play" in a), acts[-1])
+            return next(a for a in acts if a["type"] == "discard")
+        return next((a for a in acts if a["type"] == "play"), acts[-1])
     return acts[0]
 
 
@@ -180,11 +180,11 @@ def test_nine_players_fit_and_scroll(gui, nw):
     gui.screenshot("navalwar-setup-9")
     gui.tap(nw.ids.start)
     session = nw.session
-    session.play({"first": 4})
+    session.play({"type": "first", "seat": 4})
     while session.state.view(None)["phase"] == "deal":
         session.play(session.state.legal_actions()[(len(session.actions) * 7) % 20])
     for _ in range(9):
-        session.play("no_red")
+        session.play({"type": "no_red"})
     nw.refresh()
     gui.screenshot("navalwar-nine-players")
     view = session.state.view(None)
@@ -204,7 +204,7 @@ def play_randomly(session, rng, until, limit=600) -> None:
         if until(session.state.view(None)):
             return
         acts = session.state.legal_actions()
-        plays = [a for a in acts if isinstance(a, dict) and "play" in a]
+        plays = [a for a in acts if a["type"] == "play"]
         session.play(rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(acts))
     raise AssertionError("the condition never came up")
 

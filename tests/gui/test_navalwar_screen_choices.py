@@ -58,15 +58,15 @@ def test_every_legal_action_has_one_path_and_only_legal_ones_are_offered():
 def test_a_salvo_offers_only_calibres_afloat_and_targets_that_can_be_hit():
     game = registry.get("navalwar")
     state = game.new_state(game.options({"players": 3}))
-    state = state.apply({"first": 0})
+    state = state.apply({"type": "first", "seat": 0})
     deal = ["ship-yamato", "ship-akagi", "ship-hood", "ship-iowa", "ship-ise",
             "ship-nagato", "ship-enterprise", "ship-bismarck", "ship-fuso", "ship-roma",
             "ship-kongo", "ship-hiei", "ship-texas", "ship-lutzow", "ship-scheer"]
     for ship in deal:
-        state = state.apply({"ship": ship})
+        state = state.apply({"type": "deal", "ship": ship})
     for _ in range(3):
-        state = state.apply("no_red")
-    state = state.apply("draw").apply({"drew": "hidden"})  # seat 0 has carriers: choose first
+        state = state.apply({"type": "no_red"})
+    state = state.apply({"type": "choose", "turn": "draw"}).apply({"type": "draw", "card": "hidden"})  # seat 0 has carriers: choose first
     names = ["A", "B", "C"]
     _, tree = tree_for(state, names)
     top = {c.id for c in tree.choices([])}

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from companion.games.uttt.rules import move
 from tests.seats.browser import ARGS, CHROMIUM, PHONE, SHOTS, free_port
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -65,7 +66,7 @@ def test_a_phone_joins_from_the_table_panel_and_plays_with_the_table(gui, page):
     page.locator('.zoom .cell[data-a="40"], .mini[data-board="4"]').first.click()
     until(gui, page, lambda: page.locator('.zoom .cell[data-a="40"]').count() == 1)
     page.locator('.zoom .cell[data-a="40"]').click()
-    until(gui, page, lambda: uttt.session.actions == [40])
+    until(gui, page, lambda: uttt.session.actions == [move(40)])
     until(gui, page, lambda: page.locator("#ack").inner_text().startswith("✓"))
     gui.screenshot("table-after-phone-move")
 
@@ -126,13 +127,13 @@ def test_after_the_table_restarts_the_phone_resumes_without_scanning(gui, page):
     until(gui, page, lambda: page.locator('.zoom .cell, .mini.playable').count() > 0)
     page.locator('.mini[data-board="4"]').click()
     page.locator('.zoom .cell[data-a="40"]').click()
-    until(gui, page, lambda: gui.screen.session.actions == [40])
+    until(gui, page, lambda: gui.screen.session.actions == [move(40)])
 
     app = gui.restart()  # the app is stopped and started again on the same data (a power cut)
     until(gui, page, lambda: app.seats is not None)
     assert app.seats.room.claimed() == {}  # no game open on the table yet: the phone waits
     gui.tap(gui.tile("uttt"))  # the unfinished game is opened again
-    assert gui.screen.session.actions == [40]
+    assert gui.screen.session.actions == [move(40)]
     until(gui, page, lambda: app.seats.room.claimed() == {0: True}, timeout=20)
     until(gui, page, lambda: page.locator('.cell[data-a="40"]').first.inner_text() == "×")
     assert "1" in page.locator("#who").inner_text()  # still seat 1, no scan

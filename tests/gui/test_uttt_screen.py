@@ -5,6 +5,7 @@ import threading
 
 import pytest
 
+from companion.games.uttt.rules import move
 from companion.play.session import tally
 
 X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 9, 7,
@@ -39,7 +40,7 @@ def test_long_press_lights_the_board_the_move_sends_to_and_release_plays(gui, ut
     assert uttt.session.actions == []  # nothing played while the finger is down
     touch.touch_up()
     gui.pump(0.05)
-    assert uttt.session.actions == [38]
+    assert uttt.session.actions == [move(38)]
     assert uttt.ids.board.preview == -1
     assert uttt.session.state.view(None)["playable_boards"] == [2]
 
@@ -47,7 +48,7 @@ def test_long_press_lights_the_board_the_move_sends_to_and_release_plays(gui, ut
 def test_only_playable_boards_take_touches_and_the_status_says_free(gui, uttt):
     tap_cell(gui, uttt, 4 * 9 + 4)  # centre of centre: blue is sent to the centre board
     tap_cell(gui, uttt, 0)  # board 0 is dimmed: ignored
-    assert uttt.session.actions == [40]
+    assert uttt.session.actions == [move(40)]
     assert "青の番" in uttt.status_text and "どこでも" not in uttt.status_text
     rng = random.Random(3)
     while not uttt.session.state.view(None)["free_move"]:
@@ -61,7 +62,7 @@ def test_only_playable_boards_take_touches_and_the_status_says_free(gui, uttt):
     cell = next(a for a in range(board * 9, board * 9 + 9) if view["cells"][a] is None)
     played = len(uttt.session.actions)
     tap_cell(gui, uttt, cell)
-    assert uttt.session.actions[played:] == [cell]
+    assert uttt.session.actions[played:] == [move(cell)]
 
 
 def test_input_lock_stops_a_double_tap(gui, uttt):
@@ -71,23 +72,23 @@ def test_input_lock_stops_a_double_tap(gui, uttt):
         touch = UnitTestTouch(*gui.cell_centre(uttt.ids.board, action))
         touch.touch_down()
         touch.touch_up()
-    assert uttt.session.actions == [40]
+    assert uttt.session.actions == [move(40)]
     gui.pump(0.3)
     tap_cell(gui, uttt, 36)
-    assert uttt.session.actions == [40, 36]
+    assert uttt.session.actions == [move(40), move(36)]
 
 
 def test_two_player_undo_takes_back_one_move(gui, uttt):
     tap_cell(gui, uttt, 40)
     tap_cell(gui, uttt, 36)
     gui.tap(uttt.ids.undo)
-    assert uttt.session.actions == [40]
+    assert uttt.session.actions == [move(40)]
     assert "青の番" in uttt.status_text
 
 
 def finish_with_a_touch(gui, uttt):
-    for action in X_WINS[:-1]:
-        uttt.session.play(action)
+    for cell in X_WINS[:-1]:
+        uttt.session.play(move(cell))
     uttt.refresh()
     tap_cell(gui, uttt, X_WINS[-1])
     assert uttt.session.state.is_over()
@@ -106,7 +107,7 @@ def test_win_gold_line_result_review_and_no_undo(gui, uttt):
     gui.tap(uttt.ids.review_prev)
     assert uttt.review_index == len(X_WINS) - 2
     before = uttt.session.history()[uttt.review_index - 1]
-    assert uttt.ids.board.hints == before.legal_actions()
+    assert uttt.ids.board.hints == before.legal_cells()
     assert "23 / 25" in uttt.review_text
     gui.screenshot("uttt-review")
 
@@ -131,7 +132,7 @@ def test_game_in_progress_is_restored_after_restart(gui, uttt):
     assert gui.find("2手")  # listed under resume on the home screen
     gui.tap(gui.find("2手"))
     assert gui.screen.name == "uttt"
-    assert gui.screen.session.actions == [40, 36]
+    assert gui.screen.session.actions == [move(40), move(36)]
 
 
 def test_cpu_mode_you_start_and_undo_takes_your_move_and_its_reply(gui, uttt):
@@ -166,8 +167,8 @@ def test_undo_while_the_cpu_thinks_takes_only_your_move(gui, uttt, monkeypatch):
 
 def test_cpu_opening_move_cannot_be_undone_and_records_are_per_level(gui, uttt):
     gui.tap(uttt.ids.mode_easy)
-    for action in X_WINS[:-1]:
-        uttt.session.play(action)
+    for cell in X_WINS[:-1]:
+        uttt.session.play(move(cell))
     uttt.refresh()
     tap_cell(gui, uttt, X_WINS[-1])
     assert "あなた 1勝" in uttt.score_text
@@ -202,6 +203,6 @@ def test_a_game_opened_again_lets_the_old_controller_go(gui, uttt):
     old = uttt.controller
     uttt.show(None)  # the same unfinished game, in a new controller
     assert uttt.controller is not old and uttt._changed not in old.listeners
-    assert uttt.session.actions == [40]
+    assert uttt.session.actions == [move(40)]
     tap_cell(gui, uttt, 4 * 9 + 0)
-    assert uttt.session.actions == [40, 36]
+    assert uttt.session.actions == [move(40), move(36)]

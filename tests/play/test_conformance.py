@@ -1,8 +1,8 @@
 """The conformance suite: every registered game keeps the contract of play/state.py.
 
-Seeded random legal playouts to the end; at every step the state survives a JSON
-round-trip, equals the replay of its log, refuses illegal actions without
-changing, and no view holds a secret it may not: the table's view none of any seat's,
+Seeded random legal playouts to the end; at every step every legal action is a JSON
+object `{"type": kind, ...}`, the state survives a JSON round-trip, equals the replay of
+its log, refuses illegal actions without changing, and no view holds a secret it may not: the table's view none of any seat's,
 a seat's view none of another seat's (`secrets(seat)` is spelled per seat, e.g.
 "1:C3", so that it cannot be mistaken for what another seat legitimately sees).
 """
@@ -59,6 +59,7 @@ def test_random_playout_keeps_the_contract(name, options, seed):
         assert state.to_move() == CHANCE or 0 <= state.to_move() < state.seats
         for action in legal:
             assert roundtrip(action) == action, f"action {action!r} is not plain JSON"
+            assert type(action) is dict and type(action.get("type")) is str, f"{action!r}: not {{\"type\": ...}}"
         action = rng.choice(legal)
         seen_actions.extend(rng.sample(legal, min(3, len(legal))))
         state = state.apply(action)

@@ -54,8 +54,8 @@ def test_a_refusal_speaks_both_languages_and_is_a_value_error():
         games()["uttt"].new_state().apply(81)
     error = refused.value
     assert isinstance(error, IllegalAction) and error.key == "uttt_errors.not_a_move"
-    assert "81" in error.text("ja") and "整数" in error.text("ja")
-    assert str(error) == error.text("en") and "integer" in str(error)
+    assert "81" in error.text("ja") and "0〜80 のマス" in error.text("ja")
+    assert str(error) == error.text("en") and "a cell 0..80" in str(error)
 
 
 json_values = st.recursive(

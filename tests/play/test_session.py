@@ -2,12 +2,13 @@
 
 import pytest
 
+from companion.games.uttt.rules import move
 from companion.play.state import IllegalAction
 from companion.play.session import Session, tally
 from companion.store import Store, StoreError
 
-X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 9, 7,
-          63, 0, 3, 35, 4]
+X_WINS = [move(cell) for cell in [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27,
+                                  5, 46, 9, 7, 63, 0, 3, 35, 4]]
 
 
 @pytest.fixture
@@ -18,11 +19,11 @@ def store(tmp_path):
 
 def test_every_action_is_logged_before_it_is_adopted(store):
     session = Session.start(store, "uttt", players=["red", "blue"], scoreboard="s")
-    session.play(40)
-    assert store.actions(session.id) == [40]
+    session.play(move(40))
+    assert store.actions(session.id) == [move(40)]
     with pytest.raises(IllegalAction):
-        session.play(40)  # taken: refused, nothing written
-    assert store.actions(session.id) == [40] and session.actions == [40]
+        session.play(move(40))  # taken: refused, nothing written
+    assert store.actions(session.id) == [move(40)] and session.actions == [move(40)]
 
 
 def test_resume_replays_the_log(store):
@@ -54,7 +55,7 @@ def test_history_has_every_state_for_review(store):
         session.play(action)
     history = session.history()
     assert len(history) == 6 and history[-1] == session.state
-    assert history[0].legal_actions() == list(range(81))
+    assert history[0].legal_actions() == [move(cell) for cell in range(81)]
 
 
 def test_bad_options_are_refused_before_anything_is_written(store):
@@ -66,7 +67,7 @@ def test_bad_options_are_refused_before_anything_is_written(store):
 def test_play_all_commits_a_turn_of_several_actions_or_nothing(store):
     session = Session.start(store, "uttt", players=["red", "blue"], scoreboard="s")
     with pytest.raises(IllegalAction):
-        session.play_all([40, 36, 40])  # the third is taken: the first two are not kept either
+        session.play_all([move(40), move(36), move(40)])  # the third is taken: the first two are not kept
     assert session.actions == [] and store.actions(session.id) == []
     session.play_all(X_WINS[:3])
     assert store.actions(session.id) == X_WINS[:3] == session.actions

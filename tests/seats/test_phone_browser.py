@@ -70,7 +70,7 @@ def play_one(table, phones, rng) -> None:
     """The seat to move plays a random legal move by tapping on its phone; its "done"
     shows only once the move is on disk."""
     c = table.controller
-    seat, legal, count = table.call(lambda: (c.session.state.to_move(), c.session.state.legal_actions(),
+    seat, legal, count = table.call(lambda: (c.session.state.to_move(), c.session.state.legal_cells(),
                                              len(c.session.actions)))
     action, page = rng.choice(legal), phones[seat].page
     cell = page.locator(f'.zoom .cell[data-a="{action}"]')
@@ -79,7 +79,7 @@ def play_one(table, phones, rng) -> None:
     cell.click()
     playwright_api.expect(page.locator("#ack")).to_have_text(re.compile("^✓"))
     on_disk = table.call(lambda: table.store.actions(c.session.id))
-    assert len(on_disk) == count + 1 and on_disk[-1] == action
+    assert len(on_disk) == count + 1 and on_disk[-1] == {"type": "move", "cell": action}
 
 
 SMALL_TARGETS = """() => [...document.querySelectorAll("button:not([disabled]), .mini.playable")]

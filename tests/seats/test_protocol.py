@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games.uttt.rules import move
 from companion.play.controller import TABLE
 
 pytestmark = pytest.mark.asyncio
@@ -27,11 +28,11 @@ async def test_claim_a_seat_then_play_and_every_phone_gets_its_own_model(phones,
     assert room.claimed() == {0: True, 1: True}
     assert room.join_url("http://pi:8765") is None  # every seat claimed: no more QR
     mover = [red, blue][controller.session.state.to_move()]
-    cell = controller.session.state.legal_actions()[0]
+    cell = controller.session.state.legal_cells()[0]
     start = len(mover.received)
     await mover.send({"type": "act", "id": 1, "kind": "cell", "value": cell})
     assert (await mover.next("done")) == {"type": "done", "id": 1}
-    assert controller.store.actions(controller.session.id) == [cell]  # on disk before "done"
+    assert controller.store.actions(controller.session.id) == [move(cell)]  # on disk before "done"
     shown = [m for m in mover.received[start:] if m["type"] == "display"][-1]  # the new model came first
     assert shown["model"]["board"]["cells"][cell] is not None
     other = blue if mover is red else red
@@ -180,7 +181,7 @@ async def test_a_replayed_message_is_applied_once(phones, table):
     blue, _ = await seated(phones, room, 1)
     first = controller.session.state.to_move()
     mover = [red, blue][first]
-    cell = controller.session.state.legal_actions()[0]
+    cell = controller.session.state.legal_cells()[0]
     await mover.send({"type": "act", "id": 5, "kind": "cell", "value": cell})
     await mover.next("done")
     controller.undo_to(0)  # the table takes it back, so the cell would be legal again

@@ -103,37 +103,36 @@ class Labeller:
         plays: dict[str, set] = {}  # card type -> keys offered (to play, or drawn)
         discards: dict[str, set] = {}
         for a in actions:
-            if not isinstance(a, dict):
-                continue
-            for field, group in (("play", plays), ("drew", plays), ("discard", discards)):
-                if field in a and a[field] != "hidden":
-                    group.setdefault(card_type(a[field]), set()).add(a[field])
+            if a["type"] in ("play", "draw", "discard") and a["card"] != "hidden":
+                group = discards if a["type"] == "discard" else plays
+                group.setdefault(card_type(a["card"]), set()).add(a["card"])
         return [self.path(a, plays, discards) for a in actions]
 
-    def path(self, action, plays: dict, discards: dict) -> list[Step]:
-        if isinstance(action, str):
-            return [(action, Text(f"navalwar.action.{action}"))]
-        if "play" in action:
-            return self._card_steps(action["play"], plays) + self._target(action)
-        if "discard" in action:
+    def path(self, action: dict, plays: dict, discards: dict) -> list[Step]:
+        kind = action["type"]
+        if kind == "play":
+            return self._card_steps(action["card"], plays) + self._target(action)
+        if kind == "discard":
             return [("discard", Text("navalwar.action.discard"))] + self._card_steps(
-                action["discard"], discards)
-        if "drew" in action:
-            if action["drew"] == "hidden":
+                action["card"], discards)
+        if kind == "draw":
+            if action["card"] == "hidden":
                 return [("hidden", Text("navalwar.action.hidden"))]
-            return self._card_steps(action["drew"], plays)
-        if "first" in action:
-            return [(f"seat:{action['first']}", plain(self.names[action["first"]]))]
-        if "ship" in action:
+            return self._card_steps(action["card"], plays)
+        if kind == "no_red":
+            return [("no_red", Text("navalwar.action.no_red"))]
+        if kind == "choose":
+            return [(action["turn"], Text(f"navalwar.action.{action['turn']}"))]
+        if kind == "first":
+            return [(f"seat:{action['seat']}", plain(self.names[action["seat"]]))]
+        if kind == "deal":
             return [(f"ship:{action['ship']}", ship_text(self.catalogue[action["ship"]]))]
-        if "die" in action:
-            return [(f"die:{action['die']}", plain(action["die"]))]
-        if "strike" in action:
-            return [self._ship_step(action["strike"])]
-        if "sink" in action:
-            return [self._ship_step(action["sink"])]
-        if "attack" in action:
-            return [self._fleet_step(action["attack"])]
+        if kind == "die":
+            return [(f"die:{action['value']}", plain(action["value"]))]
+        if kind in ("strike", "sink"):
+            return [self._ship_step(action["ship"])]
+        if kind == "attack":
+            return [self._fleet_step(action["fleet"])]
         raise ValueError(f"no label for Naval War action {action!r}")
 
 

@@ -298,8 +298,8 @@ class NavalWarController(Controller):
     def on_random(self, seat, value) -> None:
         """The companion rolls the die (or picks the first player) at random."""
         action = self.rng.choice(self.session.state.legal_actions())
-        label = (Text("navalwar_ui.rolled", {"n": action["die"]}) if "die" in action
-                 else plain(self.names[action["first"]]))
+        label = (Text("navalwar_ui.rolled", {"n": action["value"]}) if action["type"] == "die"
+                 else plain(self.names[action["seat"]]))
         self._play(action, label)
 
     def _play(self, action, label: Text) -> None:

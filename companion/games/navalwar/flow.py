@@ -58,7 +58,7 @@ def do(d: dict, comp: Composition, action) -> None:
     kind = item["kind"]
     seat = d["seat"]
     if kind == "first":
-        t["first"] = d["seat"] = action["first"]
+        t["first"] = d["seat"] = action["seat"]
         d["phase"] = "deal"
         t["todo"] = [{"kind": "deal", "seat": 0}]
     elif kind == "deal":
@@ -70,18 +70,18 @@ def do(d: dict, comp: Composition, action) -> None:
         if by is not None:
             settle_fleet(t, comp, item["seat"], by)
     elif kind == "draw":
-        _drew(d, action["drew"])
+        _drew(d, action["card"])
     elif kind == "die":
-        _die(d, comp, item, action["die"])
+        _die(d, comp, item, action["value"])
     elif kind in ("stage_hand", "play", "red"):
         _card(d, comp, kind, action)
     elif kind == "choose":
-        if action == "draw":
+        if action["turn"] == "draw":
             _push(t, {"kind": "draw"})
         else:
             _push(t, {"kind": "strike", "targets": []})
     elif kind == "strike":
-        targets = item["targets"] + [action["strike"]]
+        targets = item["targets"] + [action["ship"]]
         carriers = carriers_afloat(t, comp, seat)
         if len(targets) < len(carriers):
             _push(t, {"kind": "strike", "targets": targets})
@@ -89,9 +89,9 @@ def do(d: dict, comp: Composition, action) -> None:
             t["todo"][0:0] = [{"kind": "die", "effect": "air", "ship": s, "by": seat} for s in targets]
     elif kind == "squadron":
         remove_squadron(t, squadron(t, item["n"]))
-        _push(t, {"kind": "die", "effect": "squadron", "seat": action["attack"], "by": seat})
+        _push(t, {"kind": "die", "effect": "squadron", "seat": action["fleet"], "by": seat})
     elif kind == "pick":
-        sink(t, comp, action["sink"], seat)
+        sink(t, comp, action["ship"], seat)
         _push(t, {**item, "left": item["left"] - 1})
 
 
@@ -139,16 +139,16 @@ def _card(d: dict, comp: Composition, kind: str, action) -> None:
     t = d["table"]
     seat = d["seat"]
     hand = t["hands"][seat]
-    if action == "no_red":
+    if action["type"] == "no_red":
         hand["unknown"] = 0
         return
-    key = action.get("play") or action.get("discard")
+    key = action["card"]
     if kind != "red":  # it leaves the hand and is shown
         hand["n"] -= 1
         if kind == "stage_hand":
             hand["unknown"] -= 1
         reveal(t, key)
-    if "discard" in action:
+    if action["type"] == "discard":
         discard(t, key)
     else:
         play(d, comp, seat, key, action)

@@ -1,23 +1,26 @@
 """Naval War: the legal actions at the current decision (`todo[0]` of the table).
 
-Every action is a plain JSON value:
+Every action is a JSON object `{"type": kind, ...fields}`; `ship` is always a ship
+card's id, `fleet` a seat whose fleet is meant, `card` an action card's key:
 
 chance (`to_move() == CHANCE`)
-  `{"first": seat}`           who plays first in round 1
-  `{"ship": id}`              a ship card dealt, or taken by an additional ship
-  `{"drew": "hidden"}`        a black card drawn into a hand, identity unknown
-  `{"drew": key}`             a red card drawn (shown, to be played at once)
-  `{"die": 1..6}`             a die roll
+  `{"type": "first", "seat": s}`        who plays first in round 1
+  `{"type": "deal", "ship": id}`        a ship card dealt, or taken by an additional ship
+  `{"type": "draw", "card": "hidden"}`  a black card drawn into a hand, identity unknown
+  `{"type": "draw", "card": key}`       a red card drawn (shown, to be played at once)
+  `{"type": "die", "value": 1..6}`      a die roll
 players
-  `{"play": key, ...}`        play a card; the target is `"ship": id` (with `"salvo": i`
-                              for additional damage and repair), `"fleet": seat`
-                              (minefield) or `"squadron": n`; none for the others
-  `{"discard": key}`          discard a card (a red card only when it cannot be played)
-  `"no_red"`                  first turn: no red card left in the hand
-  `"draw"` / `"air_strike"`   a normal turn: draw, or strike with the carriers instead
-  `{"strike": id}`            the next carrier's target
-  `{"attack": seat}`          the fleet a destroyer squadron attacks
-  `{"sink": id}`              a ship the squadron's owner picks to sink
+  `{"type": "play", "card": key, ...}`  play a card; its target is `"ship": id` (with
+                                        `"salvo": i` for additional damage and repair),
+                                        `"fleet": s` (minefield) or `"squadron": n`;
+                                        none for the others
+  `{"type": "discard", "card": key}`    discard a card (a red one only when it cannot be played)
+  `{"type": "no_red"}`                  first turn: no red card left in the hand
+  `{"type": "choose", "turn": t}`       a normal turn: `t` "draw", or "air_strike" with the
+                                        carriers instead
+  `{"type": "strike", "ship": id}`      the next carrier's target
+  `{"type": "attack", "fleet": s}`      the fleet a destroyer squadron attacks
+  `{"type": "sink", "ship": id}`        a ship the squadron's owner picks to sink
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from companion.games.navalwar.table import (
 )
 
 CHANCE_KINDS = {"first", "deal", "harbour", "draw", "die"}
-DIE = [{"die": n} for n in range(1, 7)]
+DIE = [{"type": "die", "value": n} for n in range(1, 7)]
 
 
 def card_plays(t: dict, comp: Composition, seat: int, key: str, stage: bool) -> list[dict]:
@@ -44,35 +47,35 @@ def card_plays(t: dict, comp: Composition, seat: int, key: str, stage: bool) -> 
     if kind == "salvo":
         if salvo_calibre(key) not in calibres_afloat(t, comp, seat):
             return []
-        return ([{"play": key, "ship": s} for s in enemy_targets(t, comp, seat, smoke_blocks=True)]
-                + [{"play": key, "squadron": q["n"]} for q in t["squadrons"] if q["owner"] != seat])
+        return ([{"type": "play", "card": key, "ship": s} for s in enemy_targets(t, comp, seat, smoke_blocks=True)]
+                + [{"type": "play", "card": key, "squadron": q["n"]} for q in t["squadrons"] if q["owner"] != seat])
     if kind == "additional_damage":
         if stage:
             return []  # RULES §3: simply discarded during the first turn
-        return [{"play": key, "ship": e["id"], "salvo": i}
+        return [{"type": "play", "card": key, "ship": e["id"], "salvo": i}
                 for other in active(t) if other != seat
                 for e in t["fleets"][other] if e["id"] in exposed(t, comp, other)  # the carrier screen
                 for i in range(len(e["salvos"]))]
     if kind == "minefield":
-        return [{"play": key, "fleet": other} for other in active(t)
+        return [{"type": "play", "card": key, "fleet": other} for other in active(t)
                 if other != seat and not t["smoke"][other]
                 and not (stage and other in t["stage_mined"])]
     if kind in ("submarine", "torpedo_boat"):
         smoke_blocks = kind == "torpedo_boat"
-        return [{"play": key, "ship": s} for s in enemy_targets(t, comp, seat, smoke_blocks)]
+        return [{"type": "play", "card": key, "ship": s} for s in enemy_targets(t, comp, seat, smoke_blocks)]
     if kind == "additional_ship":
-        return [{"play": key}] if t["harbour"] else []
+        return [{"type": "play", "card": key}] if t["harbour"] else []
     if kind == "minesweeper":
-        return [{"play": key}] if t["mines"][seat] else []
+        return [{"type": "play", "card": key}] if t["mines"][seat] else []
     if kind == "repair":
-        return [{"play": key, "ship": e["id"], "salvo": i}
+        return [{"type": "play", "card": key, "ship": e["id"], "salvo": i}
                 for e in t["fleets"][seat] for i in range(len(e["salvos"]))]
-    return [{"play": key}]  # smoke, destroyer squadron
+    return [{"type": "play", "card": key}]  # smoke, destroyer squadron
 
 
 def red_card_options(t: dict, comp: Composition, seat: int, key: str, stage: bool) -> list:
     """A red card in play: its plays, or discarding it when it has none."""
-    return card_plays(t, comp, seat, key, stage) or [{"discard": key}]
+    return card_plays(t, comp, seat, key, stage) or [{"type": "discard", "card": key}]
 
 
 def draw_outcomes(t: dict, comp: Composition) -> list[dict]:
@@ -81,8 +84,8 @@ def draw_outcomes(t: dict, comp: Composition) -> list[dict]:
         return []
     known_black, _ = hidden_split(t)
     _, black = unseen_by_colour(t, comp)
-    outcomes = [{"drew": "hidden"}] if black > known_black else []
-    return outcomes + [{"drew": k} for k in comp.red_keys if unseen(t, comp, k) > 0]
+    outcomes = [{"type": "draw", "card": "hidden"}] if black > known_black else []
+    return outcomes + [{"type": "draw", "card": k} for k in comp.red_keys if unseen(t, comp, k) > 0]
 
 
 def _stage_hand(t: dict, comp: Composition, seat: int, only: str | None) -> list:
@@ -94,7 +97,7 @@ def _stage_hand(t: dict, comp: Composition, seat: int, only: str | None) -> list
     known_black, _ = hidden_split(t)
     _, black = unseen_by_colour(t, comp)
     if only is None and black >= known_black + t["hands"][seat]["unknown"]:
-        options.append("no_red")
+        options.append({"type": "no_red"})
     return options
 
 
@@ -105,7 +108,7 @@ def _hand_play(t: dict, comp: Composition, seat: int, only: str | None) -> list:
         if only is None or key == only:
             options += card_plays(t, comp, seat, key, stage=False)
     if only is None:
-        options += [{"discard": k} for k in keys]
+        options += [{"type": "discard", "card": k} for k in keys]
     return options
 
 
@@ -131,9 +134,9 @@ def options(d: dict, comp: Composition, only: str | None = None) -> list:
     seat = d["seat"]
     stage = d["phase"] == "stage"
     if kind == "first":
-        return [{"first": s} for s in range(d["options"]["players"])]
+        return [{"type": "first", "seat": s} for s in range(d["options"]["players"])]
     if kind in ("deal", "harbour"):
-        return [{"ship": s} for s in t["harbour"]]
+        return [{"type": "deal", "ship": s} for s in t["harbour"]]
     if kind == "draw":
         return draw_outcomes(t, comp)
     if kind == "die":
@@ -145,11 +148,11 @@ def options(d: dict, comp: Composition, only: str | None = None) -> list:
     if kind == "play":
         return _hand_play(t, comp, seat, only)
     if kind == "choose":
-        return ["draw", "air_strike"]
+        return [{"type": "choose", "turn": turn} for turn in ("draw", "air_strike")]
     if kind == "strike":
-        return [{"strike": s} for s in enemy_targets(t, comp, seat, smoke_blocks=True)]
+        return [{"type": "strike", "ship": s} for s in enemy_targets(t, comp, seat, smoke_blocks=True)]
     if kind == "squadron":
-        return [{"attack": s} for s in attackable_fleets(t, seat)]
+        return [{"type": "attack", "fleet": s} for s in attackable_fleets(t, seat)]
     if kind == "pick":
-        return [{"sink": s} for s in exposed(t, comp, item["seat"])]
+        return [{"type": "sink", "ship": s} for s in exposed(t, comp, item["seat"])]
     raise AssertionError(f"unknown decision {kind!r}")

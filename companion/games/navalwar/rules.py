@@ -1,10 +1,11 @@
 """ネイバルウォー Naval War (RULES.md §3): a tracker for a physical game of 3-9 players.
 
 The companion sees what the table shows, never the shuffled decks or the
-hands: a draw is entered as `{"drew": "hidden"}` (a black card into the hand)
-or `{"drew": key}` (a red card, shown and played at once); a card's identity
-becomes known when it is played or discarded; dealt and added ships, the first
-player and dice are chance decisions.  Actions are listed in `moves`.
+hands: a draw is entered as `{"type": "draw", "card": "hidden"}` (a black card
+into the hand) or `{"type": "draw", "card": key}` (a red card, shown and played
+at once); a card's identity becomes known when it is played or discarded;
+dealt and added ships, the first player and dice are chance decisions.  Every
+action is `{"type": kind, ...}`; the kinds and their fields are listed in `moves`.
 
 Where RULES.md §3 is silent, this engine decides:
 - round 1's first player is a chance decision; later rounds start with the
@@ -90,7 +91,7 @@ class NavalWarState(State):
         return options(self.data, self.comp)
 
     def apply(self, action) -> "NavalWarState":
-        only = action.get("play") if isinstance(action, dict) else None
+        only = action.get("card") if isinstance(action, dict) and action.get("type") == "play" else None
         legal = options(self.data, self.comp, only if isinstance(only, str) else None)
         if action not in legal:
             raise self._refusal(action)

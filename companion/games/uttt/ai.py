@@ -32,7 +32,7 @@ from companion.games.uttt.playout import (
 from companion.errors import CompanionError
 from companion.play.state import IllegalAction
 from companion.games.uttt.rules import (
-    BOARD_OF, CELL_OF, DRAW, FULL, IS_WIN, ONGOING, THREATS, Engine, UtttState,
+    BOARD_OF, CELL_OF, DRAW, FULL, IS_WIN, ONGOING, THREATS, Engine, UtttState, move as action,
 )
 
 WIN, HALF, LOSS = 1.0, 0.5, 0.0  # values for the player who made the move into a node
@@ -92,8 +92,9 @@ def config_for(level: str | SearchConfig, time_limit: float | None = None,
 def choose_move(state: UtttState | Engine, level: str | SearchConfig = "medium",
                 rng: random.Random | None = None, time_limit: float | None = None,
                 iterations: int | None = None,
-                clock: Callable[[], float] = time.perf_counter) -> int:
-    """The move the computer plays in `state` at `level` (an action for `state.apply`).
+                clock: Callable[[], float] = time.perf_counter) -> dict:
+    """The move the computer plays in `state` at `level` (an action for `state.apply`;
+    the search itself works on cell numbers).
 
     `level` is "easy", "medium", "hard" or a `SearchConfig`; `time_limit` (seconds)
     and `iterations` override its budget (see `config_for`).  Raises
@@ -106,10 +107,10 @@ def choose_move(state: UtttState | Engine, level: str | SearchConfig = "medium",
         raise IllegalAction("uttt_errors.game_over")
     moves = list(legal_moves(engine))
     if len(moves) == 1:
-        return moves[0]
+        return action(moves[0])
     if config.random_move_rate and rng.random() < config.random_move_rate:
-        return rng.choice(moves)
-    return Search(engine, config, rng, clock).run()
+        return action(rng.choice(moves))
+    return action(Search(engine, config, rng, clock).run())
 
 
 class Node:

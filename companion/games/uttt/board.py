@@ -33,7 +33,7 @@ class UtttBoard(Widget):
         self.bind(pos=redraw, size=redraw, view=redraw, preview=redraw,
                   pressed=redraw, hints=redraw, interactive=redraw, colours=redraw)
 
-    def on_play(self, action: int) -> None:
+    def on_play(self, cell: int) -> None:
         pass
 
     # geometry -----------------------------------------------------------------
@@ -49,11 +49,11 @@ class UtttBoard(Widget):
     def origin(self) -> tuple[float, float]:
         return self.center_x - self.side / 2, self.center_y - self.side / 2
 
-    def cell_rect(self, action: int) -> tuple[float, float, float]:
+    def cell_rect(self, cell: int) -> tuple[float, float, float]:
         """x, y (bottom left) and size of a cell; board 0 / cell 0 is top left."""
-        board, cell = divmod(action, 9)
-        col = board % 3 * 3 + cell % 3
-        row = board // 3 * 3 + cell // 3
+        board, inner = divmod(cell, 9)
+        col = board % 3 * 3 + inner % 3
+        row = board // 3 * 3 + inner // 3
         size = self.cell_size
         x0, y0 = self.origin()
         x = x0 + col * size + (col // 3) * GAP
@@ -64,34 +64,34 @@ class UtttBoard(Widget):
         x, y, size = self.cell_rect(board * 9 + 6)  # bottom-left cell of that board
         return x, y, size * 3
 
-    def action_at(self, x: float, y: float) -> int | None:
-        for action in range(81):
-            cx, cy, size = self.cell_rect(action)
+    def cell_at(self, x: float, y: float) -> int | None:
+        for cell in range(81):
+            cx, cy, size = self.cell_rect(cell)
             if cx <= x < cx + size and cy <= y < cy + size:
-                return action
+                return cell
         return None
 
     # touch -------------------------------------------------------------------
 
-    def playable(self, action: int | None) -> bool:
-        if action is None or not self.interactive or not self.view:
+    def playable(self, cell: int | None) -> bool:
+        if cell is None or not self.interactive or not self.view:
             return False
-        board = action // 9
-        return board in self.view["playable_boards"] and self.view["cells"][action] is None
+        board = cell // 9
+        return board in self.view["playable_boards"] and self.view["cells"][cell] is None
 
     def on_touch_down(self, touch):
         if not self.collide_point(*touch.pos):
             return False
-        action = self.action_at(*touch.pos)
-        if self.playable(action):
+        cell = self.cell_at(*touch.pos)
+        if self.playable(cell):
             touch.grab(self)
-            self._press(action)
+            self._press(cell)
         return True
 
     def on_touch_move(self, touch):
         if touch.grab_current is self:
-            action = self.action_at(*touch.pos)
-            self._press(action) if self.playable(action) else self._release()
+            cell = self.cell_at(*touch.pos)
+            self._press(cell) if self.playable(cell) else self._release()
             return True
         return super().on_touch_move(touch)
 
@@ -99,16 +99,16 @@ class UtttBoard(Widget):
         if touch.grab_current is not self:
             return super().on_touch_up(touch)
         touch.ungrab(self)
-        action = self.action_at(*touch.pos)
+        cell = self.cell_at(*touch.pos)
         chosen = self.pressed
         self._release()
-        if chosen >= 0 and action == chosen and self.playable(action):
-            self.dispatch("on_play", action)
+        if chosen >= 0 and cell == chosen and self.playable(cell):
+            self.dispatch("on_play", cell)
         return True
 
-    def _press(self, action: int) -> None:
-        self.pressed = action
-        target = self.view.get("sends_to", {}).get(str(action)) if self.view else None
+    def _press(self, cell: int) -> None:
+        self.pressed = cell
+        target = self.view.get("sends_to", {}).get(str(cell)) if self.view else None
         self.preview = -1 if target is None else target
 
     def _release(self) -> None:
@@ -128,8 +128,8 @@ class UtttBoard(Widget):
                 x, y, size = self.board_rect(board)
                 Color(*(theme.PANEL if board in lit else (0.11, 0.13, 0.17, 1)))
                 Rectangle(pos=(x, y), size=(size, size))
-            for action in range(81):
-                self._draw_cell(action, view["cells"][action], action // 9 in lit)
+            for cell in range(81):
+                self._draw_cell(cell, view["cells"][cell], cell // 9 in lit)
             for board, status in enumerate(view["boards"]):
                 if status in ("X", "O"):
                     self._draw_big_mark(board, status)
@@ -139,20 +139,20 @@ class UtttBoard(Widget):
                 Line(rectangle=(x, y, size, size), width=3)
             self._draw_winning_line(view.get("winning_line"))
 
-    def _draw_cell(self, action: int, mark: str | None, lit: bool) -> None:
-        x, y, size = self.cell_rect(action)
+    def _draw_cell(self, cell: int, mark: str | None, lit: bool) -> None:
+        x, y, size = self.cell_rect(cell)
         pad = size * 0.06
         fill = (0.22, 0.26, 0.33, 1) if lit else (0.14, 0.16, 0.20, 1)
-        if action == self.pressed:
+        if cell == self.pressed:
             fill = (0.35, 0.40, 0.50, 1)
         Color(*fill)
         Rectangle(pos=(x + pad, y + pad), size=(size - 2 * pad, size - 2 * pad))
-        if action == self.view.get("last_move"):
+        if cell == self.view.get("last_move"):
             Color(*theme.GOLD)
             Line(rectangle=(x + pad, y + pad, size - 2 * pad, size - 2 * pad), width=1.5)
         if mark:
             self._draw_mark(mark, x, y, size, size * 0.22, 2.5)
-        elif action in self.hints:
+        elif cell in self.hints:
             Color(*theme.GOLD)
             dot = size * 0.22
             Ellipse(pos=(x + size / 2 - dot / 2, y + size / 2 - dot / 2), size=(dot, dot))

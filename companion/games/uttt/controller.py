@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from companion.games.uttt.ai import choose_move
+from companion.games.uttt.rules import move
 from companion.play.controller import TABLE, Controller, Offer, Text, Who
 from companion.play.session import Session, tally, unfinished
 from companion.store import Lineup, Store
@@ -78,7 +79,7 @@ class UtttController(Controller):
         found = []
         seat = self.mover(who)
         if seat is not None:
-            found.append(Offer("cell", seat=seat, choices=tuple(self.session.state.legal_actions())))
+            found.append(Offer("cell", seat=seat, choices=tuple(self.session.state.legal_cells())))
         if self.undo_target() is not None and (who == TABLE or who in self.at_table):
             found.append(Offer("undo", Text("app.undo")))
         if who == TABLE:
@@ -92,7 +93,7 @@ class UtttController(Controller):
     # input -------------------------------------------------------------------------
 
     def on_cell(self, seat: int, cell: int) -> None:
-        self.play_turn([cell])
+        self.play_turn([move(cell)])
 
     def on_undo(self, seat, value) -> None:
         self.undo_to(self.undo_target())
@@ -136,7 +137,7 @@ class UtttController(Controller):
             return model | self._review()
         self._history = []
         view = state.view(None)
-        view["sends_to"] = {str(a): state.sends_to(a) for a in state.legal_actions()}
+        view["sends_to"] = {str(c): state.sends_to(c) for c in state.legal_cells()}
         person = players[view["to_move"]]
         if model["thinking"]:
             status = Text("uttt_ui.thinking")
@@ -158,7 +159,7 @@ class UtttController(Controller):
             self._history = self.session.history()
             self.review_index = len(self._history) - 1
         shown, before = self._history[self.review_index], self._history[self.review_index - 1]
-        return {"board": shown.view(None), "hints": before.legal_actions(), "interactive": False,
+        return {"board": shown.view(None), "hints": before.legal_cells(), "interactive": False,
                 "status": result, "free_move": False, "status_person": person, "result": result,
                 "review": Text("uttt_ui.review", {"i": self.review_index, "n": len(self._history) - 1}),
                 "review_index": self.review_index}

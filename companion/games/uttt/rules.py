@@ -1,15 +1,16 @@
 """Ultimate Tic-Tac-Toe (RULES.md §5).
 
-Action = board * 9 + cell, boards and cells numbered 0..8 row-major.  Seat 0 is
-X and moves first.  The cell played sends the opponent to the board at that
+One kind of action, a mark in a cell: `{"type": "move", "cell": n}` with n =
+board * 9 + cell in that board (0..80), boards and cells numbered 0..8 row-major
+(`move(n)` spells it).  Seat 0 is X and moves first.  The cell played sends the opponent to the board at that
 position; a won or full board is closed and being sent there is a free move.
 Three won boards in a line win; the game is an early draw as soon as every
 big-board line is blocked (holds a board of each player, or a drawn board).
 
 Two layers: `Engine`, a mutable bitboard position (one 9-bit mask per player
 and board, lookup tables for lines) that the computer opponent plays millions
-of moves on without checks, and `UtttState`, the immutable validated state of
-the game contract built around it.
+of moves on without checks, by cell number, and `UtttState`, the immutable
+validated state of the game contract built around it (actions cross there).
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ BOARD_OF = tuple(a // 9 for a in range(81))
 CELL_OF = tuple(a % 9 for a in range(81))
 # MOVES[board][empty-mask]: the actions into those empty cells
 MOVES = tuple(tuple(tuple(b * 9 + c for c in BITS[m]) for m in range(512)) for b in range(9))
+
+
+def move(cell: int) -> dict:
+    """The action of a mark in `cell` (0..80)."""
+    return {"type": "move", "cell": cell}
 
 
 def winning_line(mask: int) -> list[int] | None:
@@ -156,8 +162,9 @@ def sends_to_after(engine: Engine, action: int) -> int | None:
 
 @dataclass(frozen=True, eq=False)
 class UtttState(State):
-    """An immutable Ultimate Tic-Tac-Toe position: the move list, and the engine that
-    has played it (private and never changed; `engine()` gives a copy to search)."""
+    """An immutable Ultimate Tic-Tac-Toe position: the cells played in turn (`moves`),
+    and the engine that has played them (private and never changed; `engine()` gives a
+    copy to search)."""
 
     moves: tuple[int, ...] = ()
     _engine: Engine | None = field(default=None, repr=False)
@@ -168,11 +175,11 @@ class UtttState(State):
         object.__setattr__(self, "moves", tuple(self.moves))
         if self._engine is None:
             engine = Engine()
-            for action in self.moves:
-                refusal = _refusal(engine, action)
+            for cell in self.moves:
+                refusal = _refusal(engine, cell)
                 if refusal:
                     raise refusal
-                engine.play(action)
+                engine.play(cell)
             object.__setattr__(self, "_engine", engine)
 
     @property
@@ -191,27 +198,29 @@ class UtttState(State):
         """"play" or "over"."""
         return "play" if self._engine.result == ONGOING else "over"
 
-    def legal_actions(self) -> list[int]:
+    def legal_cells(self) -> list[int]:
+        """The cells of `legal_actions()`, in the same order."""
         return self._engine.legal_moves()
 
-    def apply(self, action: Any) -> "UtttState":
-        refusal = _refusal(self._engine, action)
-        if refusal:
-            raise refusal
-        engine = self._engine.copy()
-        engine.play(action)
-        return self.evolve(moves=self.moves + (action,), _engine=engine)
+    def legal_actions(self) -> list[dict]:
+        return [{"type": "move", "cell": c} for c in self._engine.legal_moves()]
 
-    def sends_to(self, action: int) -> int | None:
-        """For the long-press preview: the board `action` sends the opponent to.
+    def apply(self, action: Any) -> "UtttState":
+        cell = _cell_of(self._engine, action)
+        engine = self._engine.copy()
+        engine.play(cell)
+        return self.evolve(moves=self.moves + (cell,), _engine=engine)
+
+    def sends_to(self, cell: int) -> int | None:
+        """For the long-press preview: the board a mark in `cell` sends the opponent to.
 
         None when the opponent gets a free move or the move ends the game.
         Raises `IllegalAction` for a move that cannot be played.
         """
-        refusal = _refusal(self._engine, action)
+        refusal = _refusal(self._engine, cell)
         if refusal:
             raise refusal
-        return sends_to_after(self._engine, action)
+        return sends_to_after(self._engine, cell)
 
     def outcome(self) -> Outcome | None:
         result = self._engine.result
@@ -261,13 +270,25 @@ def _board_status(engine: Engine, board: int) -> str:
     return "draw" if engine.drawn >> board & 1 else "open"
 
 
-def _refusal(engine: Engine, action: Any) -> IllegalAction | None:
-    """Why `action` is illegal in `engine`, or None if legal."""
-    if type(action) is not int or not 0 <= action < 81:
-        return IllegalAction("uttt_errors.not_a_move", action=action)
+def _cell_of(engine: Engine, action: Any) -> int:
+    """The cell of `action` if it is legal in `engine`; raises `IllegalAction` if not."""
+    legal = type(action) is dict and action.get("type") == "move" and len(action) == 2
+    cell = action["cell"] if legal and "cell" in action else None
+    if type(cell) is not int or not 0 <= cell < 81:
+        raise IllegalAction("uttt_errors.not_a_move", action=action)
+    refusal = _refusal(engine, cell)
+    if refusal:
+        raise refusal
+    return cell
+
+
+def _refusal(engine: Engine, cell: Any) -> IllegalAction | None:
+    """Why a mark in `cell` is illegal in `engine`, or None if legal."""
+    if type(cell) is not int or not 0 <= cell < 81:
+        return IllegalAction("uttt_errors.not_a_move", action=cell)
     if engine.result != ONGOING:
         return IllegalAction("uttt_errors.game_over")
-    board, cell = divmod(action, 9)
+    board, cell = divmod(cell, 9)
     if engine.closed() >> board & 1:
         return IllegalAction("uttt_errors.board_closed", board=board)
     if engine.forced >= 0 and board != engine.forced:

@@ -51,8 +51,8 @@ class UtttScreen(ControllerScreen):
 
     # input: every touch goes to the controller (ControllerScreen.act), from the table ----
 
-    def play(self, action: int) -> None:
-        if not self.locked and self.act("cell", action):
+    def play(self, cell: int) -> None:
+        if not self.locked and self.act("cell", cell):
             self.locked = True
             self._unlock_event = Clock.schedule_once(self._unlock, INPUT_LOCK_S)
             self.refresh()

@@ -130,7 +130,7 @@ def refused_without_change(c, rng):
     who = rng.choice([TABLE, *seats])
     offered = {o.kind for o in c.offers(who)}
     tries = [(kind, value) for kind, value in
-             (("choose", "nowhere"), ("enter", {"die": 7}), ("undo", None), ("continue", None),
+             (("choose", "nowhere"), ("enter", {"type": "die", "value": 7}), ("undo", None), ("continue", None),
               ("start", ["A", "B", "C"]), ("new", None), ("players", 5), ("random", None), ("back", None))
              if kind not in offered or kind in ("choose", "enter")]
     kind, value = rng.choice(tries)
@@ -228,12 +228,12 @@ def test_a_card_entered_step_by_step_the_dice_rolled_or_entered_and_undo(store):
               ["ship-texas", "ship-hyuga", "ship-lutzow", "ship-repulse", "ship-scheer"]]
     for seat, ships in enumerate(fleets):
         for ship in ships:
-            step(seat, "enter", {"ship": ship})
+            step(seat, "enter", {"type": "deal", "ship": ship})
     for _ in range(3):
-        step.enter(c.actor(), "no_red")
+        step.enter(c.actor(), {"type": "no_red"})
     # Ben's normal turn, from his phone: draw a black card, a salvo in three steps
     assert c.actor() == 1 and c.display(1)["choices"] and not c.display(2)["choices"]
-    step.enter(1, "draw")
+    step.enter(1, {"type": "choose", "turn": "draw"})
     step(1, "choose", "hidden")
     step(1, "choose", "type:salvo")
     assert words(c.display(1)["chosen"]) == "射撃" and c.display(TABLE)["chosen"] == []
@@ -249,9 +249,9 @@ def test_a_card_entered_step_by_step_the_dice_rolled_or_entered_and_undo(store):
     # minefield: the phone's step is dropped), its die entered from the real die, then one rolled
     step(2, "choose", "type:minefield")
     assert words(c.display(2)["chosen"]) == "機雷"
-    step(TABLE, "enter", {"drew": "submarine"})
+    step(TABLE, "enter", {"type": "draw", "card": "submarine"})
     assert c.display(2)["chosen"] == [] and "back" not in {o.kind for o in c.offers(2)}
-    step(TABLE, "enter", {"play": "submarine", "ship": "ship-iowa"})
+    step(TABLE, "enter", {"type": "play", "card": "submarine", "ship": "ship-iowa"})
     model = c.display(TABLE)
     assert words(model["prompt"]) == "Chieの番\n潜水艦 → Ben: Iowa (0/7)\n5か6で撃沈"
     assert model["columns"] == 3 and [ch["id"] for ch in model["choices"]] == [f"die:{n}" for n in range(1, 7)]

@@ -41,7 +41,8 @@ def check_step(state, view, rng):
         json.dumps(view)
         assert len(legal_set(state)) == len(state.legal_actions()), "no action listed twice"
         before = state.to_json()
-        for junk in ({"play": "salvo-18-4", "ship": "ship-nowhere"}, {"die": 7}, "no_red", {"drew": "x"}):
+        for junk in ({"type": "play", "card": "salvo-18-4", "ship": "ship-nowhere"}, {"type": "die", "value": 7},
+                     {"type": "no_red"}, {"type": "draw", "card": "x"}, "no_red", {"drew": "hidden"}):
             if junk not in state.legal_actions():
                 try:
                     state.apply(junk)

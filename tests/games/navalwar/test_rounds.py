@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from .test_support import GAME, apply_all, dealt, fleet, in_normal_turns, pass_turn, red, table
+from .test_support import DRAW, GAME, NO_RED, apply_all, dealt, fleet, in_normal_turns, pass_turn, red, table
 
 from companion.play.state import CHANCE, IllegalAction
 from companion.games.navalwar.rules import card_conservation, next_draw_odds
@@ -33,11 +33,11 @@ def test_players_three_to_nine_and_two_as_a_marked_house_rule():
 
 def test_first_player_is_a_chance_decision_then_ships_are_entered_per_player():
     state = GAME.new_state({"players": 4})
-    assert state.to_move() == CHANCE and state.legal_actions() == [{"first": s} for s in range(4)]
-    state = apply_all(state, [{"first": 2}, {"ship": "ship-hood"}])
+    assert state.to_move() == CHANCE and state.legal_actions() == [{"type": "first", "seat": s} for s in range(4)]
+    state = apply_all(state, [{"type": "first", "seat": 2}, {"type": "deal", "ship": "ship-hood"}])
     assert state.view(None)["waiting"] == {"kind": "deal", "seat": 0}
     with pytest.raises(IllegalAction):
-        state.apply({"ship": "ship-hood"})  # already dealt
+        state.apply({"type": "deal", "ship": "ship-hood"})  # already dealt
 
 
 def test_deal_five_each_and_the_first_player_starts_the_first_turn():
@@ -51,7 +51,7 @@ def test_deal_five_each_and_the_first_player_starts_the_first_turn():
 def test_nine_players_are_dealt_four_of_each():
     ships = [s.id for s in default_composition().ships]
     state = GAME.new_state({"players": 9})
-    state = apply_all(state, [{"first": 0}] + [{"ship": s} for s in ships[:36]])
+    state = apply_all(state, [{"type": "first", "seat": 0}] + [{"type": "deal", "ship": s} for s in ships[:36]])
     tbl = table(state)
     assert [len(f) for f in tbl["fleets"]] == [4] * 9 and tbl["draw"] == 108 - 36
     assert all(h == {"n": 4, "unknown": 4} for h in tbl["hands"])
@@ -62,26 +62,26 @@ def test_nine_players_are_dealt_four_of_each():
 def test_first_turn_plays_red_cards_refills_and_plays_red_cards_drawn():
     state = dealt(4, first=0)
     legal = state.legal_actions()
-    assert "no_red" in legal and {"play": "additional_ship"} in legal
-    assert {"discard": "additional_damage-1"} in legal, "additional damage is discarded in the first turn"
-    assert not any(isinstance(a, dict) and a.get("play", "").startswith("salvo") for a in legal)
-    state = apply_all(state, [{"play": "minefield-2", "fleet": 1}])
+    assert NO_RED in legal and {"type": "play", "card": "additional_ship"} in legal
+    assert {"type": "discard", "card": "additional_damage-1"} in legal, "additional damage is discarded in the first turn"
+    assert not any(a["type"] == "play" and a["card"].startswith("salvo") for a in legal)
+    state = apply_all(state, [{"type": "play", "card": "minefield-2", "fleet": 1}])
     assert table(state)["hands"][0] == {"n": 4, "unknown": 4} and state.to_move() == 0
-    state = apply_all(state, ["no_red", {"drew": "torpedo_boat"}])
-    assert state.legal_actions()[0]["play"] == "torpedo_boat", "a red card drawn is played at once"
-    state = apply_all(state, [{"play": "torpedo_boat", "ship": "ship-iowa"}, {"die": 6},
-                              {"drew": "hidden"}])
+    state = apply_all(state, [NO_RED, {"type": "draw", "card": "torpedo_boat"}])
+    assert state.legal_actions()[0]["card"] == "torpedo_boat", "a red card drawn is played at once"
+    state = apply_all(state, [{"type": "play", "card": "torpedo_boat", "ship": "ship-iowa"}, {"type": "die", "value": 6},
+                              {"type": "draw", "card": "hidden"}])
     assert table(state)["hands"][0] == {"n": 5, "unknown": 0}
     assert state.to_move() == 1 and table(state)["sunk"][0] == ["ship-iowa"]
 
 
 def test_first_turn_allows_one_minefield_per_fleet_only():
-    state = apply_all(dealt(4, first=0), [{"play": "minefield-1", "fleet": 2}, "no_red",
-                                          {"drew": "hidden"}])  # seat 0 refilled; now seat 1
+    state = apply_all(dealt(4, first=0), [{"type": "play", "card": "minefield-1", "fleet": 2}, NO_RED,
+                                          {"type": "draw", "card": "hidden"}])  # seat 0 refilled; now seat 1
     mined = [a["fleet"] for a in state.legal_actions()
-             if isinstance(a, dict) and a.get("play") == "minefield-2"]
+             if a["type"] == "play" and a["card"] == "minefield-2"]
     assert mined == [0, 3]
-    state = apply_all(state, ["no_red", "no_red", "no_red"])  # normal turns from seat 0
+    state = apply_all(state, [NO_RED, NO_RED, NO_RED])  # normal turns from seat 0
     state = red(state, "minefield-2", fleet=2)
     assert len(state.view(None)["fleets"][2]["minefields"]) == 2
 
@@ -89,23 +89,23 @@ def test_first_turn_allows_one_minefield_per_fleet_only():
 def test_no_red_is_refused_when_too_few_black_cards_remain():
     deck = only({"smoke": 6, "repair": 4, "additional_ship": 8, "minefield-1": 2, "minefield-2": 2,
                  "submarine": 2, "torpedo_boat": 2, "additional_damage-1": 4, "additional_damage-2": 2})
-    state = apply_all(dealt(4, first=0, deck=deck), ["no_red", "no_red"])  # 10 black cards in hands
-    assert "no_red" not in state.legal_actions(), "seat 2's hand must hold red cards"
+    state = apply_all(dealt(4, first=0, deck=deck), [NO_RED, NO_RED])  # 10 black cards in hands
+    assert NO_RED not in state.legal_actions(), "seat 2's hand must hold red cards"
     harbour = table(state)["harbour"]
     for ship in harbour[:5]:
-        state = apply_all(state, [{"play": "additional_ship"}, {"ship": ship}])
-    assert state.to_move() == CHANCE and state.legal_actions()[0] == {"drew": "additional_ship"}
-    assert {"drew": "hidden"} not in state.legal_actions(), "no black card can be left in the pile"
+        state = apply_all(state, [{"type": "play", "card": "additional_ship"}, {"type": "deal", "ship": ship}])
+    assert state.to_move() == CHANCE and state.legal_actions()[0] == {"type": "draw", "card": "additional_ship"}
+    assert {"type": "draw", "card": "hidden"} not in state.legal_actions(), "no black card can be left in the pile"
 
 
 def test_odds_of_the_next_draw_follow_what_is_known():
     state = dealt(4)
     assert next_draw_odds(state)["red"] == pytest.approx(22 / 108)  # hands may hold red cards
-    state = apply_all(state, ["no_red"] * 4)  # now only the pile can
+    state = apply_all(state, [NO_RED] * 4)  # now only the pile can
     odds = next_draw_odds(state)
     assert odds["red"] == pytest.approx(22 / 88)
     assert odds["salvo"]["14"] == pytest.approx((1 - 22 / 88) * 20 / 86)
-    state = apply_all(state, ["draw", {"drew": "minefield-2"}, {"play": "minefield-2", "fleet": 1}])
+    state = apply_all(state, [DRAW, {"type": "draw", "card": "minefield-2"}, {"type": "play", "card": "minefield-2", "fleet": 1}])
     assert next_draw_odds(state)["cards"]["minefield-2"] == pytest.approx(1 / 87)
     assert state.view(None)["odds"] == next_draw_odds(state)
 
@@ -118,26 +118,26 @@ def test_a_complete_four_player_round_from_deal_to_scoring():
                  "additional_ship": 1, "destroyer_squadron": 1, "additional_damage-1": 1})
     state = dealt(4, first=1, deck=deck)  # 28 cards: 20 dealt, 8 in the pile
     # the first turn, clockwise from seat 1
-    state = apply_all(state, [{"play": "minefield-2", "fleet": 3}, "no_red", {"drew": "submarine"},
-                              {"play": "submarine", "ship": "ship-iowa"}, {"die": 5}, {"drew": "hidden"}])
+    state = apply_all(state, [{"type": "play", "card": "minefield-2", "fleet": 3}, NO_RED, {"type": "draw", "card": "submarine"},
+                              {"type": "play", "card": "submarine", "ship": "ship-iowa"}, {"type": "die", "value": 5}, {"type": "draw", "card": "hidden"}])
     assert table(state)["sunk"][1] == ["ship-iowa"]
-    state = apply_all(state, ["no_red"])  # seat 2
-    state = apply_all(state, [{"discard": "additional_damage-1"}, {"play": "minefield-2", "fleet": 1},
-                              "no_red", {"drew": "hidden"}, {"drew": "hidden"}])  # seat 3
-    state = apply_all(state, ["no_red"])  # seat 0
+    state = apply_all(state, [NO_RED])  # seat 2
+    state = apply_all(state, [{"type": "discard", "card": "additional_damage-1"}, {"type": "play", "card": "minefield-2", "fleet": 1},
+                              NO_RED, {"type": "draw", "card": "hidden"}, {"type": "draw", "card": "hidden"}])  # seat 3
+    state = apply_all(state, [NO_RED])  # seat 0
     view = state.view(None)
     assert view["phase"] == "turn" and view["seat"] == 1 and view["piles"]["draw"] == 4
     # normal turns from seat 1
-    state = apply_all(state, ["draw", {"drew": "hidden"}, {"play": "salvo-14-2", "ship": "ship-scheer"}])
+    state = apply_all(state, [DRAW, {"type": "draw", "card": "hidden"}, {"type": "play", "card": "salvo-14-2", "ship": "ship-scheer"}])
     assert table(state)["sunk"][1] == ["ship-iowa", "ship-scheer"]  # 2 mine hits + 2 >= 3
     state = pass_turn(state, "salvo-15-2")  # seat 2
-    state = apply_all(state, [{"drew": "additional_ship"}, {"play": "additional_ship"},
-                              {"ship": "ship-gneisenau"}])  # seat 3: joins its mined fleet
+    state = apply_all(state, [{"type": "draw", "card": "additional_ship"}, {"type": "play", "card": "additional_ship"},
+                              {"type": "deal", "ship": "ship-gneisenau"}])  # seat 3: joins its mined fleet
     assert fleet(state, 3)["ship-gneisenau"]["hits"] == 2
     # seat 0 draws the last card; the turn is finished, then the round ends
-    state = apply_all(state, [{"drew": "hidden"}])
+    state = apply_all(state, [{"type": "draw", "card": "hidden"}])
     assert state.view(None)["round"] == 1 and state.view(None)["piles"]["draw"] == 0
-    state = apply_all(state, [{"play": "salvo-16-3", "ship": "ship-graf-spee"}])
+    state = apply_all(state, [{"type": "play", "card": "salvo-16-3", "ship": "ship-graf-spee"}])
     view = state.view(None)
     assert view["round"] == 2 and view["history"] == [[3, 7 + 3, 0, 0]]
     assert view["last_round"]["sunk"] == [["ship-graf-spee"], ["ship-iowa", "ship-scheer"], [], []]

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from .test_support import GAME, black, in_normal_turns, red, table
+from .test_support import DRAW, GAME, black, in_normal_turns, red, table
 
 from companion import i18n
 from companion.play.state import IllegalAction
@@ -49,26 +49,26 @@ def test_a_refused_action_says_why_and_changes_nothing():
     state = in_normal_turns()
     before = state.to_json()
     with pytest.raises(IllegalAction, match="not allowed now") as err:
-        state.apply({"play": "salvo-16-3", "ship": "ship-yamato"})  # must draw first
+        state.apply({"type": "play", "card": "salvo-16-3", "ship": "ship-yamato"})  # must draw first
     assert "choose" in str(err.value)
     assert state.to_json() == before
-    for junk in [True, {"die": True}, {"first": 1.0}]:
+    for junk in [True, {"type": "die", "value": True}, {"type": "first", "seat": 1.0}]:
         with pytest.raises(IllegalAction):
             state.apply(junk)
 
 
 def test_chance_values_are_kept_canonical():
     state = in_normal_turns(3)
-    state = state.apply("draw").apply({"drew": "submarine"}).apply(
-        {"play": "submarine", "ship": "ship-yamato"})
-    assert state.apply({"die": 6.0}).to_json() == state.apply({"die": 6}).to_json()
+    state = state.apply(DRAW).apply({"type": "draw", "card": "submarine"}).apply(
+        {"type": "play", "card": "submarine", "ship": "ship-yamato"})
+    assert state.apply({"type": "die", "value": 6.0}).to_json() == state.apply({"type": "die", "value": 6}).to_json()
 
 
 def test_torpedo_boat_respects_the_carrier_screen():
-    state = in_normal_turns().apply("draw").apply({"drew": "torpedo_boat"})
+    state = in_normal_turns().apply(DRAW).apply({"type": "draw", "card": "torpedo_boat"})
     ships = {a["ship"] for a in state.legal_actions()}
     assert "ship-enterprise" not in ships and "ship-hyuga" in ships
-    state = state.apply({"play": "torpedo_boat", "ship": "ship-hyuga"}).apply({"die": 6})
+    state = state.apply({"type": "play", "card": "torpedo_boat", "ship": "ship-hyuga"}).apply({"type": "die", "value": 6})
     assert table(state)["sunk"][0] == ["ship-hyuga"] and table(state)["discard"] == {"torpedo_boat": 1}
 
 
@@ -85,6 +85,6 @@ def test_refusals_are_message_keys_in_both_languages(options, key):
     assert ja != key and "ネイバルウォー" in ja and str(refused.value).startswith("Naval War")
     over = GAME.new_state({"players": 3, "target": 1})
     with pytest.raises(IllegalAction) as refused:
-        over.apply({"die": 1})
+        over.apply({"type": "die", "value": 1})
     assert refused.value.key == "navalwar.error.not_now" and refused.value.params["waiting"] == "first"
     assert "今は" in i18n.translate(refused.value.key, "ja", **refused.value.params)

@@ -9,7 +9,7 @@ from companion.games.uttt.ai import LEVEL_TITLES, LEVELS, Search, choose_move, c
 from companion.games.uttt.playout import hands_over, random_playout, smart_playout
 from companion.errors import CompanionError
 from companion.play.registry import get
-from companion.games.uttt.rules import DRAW, ONGOING, Engine
+from companion.games.uttt.rules import DRAW, ONGOING, Engine, move
 
 GAME = get("uttt")
 
@@ -51,7 +51,7 @@ def test_every_level_plays_legal_moves_to_the_end(level):
 
 
 def test_capped_search_is_deterministic_and_thread_safe():
-    state = GAME.replay({}, [4 * 9 + 4, 4 * 9 + 0, 0 * 9 + 4])
+    state = GAME.replay({}, [move(4 * 9 + 4), move(4 * 9 + 0), move(0 * 9 + 4)])
     first = choose_move(state, "hard", random.Random(3), iterations=150)
     results = []
     thread = threading.Thread(
@@ -65,7 +65,7 @@ def test_capped_search_is_deterministic_and_thread_safe():
 @pytest.mark.parametrize("level", ["medium", "hard"])
 def test_takes_an_immediate_game_win(level):
     e = position(forced=2, **X_CAN_WIN)
-    assert choose_move(e, level, random.Random(1), iterations=200) == 2 * 9 + 2
+    assert choose_move(e, level, random.Random(1), iterations=200) == move(2 * 9 + 2)
 
 
 def test_solver_proves_the_win_at_once():
@@ -78,12 +78,12 @@ def test_solver_proves_the_win_at_once():
 def test_hard_avoids_handing_over_the_game():
     e = position(forced=5, **O_THREATENS)
     losing = {5 * 9 + 0, 5 * 9 + 1, 5 * 9 + 2}
-    assert choose_move(e, "hard", random.Random(2), iterations=300) not in losing
+    assert choose_move(e, "hard", random.Random(2), iterations=300)["cell"] not in losing
 
 
 def test_only_move_is_played_without_search():
     e = position(forced=2, x_won=(0,), b2=([0, 1, 5, 6], [2, 3, 4, 7]))
-    assert choose_move(e, "hard", random.Random(0), iterations=0) == 2 * 9 + 8
+    assert choose_move(e, "hard", random.Random(0), iterations=0) == move(2 * 9 + 8)
 
 
 def test_finished_game_has_no_move():

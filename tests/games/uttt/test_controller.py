@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from companion import i18n
 from companion.games.uttt import controller
 from companion.games.uttt.controller import UtttController
+from companion.games.uttt.rules import move
 from companion.play.controller import TABLE, Refused, to_json
 from companion.play.session import Session
 from companion.store import Lineup, Store
@@ -55,7 +56,7 @@ def test_input_the_seat_may_not_make_is_refused_and_changes_nothing(store):
         c.act(TABLE, "cell", 40)  # taken: not among the offer's choices
     with pytest.raises(Refused):
         c.act(0, "mode", "hard")  # a seat's phone does not choose the table's game
-    assert c.session.actions == [40]
+    assert c.session.actions == [move(40)]
 
 
 def test_undo_with_two_players_takes_back_one_move(store):
@@ -64,7 +65,7 @@ def test_undo_with_two_players_takes_back_one_move(store):
     c.act(TABLE, "cell", 40)
     c.act(TABLE, "cell", 36)
     c.act(TABLE, "undo")
-    assert c.session.actions == [40] and store.actions(c.session.id) == [40]
+    assert c.session.actions == [move(40)] and store.actions(c.session.id) == [move(40)]
 
 
 def think_now(c):
@@ -80,17 +81,17 @@ def test_against_the_computer_a_whole_game_and_undo_takes_your_move_and_its_repl
     if c.session.players[0] == "cpu":
         assert think_now(c)
     you = c.session.players.index("you")
-    c.act(TABLE, "cell", rng.choice(c.session.state.legal_actions()))
+    c.act(TABLE, "cell", rng.choice(c.session.state.legal_cells()))
     assert c.display(TABLE)["thinking"] and "cell" not in kinds(c)  # the computer's turn
     with pytest.raises(Refused):
-        c.act(TABLE, "cell", c.session.state.legal_actions()[0])
+        c.act(TABLE, "cell", c.session.state.legal_cells()[0])
     assert think_now(c)
     before = list(c.session.actions)
     c.act(TABLE, "undo")
     assert c.session.actions == before[:-2] and c.session.state.to_move() == you
     while c.stage() == "play":
         if not think_now(c):
-            c.act(TABLE, "cell", rng.choice(c.session.state.legal_actions()))
+            c.act(TABLE, "cell", rng.choice(c.session.state.legal_cells()))
     assert store.game(c.session.id).status == "finished"
 
 
@@ -99,7 +100,7 @@ def test_a_computer_answer_after_an_undo_is_dropped(store):
     c.act(TABLE, "mode", "easy")
     if c.session.players[0] == "cpu":
         think_now(c)
-    c.act(TABLE, "cell", c.session.state.legal_actions()[0])
+    c.act(TABLE, "cell", c.session.state.legal_cells()[0])
     turn = c.computer_turn()
     actions = list(c.session.actions)
     c.act(TABLE, "undo")  # while the computer thinks
@@ -116,13 +117,13 @@ def test_who_starts_alternates_and_a_new_mode_keeps_the_begun_game_resumable(sto
     c.act(TABLE, "cell", 40)
     c.act(TABLE, "mode", "hard")  # a stray tap on a level mid-game
     assert store.game(begun.id).status == "active" and c.mode == "hard"
-    assert Session.resume(store, begun.id).actions == [40]
+    assert Session.resume(store, begun.id).actions == [move(40)]
     starters = []
     for _ in range(2):
         starters.append(c.session.players[0])
         while c.stage() == "play":
             if not think_now(c):
-                c.act(TABLE, "cell", c.session.state.legal_actions()[0])
+                c.act(TABLE, "cell", c.session.state.legal_cells()[0])
         c.act(TABLE, "another")
     assert sorted(starters) == ["cpu", "you"]
     assert UtttController.open(store).session.id == c.session.id  # the unfinished one again

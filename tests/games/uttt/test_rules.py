@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from companion.games.uttt.ai_naive import NaiveBoard
 from companion.play.registry import get
 from companion.play.state import IllegalAction
-from companion.games.uttt.rules import DRAW, ONGOING, Engine, UtttState
+from companion.games.uttt.rules import DRAW, ONGOING, Engine, UtttState, move
 
 GAME = get("uttt")
 
@@ -19,8 +19,8 @@ GAME = get("uttt")
 X_TAKES_BOARD_0 = [0 * 9 + 1, 1 * 9 + 0, 0 * 9 + 2, 2 * 9 + 0, 0 * 9 + 0]
 
 
-def play(*moves):
-    return GAME.replay({}, list(moves))
+def play(*cells):
+    return GAME.replay({}, [move(c) for c in cells])
 
 
 def test_registered_with_titles():
@@ -36,13 +36,14 @@ def test_every_seat_sees_the_public_view():
 
 
 def test_first_move_may_go_anywhere():
-    assert sorted(GAME.new_state().legal_actions()) == list(range(81))
+    assert GAME.new_state().legal_actions() == [{"type": "move", "cell": n} for n in range(81)]
     assert GAME.new_state().view(None)["free_move"] is True
 
 
 def test_cell_played_sends_opponent_to_that_board():
     state = play(4 * 9 + 2)  # board 4, cell 2 (top right)
-    assert state.legal_actions() == [2 * 9 + c for c in range(9)]
+    assert state.legal_actions() == [move(2 * 9 + c) for c in range(9)]
+    assert state.legal_cells() == [2 * 9 + c for c in range(9)]
     view = state.view(None)
     assert view["playable_boards"] == [2] and view["free_move"] is False
     assert view["to_move"] == 1 and view["mark_to_move"] == "O" and view["last_move"] == 38
@@ -52,7 +53,7 @@ def test_playing_outside_the_sent_board_is_refused_unchanged():
     state = play(4 * 9 + 2)
     before = state.to_json()
     with pytest.raises(IllegalAction, match="board 2"):
-        state.apply(5 * 9 + 0)
+        state.apply(move(5 * 9 + 0))
     assert state.to_json() == before
 
 
@@ -60,9 +61,12 @@ def test_taken_cell_and_junk_are_refused():
     state = play(0, 0 * 9 + 4)  # X sends O to board 0; O plays cell 4 there
     with pytest.raises(IllegalAction, match="taken"):
         play(4 * 9 + 4, 4 * 9 + 4)
-    for junk in (True, "1", 81, -1, 2.0, None, [1]):
+    junk = (True, "1", 81, -1, 2.0, None, [1], 40, {"cell": 40}, {"type": "move"},
+            {"type": "move", "cell": True}, {"type": "move", "cell": 81}, {"type": "move", "cell": "40"},
+            {"type": "place", "cell": 40}, {"type": "move", "cell": 40, "extra": 1})
+    for action in junk:
         with pytest.raises(IllegalAction):
-            state.apply(junk)
+            state.apply(action)
 
 
 def test_winning_a_small_board_closes_it_and_sending_there_is_free():
@@ -71,9 +75,9 @@ def test_winning_a_small_board_closes_it_and_sending_there_is_free():
     assert view["boards"][0] == "X" and view["board_lines"][0] == [0, 1, 2]
     assert view["cells"][0:3] == ["X", "X", "X"] and view["cells"][3:9] == [None] * 6
     assert view["free_move"] is True and view["playable_boards"] == list(range(1, 9))
-    assert all(a // 9 != 0 for a in state.legal_actions())
+    assert all(a["cell"] // 9 != 0 for a in state.legal_actions())
     with pytest.raises(IllegalAction, match="closed"):
-        state.apply(0 * 9 + 5)
+        state.apply(move(0 * 9 + 5))
 
 
 def test_sends_to_previews_the_destination():
@@ -88,7 +92,7 @@ def test_sends_to_a_board_this_very_move_closes_is_free():
     # X owns cells 0 and 4 of board 8 and wins it with cell 8, which points back at board 8
     state = play(8 * 9 + 0, 0 * 9 + 8, 8 * 9 + 4, 4 * 9 + 8)
     assert state.sends_to(8 * 9 + 8) is None
-    assert state.apply(8 * 9 + 8).view(None)["boards"][8] == "X"
+    assert state.apply(move(8 * 9 + 8)).view(None)["boards"][8] == "X"
 
 
 def engine_with(x_won=(), o_won=(), drawn=(), **boards):
@@ -149,7 +153,7 @@ def test_three_won_boards_in_a_line_win():
     assert view["playable_boards"] == [] and view["free_move"] is False
     assert state.legal_actions() == []
     with pytest.raises(IllegalAction, match="over"):
-        state.apply(1 * 9 + 1)
+        state.apply(move(1 * 9 + 1))
 
 
 def test_json_round_trip_and_bad_saves():
@@ -179,13 +183,14 @@ def test_fast_engine_and_state_agree_with_naive_rules(seed):
     while True:
         e = state.engine()
         assert engine_view(e, state) == naive_view(naive)
-        assert sorted(state.legal_actions()) == sorted(naive.legal_moves())
+        assert sorted(state.legal_cells()) == sorted(naive.legal_moves())
+        assert state.legal_actions() == [move(c) for c in state.legal_cells()]
         if naive.winner is not None:
             assert state.is_over()
             return
-        action = rng.choice(naive.legal_moves())
-        sent = state.sends_to(action)
-        state = state.apply(action)
-        naive.play(action)
+        cell = rng.choice(naive.legal_moves())
+        sent = state.sends_to(cell)
+        state = state.apply(move(cell))
+        naive.play(cell)
         expected = naive.forced if naive.winner is None else None
         assert sent == expected

@@ -1,0 +1,124 @@
+"""The store's schema and its history: `MIGRATIONS`, one step per schema version.
+
+A step is SQL (statements split at ";") or a function of the open connection, for a
+change SQL cannot spell.  `companion.store` runs the steps an older database lacks, all
+in one transaction, then checks the tables are `SCHEMA`.  A step is history: it keeps
+its own copy of every format it converts, never the games' current code.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+# step 4: one shape of action --------------------------------------------------------
+
+# Naval War's old one-key objects: key -> (type, the field its value goes in)
+NAVALWAR_KEYS = {"first": ("first", "seat"), "ship": ("deal", "ship"), "drew": ("draw", "card"),
+                 "die": ("die", "value"), "discard": ("discard", "card"), "strike": ("strike", "ship"),
+                 "attack": ("attack", "fleet"), "sink": ("sink", "ship")}
+NAVALWAR_WORDS = {"no_red": {"type": "no_red"}, "draw": {"type": "choose", "turn": "draw"},
+                  "air_strike": {"type": "choose", "turn": "air_strike"}}
+
+
+def uttt_action(old):
+    """A cell number as `{"type": "move", "cell": n}`; None for anything else."""
+    return {"type": "move", "cell": old} if type(old) is int else None
+
+
+def navalwar_action(old):
+    """An old Naval War action in its new shape; None if it is not one (already new, or
+    a damaged row, which stays as it is for the game to be reported unreadable)."""
+    if isinstance(old, str):
+        return NAVALWAR_WORDS.get(old)
+    if not isinstance(old, dict) or "type" in old:
+        return None
+    if "play" in old:  # a card and its target: `{"play": key, "ship": id, "salvo": i}`, ...
+        return {"type": "play", "card": old["play"], **{k: v for k, v in old.items() if k != "play"}}
+    if len(old) == 1:
+        (key, value), = old.items()
+        if key in NAVALWAR_KEYS:
+            kind, name = NAVALWAR_KEYS[key]
+            return {"type": kind, name: value}
+    return None
+
+
+UPGRADES = {"uttt": uttt_action, "navalwar": navalwar_action}
+
+
+def upgrade_actions(db: sqlite3.Connection) -> None:
+    """Rewrite every stored action of the games in `UPGRADES` that is in the old shape."""
+    for kind, upgrade in UPGRADES.items():
+        rows = db.execute("SELECT a.game_id, a.seq, a.action FROM actions a JOIN games g ON g.id = a.game_id"
+                          " WHERE g.kind = ?", (kind,)).fetchall()
+        changed = []
+        for game_id, seq, text in rows:
+            if not isinstance(text, str):  # not UTF-8 (the store reads it as bytes): damage
+                continue
+            try:
+                new = upgrade(json.loads(text))
+            except (TypeError, ValueError, RecursionError):  # damage: left for the reader to report
+                continue
+            if new is not None:
+                changed.append((json.dumps(new, ensure_ascii=False, separators=(",", ":")), game_id, seq))
+        db.executemany("UPDATE actions SET action = ? WHERE game_id = ? AND seq = ?", changed)
+
+
+MIGRATIONS = [
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        options TEXT NOT NULL,
+        players TEXT NOT NULL DEFAULT '[]',
+        scoreboard TEXT,
+        created REAL NOT NULL,
+        updated REAL NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'abandoned')),
+        outcome TEXT
+    );
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    CREATE INDEX games_by_status ON games(status, updated);
+    CREATE TABLE calibrations (
+        name TEXT PRIMARY KEY,
+        created REAL NOT NULL,
+        data TEXT NOT NULL
+    );
+    """,
+    # 2: who plays is data (before, it was parsed back out of the scoreboard string that
+    # the games wrote as "<kind>:cpu:<level>", "<kind>:tracker" or "<kind>:2p")
+    """
+    ALTER TABLE games ADD COLUMN lineup TEXT NOT NULL DEFAULT '{"opponent":"2p","level":null}';
+    UPDATE games SET lineup = json_object('opponent', 'cpu', 'level', substr(scoreboard, length(kind) + 6))
+        WHERE substr(scoreboard, 1, length(kind) + 5) = kind || ':cpu:' AND length(scoreboard) > length(kind) + 5;
+    UPDATE games SET lineup = '{"opponent":"tracker","level":null}' WHERE scoreboard = kind || ':tracker'
+    """,
+    # 3: the phones' seat claims (companion/seats/claims.py): a device key's hash per seat
+    """
+    CREATE TABLE IF NOT EXISTS seat_claims (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        key_hash TEXT NOT NULL UNIQUE,
+        last_seq INTEGER NOT NULL DEFAULT 0,
+        claimed REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )
+    """,
+    # 4: one shape of action in every game, `{"type": kind, ...}`: Ultimate Tic-Tac-Toe's
+    # were cell numbers, Naval War's objects named by their one key (or bare strings)
+    upgrade_actions,
+]
+
+SCHEMA = {  # table: columns, checked after migrating (a missing table is damage)
+    "games": ["id", "kind", "options", "players", "scoreboard", "created", "updated", "status",
+              "outcome", "lineup"],
+    "actions": ["game_id", "seq", "action", "at"],
+    "calibrations": ["name", "created", "data"],
+    "seat_claims": ["game_id", "seat", "key_hash", "last_seq", "claimed"],
+}
