@@ -31,7 +31,7 @@ def test_history_lists_finished_games_and_replays_one_move_by_move(gui):
     gui.tap(gui.screen.ids.rows.children[0])
     uttt = gui.screen
     assert uttt.name == "uttt" and uttt.reviewing and uttt.review_index == len(X_WINS)
-    gui.tap(uttt.ids.review_prev)  # one move back, on the board
+    gui.tap(uttt.ids.review.ids.prev)  # one move back, on the board
     assert uttt.review_index == len(X_WINS) - 1
     gui.screenshot("history-review-en")
 

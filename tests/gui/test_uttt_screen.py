@@ -102,8 +102,8 @@ def test_win_gold_line_result_review_and_no_undo(gui, uttt):
     assert len(uttt.session.actions) == len(X_WINS)
     gui.screenshot("uttt-won")
     assert uttt.reviewing
-    gui.tap(uttt.ids.review_prev)
-    gui.tap(uttt.ids.review_prev)
+    gui.tap(uttt.ids.review.ids.prev)
+    gui.tap(uttt.ids.review.ids.prev)
     assert uttt.review_index == len(X_WINS) - 2
     before = uttt.session.history()[uttt.review_index - 1]
     assert uttt.ids.board.hints == before.legal_actions()
