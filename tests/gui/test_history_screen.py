@@ -1,6 +1,12 @@
 """The history screen from Home: finished games with their date, players and result; one reviewed."""
 
+import random
+
+import pytest
+
+from companion.play.controller import TABLE, to_json
 from companion.play.session import Session
+from companion.store import Lineup
 
 X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 9, 7,
           63, 0, 3, 35, 4]  # X (the first seat) completes the diagonal 0-4-8 on the last move
@@ -40,3 +46,49 @@ def test_history_says_when_there_is_nothing_yet(gui):
     gui.tap(gui.app.manager.get_screen("home").ids.history)
     assert gui.screen.ids.nothing.opacity == 1 and not gui.screen.ids.rows.children
     gui.screenshot("history-empty-ja")
+
+
+def finished(store, kind, options, players, lineup=Lineup(), seed=7):
+    """A game of `kind` played at random to its end (as if at the table)."""
+    session = Session.start(store, kind, options, players=players, lineup=lineup)
+    rng = random.Random(seed)
+    while not session.state.is_over():
+        legal = session.state.legal_actions()
+        going = [a for a in legal if len(session.actions) > 40 or not session.state.apply(a).is_over()]
+        session.play(rng.choice(going or legal))  # a game long enough to review
+    return session
+
+
+GAMES = [pytest.param("gunkan", {"judging": "identify"}, ["red", "blue"], Lineup(), id="gunkan"),
+         pytest.param("battleship", {"variant": "salvo"}, ["p1", "p2"], Lineup(), id="battleship"),
+         pytest.param("navalwar", {"players": 3, "target": 1}, ["Aki", "Ben", "Chie"], Lineup(), id="navalwar")]
+
+
+@pytest.mark.parametrize("kind,options,players,lineup", GAMES)
+def test_every_game_opened_from_history_steps_back_through_its_log(gui, kind, options, players, lineup):
+    session = finished(gui.app.store, kind, options, players, lineup)
+    n = len(session.actions)
+    gui.app.show_screen("history")
+    gui.pump(0.1)
+    gui.tap(gui.screen.ids.rows.children[0])
+    screen = gui.screen
+    assert screen.name == kind and screen.review_text == f"{n} / {n} 手目"
+    end = to_json(screen.controller.display(TABLE))
+    if kind == "navalwar":  # the final scores first; their second button steps back
+        gui.tap(screen._popup.ids.scores_back)
+    else:
+        gui.tap(screen.ids.review.ids.prev)
+    assert screen.review_text == f"{n - 1} / {n} 手目" and to_json(screen.controller.display(TABLE)) != end
+    for _ in range(n // 2 - 1):  # to the middle, as the ◀ button does
+        screen.act("review", -1)
+    gui.tap(screen.ids.review.ids.prev)
+    half = n - n // 2 - 1
+    assert screen.controller.shown() == session.history()[half] and screen.review_text == f"{half} / {n} 手目"
+    gui.screenshot(f"review-{kind}-ja")
+    gui.app.lang = "en"
+    screen.refresh()
+    screen.act("review", 1)
+    assert screen.review_text == f"move {half + 1} / {n}"
+    gui.screenshot(f"review-{kind}-en")
+    gui.tap(screen.ids.review.ids.next)
+    assert screen.controller.shown() == session.history()[half + 2]
