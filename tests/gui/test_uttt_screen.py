@@ -194,7 +194,7 @@ def test_in_english_every_mode_fits_and_a_stray_level_tap_loses_nothing(gui, utt
     gui.pump(0.1)
     gui.screenshot("home-en-resume")
     rows = [row.text for row in gui.screen.ids.resume.children]
-    assert len(rows) == 2 and any("Red v Blue · 1 move · just now" in row for row in rows)
+    assert len(rows) == 2 and any("Red v Blue\n1 move · just now" in row for row in rows)
 
 
 def test_a_game_opened_again_lets_the_old_controller_go(gui, uttt):
