@@ -14,6 +14,10 @@ display models and send input back as plain calls tagged with who sent it:
 Every text in a display model is a `Text` (a message key and its values) so that each
 renderer translates in its own language.
 
+A finished game is reviewed move by move (`review()`, companion/play/review.py): a
+subclass adds `review_offers()` to the table's offers and draws `shown()`, the state
+the review stands at, instead of the session's.
+
 Computer turns are handed to the host, which owns threads: `computer_turn()` gives a
 `ComputerTurn` whose `think()` is pure and may run anywhere; `computer_done(turn,
 actions)` commits its actions as one turn, unless the game moved on meanwhile.
@@ -31,6 +35,7 @@ from typing import Any, Callable, Mapping
 
 from companion.errors import CompanionError
 from companion.i18n import translate
+from companion.play.review import STEPS, Review
 from companion.play.session import Session
 from companion.play.state import Action
 
@@ -128,6 +133,7 @@ class Controller:
         self.epoch = 0  # bumps on every change, so stale computer answers are known
         self.listeners: list[Callable[[], None]] = []  # called after every change
         self.remote: frozenset[int] = frozenset()  # seats held by phones (companion/seats sets it)
+        self._reviewed: Review | None = None
 
     # what a subclass says ------------------------------------------------------------
 
@@ -170,6 +176,34 @@ class Controller:
         self.epoch += 1
         for listener in list(self.listeners):
             listener()
+
+    # the review of a finished game -------------------------------------------------
+
+    def review(self) -> Review | None:
+        """The review of the game, once it is over (None while it is played)."""
+        session = self.session
+        if session is None or not session.state.is_over():
+            self._reviewed = None
+        elif self._reviewed is None or not self._reviewed.fits(session):
+            self._reviewed = Review(session)
+        return self._reviewed
+
+    def review_offers(self) -> list[Offer]:
+        """◀ ▶ through a finished game (the table's)."""
+        return [Offer("review", choices=STEPS)] if self.review() else []
+
+    def review_text(self) -> Text | None:
+        """Where the review stands ("move 12 / 38"), None when there is none."""
+        review = self.review()
+        return None if review is None else Text("play.review", {"i": review.at, "n": review.n})
+
+    def shown(self):
+        """The state to draw: where the review stands, else the game's own."""
+        review = self.review()
+        return review.state if review else self.session.state
+
+    def on_review(self, seat, step: int) -> bool:
+        return self.review().step(step)
 
     # turns and undo ------------------------------------------------------------------
 

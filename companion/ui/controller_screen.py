@@ -2,11 +2,14 @@
 each touch as `act(kind, value)` from whoever holds the screen, runs the computer's
 turns on a thread, and lets the controller go when another takes over or the app stops.
 kv rules call `root.act("undo")` directly; a screen keeps only the methods that do more.
+A finished game's review is stepped by a `ReviewBar` (widgets.kv) with `screen: root`.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from kivy.properties import StringProperty
 
 from companion.play.controller import Controller, Refused, refusal
 from companion.play.state import IllegalAction
@@ -17,6 +20,8 @@ NOT_NOW = "play.not_now"  # a dimmed button, the computer's step: nothing to say
 
 
 class ControllerScreen(GameScreen):
+    review_text = StringProperty("")  # where the review of a finished game stands ("" for none)
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.controller: Controller | None = None
@@ -37,6 +42,8 @@ class ControllerScreen(GameScreen):
         controller = self.controller
         self.session = controller.session
         self.refresh()
+        review = controller.review_text()
+        self.review_text = review.render(self.tr) if review else ""
         turn = controller.computer_turn()
         if turn is None:
             self.cpu.cancel()

@@ -1,8 +1,9 @@
 """The history screen: finished games, newest first, each opened on its own screen to review.
 
-A row says the game, when it ended, who played and the result; a tap opens the game's
-screen on that finished session, whose review steps through its log move by move
-(UTTT and Kuku: ◀ ▶ over the board; Gunkan: the battle log).
+A row says the game and its mode, when it ended, who played and the result; a tap
+opens the game's screen on that finished session, whose review steps through its log
+move by move (◀ ▶: `companion/play/review.py`; Kuku steps through its attacks).
+`mode` and `lineup` are the words Home's Resume rows share.
 """
 
 from __future__ import annotations
@@ -30,15 +31,44 @@ def person(app, name: str) -> str:
     return name if text == key else text
 
 
+def mode(record: GameRecord, tr) -> list[str]:
+    """The words for how a game was set up ("salvo", "identify", "3 players"); [] for none."""
+    options = record.options
+    if record.kind == "gunkan":
+        return [tr(f"app.mode_{options['judging']}")]
+    if record.kind == "battleship":
+        return [tr(f"app.mode_{options['variant']}")] + ([tr("app.mode_advanced")] if options["advanced"] else [])
+    if record.kind == "kuku":
+        return [tr(f"app.mode_{options['rule']}")]
+    if record.kind == "navalwar":
+        return [tr("app.mode_players", n=options["players"]), tr("app.mode_target", n=options["target"])]
+    return []
+
+
+def lineup(app, record: GameRecord) -> str:
+    """Who plays: the names, the computer with its level; a tracked game says so."""
+    tr = lambda key, **values: app.tr(key, app.lang, **values)  # noqa: E731
+    level = record.lineup.level if record.lineup.opponent == "cpu" else None
+    names = [tr("app.with_level", player=person(app, p), level=tr(f"app.level_{level}"))
+             if p == "cpu" and level else person(app, p) for p in record.players]
+    words = tr("app.history_versus").join(names)
+    return f"{tr('app.mode_tracker')}: {words}" if record.lineup.opponent == "tracker" else words
+
+
+def title(app, record: GameRecord) -> str:
+    """The game's name and its mode."""
+    return " · ".join([app.game_title(record.kind)] + mode(record, lambda key, **v: app.tr(key, app.lang, **v)))
+
+
 def row_text(app, record: GameRecord) -> str:
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.updated))
-    players = app.tr("app.history_versus", app.lang).join(person(app, p) for p in record.players)
+    players = lineup(app, record)
     winner = (record.outcome or {}).get("winner")
     if isinstance(winner, int) and 0 <= winner < len(record.players):
         result = app.tr("app.history_won", app.lang, player=person(app, record.players[winner]))
     else:
         result = app.tr("app.history_draw", app.lang)
-    return f"{app.game_title(record.kind)} · {when}\n{players}  →  {result}"
+    return f"{title(app, record)} · {when}\n{players}  →  {result}"
 
 
 class HistoryScreen(Screen):

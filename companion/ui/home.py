@@ -13,7 +13,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.play.session import unfinished
-from companion.ui.history import person
+from companion.ui.history import lineup, title
 from companion.ui.tiles import tiles
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -58,9 +58,8 @@ class HomeScreen(Screen):
     def _resume_row(self, app, record, moves: int):
         row = Factory.ResumeRow()
         row.game_id = record.id
-        players = app.tr("app.history_versus", app.lang).join(person(app, p) for p in record.players)
-        row.text = (f"{app.game_title(record.kind)}\n{players} · "
-                    f"{app.tr('app.moves', app.lang, n=moves)} · "
-                    f"{ago(time.time() - record.updated, lambda k, **v: app.tr(k, app.lang, **v))}")
+        tr = lambda key, **values: app.tr(key, app.lang, **values)  # noqa: E731
+        row.text = (f"{title(app, record)}\n{lineup(app, record)}\n"
+                    f"{tr('app.moves', n=moves)} · {ago(time.time() - record.updated, tr)}")
         row.bind(on_release=lambda r: app.resume_game(r.game_id))
         return row

@@ -23,6 +23,19 @@ class StagePanel(BoxLayout):
     active = BooleanProperty(False)
 
 
+class ReviewBar(BoxLayout):
+    """◀ ▶ through a finished game (companion/play/review.py): shown while `screen` (a
+    ControllerScreen) has a review to step (its `review_text`), else it takes no room."""
+
+    screen = ObjectProperty(None, allownone=True)
+    text = StringProperty("")
+
+    def on_screen(self, _, screen) -> None:
+        if screen is not None:
+            screen.bind(review_text=self.setter("text"))
+            self.text = screen.review_text
+
+
 class Band(Label):
     """Big bold words on a coloured band: whose turn or step it is."""
 

@@ -103,8 +103,8 @@ def test_win_gold_line_result_review_and_no_undo(gui, uttt):
     assert len(uttt.session.actions) == len(X_WINS)
     gui.screenshot("uttt-won")
     assert uttt.reviewing
-    gui.tap(uttt.ids.review_prev)
-    gui.tap(uttt.ids.review_prev)
+    gui.tap(uttt.ids.review.ids.prev)
+    gui.tap(uttt.ids.review.ids.prev)
     assert uttt.review_index == len(X_WINS) - 2
     before = uttt.session.history()[uttt.review_index - 1]
     assert uttt.ids.board.hints == before.legal_cells()
@@ -195,7 +195,7 @@ def test_in_english_every_mode_fits_and_a_stray_level_tap_loses_nothing(gui, utt
     gui.pump(0.1)
     gui.screenshot("home-en-resume")
     rows = [row.text for row in gui.screen.ids.resume.children]
-    assert len(rows) == 2 and any("Red v Blue · 1 move · just now" in row for row in rows)
+    assert len(rows) == 2 and any("Red v Blue\n1 move · just now" in row for row in rows)
 
 
 def test_a_game_opened_again_lets_the_old_controller_go(gui, uttt):

@@ -209,7 +209,7 @@ class BattleshipController(Controller):
         found = [Offer("new", Text("battleship_ui.new"))] if stage in ("cover", "play") else []
         if stage == "play" and self.phase() != "answer":
             found.append(Offer("toggle"))
-        return found
+        return found + self.review_offers()
 
     def _offers_cover(self, who: Who) -> list[Offer]:
         """Only the table's cover button hands the shared screen to the placer (a phone cannot)."""

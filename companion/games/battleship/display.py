@@ -79,12 +79,17 @@ def _result(c, who, sea) -> dict:
 
 
 def _play(c, who, sea) -> dict:
-    state, view, names, players = c.session.state, c.session.state.view(None), c.names(), c.session.players
+    state, names, players = c.session.state, c.names(), c.session.players
+    review = c.review()
+    view = c.shown().view(None)  # a finished game: as it stood where the review is
     phase, shooter = view["phase"], view["turn"]
     if who != TABLE:
         shown = who  # a seat's own screen shows its own target grid
     else:
-        home = players.index("you") if c.opponent == "cpu" else shooter
+        if review and review.before:
+            home = review.before.turn  # the sea the step shown fired at
+        else:
+            home = players.index("you") if c.opponent == "cpu" else shooter
         shown = 1 - home if c.view_other else home
     _show_board(sea, view, shown)
     placing = {}
@@ -95,9 +100,10 @@ def _play(c, who, sea) -> dict:
     sea["aim"] = index(view["pending"][0]) if phase == "answer" else c.aim(who)
     sea["caption"] = Text("battleship_ui.board_of", {"player": names[shown]})
     afloat = [view["boards"][1 - seat]["afloat"] for seat in (0, 1)]
-    return {"band": players[view["winner"] if phase == "over" else view["to_move"]],
-            "status": _status(c, view, names), "answering": phase == "answer",
-            "answers": state.answer_options() if phase == "answer" else [],
+    answering = state.phase == "answer"
+    return {"band": players[state.outcome().winner if review else view["to_move"]],
+            "status": _status(c, state.view(None), names), "answering": answering,
+            "answers": state.answer_options() if answering else [],
             "news": news(view, names, 2 if c.opponent == "cpu" else 1),
             "afloat": Text("battleship_ui.afloat", {"a": names[0], "na": afloat[0], "b": names[1], "nb": afloat[1]}),
             "bottom": _bottom(c, who, view)} | placing

@@ -124,7 +124,7 @@ class GunkanController(Controller):
             found.append(Offer("ask", Text("gunkan_ui.undo_battle"), choices=("undo",)))
         if who == TABLE and self.stage() in ("idle", "verdict"):
             found.append(Offer("ask", Text("gunkan_ui.end_game"), choices=("end",)))
-        return found
+        return found + (self.review_offers() if who == TABLE else [])
 
     def _play_offers(self, seats: tuple[int, ...], table: bool) -> list[Offer]:
         """The buttons of the moment, in the order they are drawn."""

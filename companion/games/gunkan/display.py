@@ -38,6 +38,9 @@ def model(c, who) -> dict:
     if view.get("battle"):
         shown["pan_tones"] = [f"seat{view['battle']['attacker']}", f"seat{view['battle']['defender']}"]
     stage = shown["stage"]
+    review = c.review()
+    if review and not review.at_end:
+        return shown | _step(review.state.view(None), view)
     if stage == "over":
         return shown | _over(view)
     if stage in ("idle", "verdict"):
@@ -144,6 +147,26 @@ def _over(view: dict) -> dict:
             "big": Text(f"gunkan.outcome.{view['outcome']['reason']}",
                         {"winner": "" if winner is None else seat_name(winner)}),
             "detail": _report(view) if "report" in view else []}
+
+
+def _step(then: dict, end: dict) -> dict:
+    """A finished game's review, `then` the table's view after the step shown: the log so
+    far and the newest battle (its pieces too when the end reveals them, `end`'s report)."""
+    log = _log(then)
+    battle, entry = then["battle"], then["log"][-1] if then["log"] else None
+    if battle:
+        n = len(then["log"]) + 1
+        big = Text("gunkan_ui.review_battle", {"n": n, "attacker": seat_name(battle["attacker"]),
+                                               "defender": seat_name(battle["defender"])})
+        detail = [[Text(f"gunkan.declared.{battle['declared']}")]] if battle["declared"] else []
+        tone = f"seat{battle['attacker']}"
+    elif entry:
+        n, big, detail, tone = entry["n"], Text(f"gunkan.verdict.{entry['verdict']}"), _removals(entry), "panel"
+    else:
+        n, big, detail, tone = 0, Text("gunkan_ui.review_start"), [], "panel"
+    if "report" in end and 0 < n <= len(end["log"]) and not battle:
+        detail.append(_report(end)[n])  # identify judging: the pieces of that battle
+    return {"log": log, "prompt": Text("gunkan.prompt.over"), "tone": tone, "big": big, "detail": detail}
 
 
 def _report(view: dict) -> list[list]:

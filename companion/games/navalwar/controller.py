@@ -155,7 +155,7 @@ class NavalWarController(Controller):
         if who != TABLE and who not in range(self.session.state.seats):
             return []
         if stage == "over":
-            return [Offer("new", Text("navalwar_ui.new_game"))] if who == TABLE else []
+            return [Offer("new", Text("navalwar_ui.new_game"))] + self.review_offers() if who == TABLE else []
         if stage == "summary":
             return [Offer("continue", Text("navalwar_ui.next_round"))] if who == TABLE else []
         found = []

@@ -26,14 +26,17 @@ def model(c, who: Who) -> dict:
         return base | {"deck": {"text": text, "broken": broken},
                        "default_names": [Text("navalwar_ui.default_name", {"n": n + 1}) for n in range(9)],
                        "count": c.counting.model() if c.counting else None}
-    view = c.view()
+    review = c.review()
+    at_end = review is None or review.at_end
+    view = c.view() if at_end else review.state.view(None)  # a finished game as it stood then
     base["title"].append(Text("navalwar.round", {"n": view["round"]}))
     if view["house_rule"]:
         base["title"].append(Text("navalwar_ui.title_house"))
     found = base | _table(c, view) | _panel(c, who, view, offers)
     found["odds"] = _odds(view, who if who != TABLE else view["seat"])
     found["chart"] = scores(c, view, None)
-    found["summary"] = scores(c, view, stage) if stage in ("summary", "over") else None
+    found["summary"] = scores(c, view, stage) if stage == "summary" or (stage == "over" and at_end) \
+        else None  # a finished game's scores stand at the end of its review
     if who != TABLE:
         found["own"] = view["fleets"][who]
     return found
@@ -130,14 +133,16 @@ def _odds(view: dict, seat) -> dict | None:
 def scores(c, view: dict, stage: str | None) -> dict:
     """The scores across rounds: after a round (summary), at the end (over), or now."""
     names = c.names
+    back = None  # a second button: "review" steps back into the finished game
     if stage == "over":
         title, button = Text("navalwar_ui.game_over", {"name": names[view["winner"]]}), Text("navalwar_ui.new_game")
+        back = Text("navalwar_ui.review")
     elif stage == "summary":
         title, button = Text("navalwar_ui.round_over", {"n": view["round"] - 1}), Text("navalwar_ui.next_round")
     else:
         title, button = Text("navalwar.round", {"n": view["round"]}), Text("navalwar_ui.close")
     points = view["round_points"] if stage is None else view["last_round"]["points"]
-    return {"title": title, "button": button, "history": view["history"], "players": view["players"],
+    return {"title": title, "button": button, "back": back, "history": view["history"], "players": view["players"],
             "target": view["target"], "header": [Text("navalwar_ui.this_round"), Text("navalwar.totals")],
             "rows": [{"name": names[s], "points": f"{points[s]:+d}", "total": str(view["totals"][s])}
                      for s in range(view["players"])]}

@@ -16,7 +16,8 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
 class ScoresView(ModalView):
-    """Totals across rounds; its one button closes it or moves on (`action`)."""
+    """Totals across rounds; its button closes it or moves on (`action`), a second one
+    (`back_text`, `back`) steps back into a finished game's review."""
 
     title = StringProperty("")
     history = ListProperty([])
@@ -24,6 +25,8 @@ class ScoresView(ModalView):
     target = NumericProperty(100)
     button_text = StringProperty("")
     action = ObjectProperty(None, allownone=True)
+    back_text = StringProperty("")  # a second button (the review of a finished game), "" for none
+    back = ObjectProperty(None, allownone=True)
 
     def fill(self, header: tuple[str, str], rows: list[tuple[str, str, str]]) -> None:
         """Column titles, then one row per seat: name (in the seat's colour), points, total."""

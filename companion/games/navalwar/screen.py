@@ -160,7 +160,9 @@ class NavalWarScreen(ControllerScreen):
         actions = {"over": lambda: self.act("new"), "summary": lambda: self.act("continue"), None: self._close_popup}
         popup = ScoresView(title=scores["title"].render(self.tr), history=scores["history"],
                            players=scores["players"], target=scores["target"],
-                           button_text=scores["button"].render(self.tr), action=actions[stage])
+                           button_text=scores["button"].render(self.tr), action=actions[stage],
+                           back_text=scores["back"].render(self.tr) if scores["back"] else "",
+                           back=lambda: self.act("review", -1))
         popup.fill(tuple(t.render(self.tr) for t in scores["header"]),
                    [(row["name"], row["points"], row["total"]) for row in scores["rows"]])
         self._open(popup)

@@ -36,8 +36,6 @@ class UtttController(Controller):
         super().__init__(session)
         self.store = store
         self.rng = rng or random.Random()
-        self.review_index = 0
-        self._history: list = []
 
     @classmethod
     def open(cls, store: Store, session: Session | None = None, rng: random.Random | None = None):
@@ -86,8 +84,7 @@ class UtttController(Controller):
             found += [Offer("mode", Text(f"uttt_ui.{'two_players' if m == '2p' else m}"), choices=(m,))
                       for m in MODES]
             found.append(Offer("another", Text("uttt_ui.another_game")))
-            if self.stage() == "review":
-                found.append(Offer("review", choices=(-1, 1)))
+            found += self.review_offers()
         return found
 
     # input -------------------------------------------------------------------------
@@ -105,15 +102,12 @@ class UtttController(Controller):
     def on_another(self, seat, value) -> None:
         self._replace(self.mode)
 
-    def on_review(self, seat, step: int) -> None:
-        self.review_index = max(1, min(len(self._history) - 1, self.review_index + step))
-
     def _replace(self, mode: str) -> None:
         """A new game takes the table.  One begun and unfinished stays to be resumed from
         Home (a stray tap on a level loses nothing); an empty one is dropped."""
         if not self.session.actions:
             self.session.abandon()
-        self.session, self._history = new_session(self.store, mode), []
+        self.session = new_session(self.store, mode)
 
     def thinker(self, seat: int):
         state, level, seed = self.session.state, self.mode, self.rng.random()
@@ -135,7 +129,6 @@ class UtttController(Controller):
         }
         if state.is_over():
             return model | self._review()
-        self._history = []
         view = state.view(None)
         view["sends_to"] = {str(c): state.sends_to(c) for c in state.legal_cells()}
         person = players[view["to_move"]]
@@ -155,11 +148,7 @@ class UtttController(Controller):
         else:
             person = self.session.players[outcome.winner]
             result = Text("uttt_ui.wins", {"who": Text(f"uttt_ui.{person}")})
-        if not self._history:
-            self._history = self.session.history()
-            self.review_index = len(self._history) - 1
-        shown, before = self._history[self.review_index], self._history[self.review_index - 1]
-        return {"board": shown.view(None), "hints": before.legal_cells(), "interactive": False,
-                "status": result, "free_move": False, "status_person": person, "result": result,
-                "review": Text("uttt_ui.review", {"i": self.review_index, "n": len(self._history) - 1}),
-                "review_index": self.review_index}
+        review = self.review()
+        return {"board": review.state.view(None), "hints": review.before.legal_cells() if review.before else [],
+                "interactive": False, "status": result, "free_move": False, "status_person": person,
+                "result": result, "review": self.review_text(), "review_index": review.at}

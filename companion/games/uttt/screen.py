@@ -33,7 +33,6 @@ class UtttScreen(ControllerScreen):
     status_colour = ListProperty(theme.PANEL)
     score_text = StringProperty("")
     result_text = StringProperty("")
-    review_text = StringProperty("")
     reviewing = BooleanProperty(False)
     review_index = NumericProperty(0)
     can_undo = BooleanProperty(False)
@@ -85,5 +84,4 @@ class UtttScreen(ControllerScreen):
         self.status_colour = PERSON_COLOURS.get(model["status_person"], theme.PANEL)
         self.reviewing = model["review"] is not None
         self.result_text = model["result"].render(tr) if model["result"] else ""
-        self.review_text = model["review"].render(tr) if model["review"] else ""
         self.review_index = model.get("review_index", 0)
