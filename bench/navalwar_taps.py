@@ -6,7 +6,8 @@ A finger enters each entry of the script: it finds the entry among what the scre
 offers (a choice button, a ship on the fleet panel), taps through its steps, and when a
 button is out of view it swipes the list once (counted as a touch too).  Prints
 `taps`, `swipes` and `touches` (their sum), and the touches per part of the round.
-Usage: python bench/navalwar_taps.py [--json] [--lang ja|en]
+Usage: python bench/navalwar_taps.py [--json] [--lang ja|en] [--shots DIR]
+(--shots: a screenshot before every entry, DIR/navalwar-<lang>-<n>.png)
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]  # this checkout's companion, then bench/
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 for name in ("KIVY_NO_FILELOG", "KIVY_NO_CONSOLELOG", "KIVY_NO_ARGS"):
     os.environ[name] = "1"
 
-from companion.ui.virtual_display import ensure_display  # noqa: E402
+from companion.ui.virtual_display import ensure_display, save_screenshot  # noqa: E402
 
 ensure_display()
 
@@ -94,7 +96,8 @@ class Finger:
         before = len(controller.session.actions)
         for step in [s[0] for s in path][len(controller.shown_prefix(TABLE)):]:
             self.tap_step(step)
-        assert controller.session.actions[before:] == actions, controller.session.actions[before:]
+        entered = controller.session.actions[before:]
+        assert entered == actions, f"tapped {[s[0] for s in path]} for {actions}, entered {entered}"
         return len(actions)
 
 
@@ -124,7 +127,7 @@ def _in_view(widget) -> bool:
     return bottom - 1 <= y0 and y1 <= bottom + scroll.height + 1
 
 
-def measure(lang: str) -> dict:
+def measure(lang: str, shots: Path | None = None) -> dict:
     data = tempfile.mkdtemp(prefix="nw-taps-")
     cfg = config.parse(f"data_dir: {data}\nlanguage: {lang}\n", "bench.yaml")
     app = CompanionApp(cfg)
@@ -142,6 +145,9 @@ def measure(lang: str) -> dict:
     start = finger.taps + finger.swipes
     for part, end in bounds.items():
         while done < end:
+            if shots:
+                pump(0.1)
+                save_screenshot(shots / f"navalwar-{lang}-{done:02d}.png")
             done += finger.enter(SCRIPT[done:end])
         parts[part] = finger.taps + finger.swipes - start
         start += parts[part]
@@ -154,8 +160,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--lang", default="ja", choices=("ja", "en"))
+    parser.add_argument("--shots", type=Path)
     args = parser.parse_args()
-    figures = measure(args.lang)
+    if args.shots:
+        args.shots.mkdir(parents=True, exist_ok=True)
+    try:
+        figures = measure(args.lang, args.shots)
+    except Exception:  # Kivy has taken stderr
+        import traceback
+        print(traceback.format_exc())
+        raise SystemExit(1)
     if args.json:
         print(json.dumps(figures))
     else:
