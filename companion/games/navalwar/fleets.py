@@ -24,12 +24,15 @@ class ShipChip(ButtonBehavior, BoxLayout):
     step = StringProperty("")  # the choice it enters when tapped ("": not a target now)
     pick = ObjectProperty(None, allownone=True)
 
+    def on_touch_down(self, touch):
+        return super().on_touch_down(touch) if self.step else False  # else the fleet's
+
     def on_release(self) -> None:
         if self.step and self.pick:
             self.pick(self.step)
 
 
-class FleetStrip(BoxLayout):
+class FleetStrip(ButtonBehavior, BoxLayout):
     """One player's fleet: a header (name, hand, minefields, smoke, points) and the ships."""
 
     seat = NumericProperty(0)
@@ -43,13 +46,14 @@ class FleetStrip(BoxLayout):
     step = StringProperty("")  # the choice a tap on the fleet enters ("": none now)
     pick = ObjectProperty(None, allownone=True)
 
-    def on_touch_up(self, touch):
-        if super().on_touch_up(touch):
-            return True
-        if self.step and self.pick and self.collide_point(*touch.pos) and touch.grab_current is None:
+    def on_touch_down(self, touch):
+        if self.step:
+            return super().on_touch_down(touch)
+        return BoxLayout.on_touch_down(self, touch)  # not a button now: only its chips
+
+    def on_release(self) -> None:
+        if self.step and self.pick:
             self.pick(self.step)
-            return True
-        return False
 
     def show(self, fleet: dict, name: str, points: int, tr, is_turn: bool, targets: dict, step: str) -> None:
         """Draw `fleet`; `targets` (ship id -> step) and `step` (the fleet's) are what a tap names."""

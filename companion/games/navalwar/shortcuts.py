@@ -77,5 +77,5 @@ def _no_more_red(state, paths: Paths, names: list[str]) -> list:
         state = state.apply(action)
     if len(seats) < 2:
         return []
-    label = Text("navalwar_ui.no_red_rest", {"names": "・".join(names[s] for s in seats)})
+    label = Text("navalwar_ui.no_red_rest", {"names": " ".join(names[s] for s in seats)})
     return [([("no_red_rest", label)], tuple(actions))]

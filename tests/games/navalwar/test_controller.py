@@ -342,7 +342,7 @@ def test_shortcuts_enter_several_actions_as_one_entry_and_undo_takes_it_back_who
         step(TABLE, "enter", {"ship": ship})
     # the first turn: one entry says nobody has a red card
     rest = {ch["id"]: words(ch["label"]) for ch in c.display(TABLE)["choices"]}
-    assert rest["no_red_rest"] == "以降 赤カードなし\n（P2・P3・P1）"
+    assert rest["no_red_rest"] == "以降 赤カードなし：\nP2 P3 P1"
     step(TABLE, "choose", "no_red_rest")
     assert c.session.actions[-3:] == ["no_red"] * 3 and c.view()["phase"] == "turn"
     # a black card drawn and a salvo played: the draw is implied by the card
