@@ -14,6 +14,7 @@ import pytest
 
 from companion.games.navalwar.data import default_composition
 from companion.play.controller import TABLE
+from kivy.uix.scrollview import ScrollView
 
 
 def short_deck() -> dict:
@@ -32,7 +33,9 @@ def nw(gui):
 
 
 def tiles(screen):
-    return {t.step: t for t in screen.ids.choices.children}
+    """What may be tapped now, by step: the choice buttons and the targets on the fleet panel."""
+    found = {t.step: t for t in screen.ids.fleets.walk(restrict=True) if getattr(t, "step", "")}
+    return found | {t.step: t for t in screen.ids.choices.children}
 
 
 def enter(gui, screen, action) -> None:
@@ -46,7 +49,9 @@ def enter(gui, screen, action) -> None:
 
 def tap_choice(gui, screen, tile) -> None:
     """Scroll the choice into view when it is not (as a finger would), then tap it."""
-    scroll = screen.ids.choice_scroll
+    scroll = tile.parent
+    while not isinstance(scroll, ScrollView):
+        scroll = scroll.parent
     _, y = tile.to_window(*tile.center)
     _, bottom = scroll.to_window(*scroll.pos)
     if not bottom < y < bottom + scroll.height:
@@ -85,11 +90,15 @@ def test_setup_and_a_short_round_with_touches(gui, nw):
     assert nw.session.players == ["Aki", "P2", "P3"]
     gui.tap(tiles(nw)["seat:0"])
 
-    # the deal: the catalogue, filtered by calibre and searched by name
-    gui.tap(next(b for b in nw.ids.filters.children if b.value == "18"))
+    # the deal: the whole catalogue at once, searched by calibre or by name
+    assert len(tiles(nw)) == 54 and not nw.ids.fleet_scroll.get_root_window() or nw.cataloguing
+    gui.screenshot("navalwar-deal")
+    gui.tap(nw.ids.search)
+    nw.ids.search.insert_text("18")
+    gui.pump(0.05)
     assert set(tiles(nw)) == {"ship:ship-yamato", "ship:ship-musashi"}
     gui.tap(tiles(nw)["ship:ship-yamato"])
-    gui.tap(next(b for b in nw.ids.filters_all.children if b.value == "all"))
+    assert nw.ids.search.text == ""  # found: the search is cleared
     gui.tap(nw.ids.search)
     nw.ids.search.insert_text("akag")
     gui.pump(0.05)

@@ -136,6 +136,17 @@ class Labeller:
         raise ValueError(f"no label for Naval War action {action!r}")
 
 
+def target_of(step_id: str) -> tuple[str, object] | None:
+    """("ship", id) or ("fleet", seat) for a step naming one ship or fleet (as the fleet
+    panel shows them), else None."""
+    kind, _, rest = step_id.partition(":")
+    if kind == "ship" and "#" not in rest:
+        return "ship", rest
+    if kind == "fleet":
+        return "fleet", int(rest)
+    return None
+
+
 @dataclass(frozen=True)
 class Choice:
     """One button: its id, label, and the action it plays (None: it opens a next step)."""

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.games.navalwar import display
+from companion.games.navalwar import display, shortcuts
 from companion.games.navalwar.choices import ChoiceTree, Labeller, plain
 from companion.games.navalwar.counting import DeckCount
 from companion.games.navalwar.data import Composition, load_composition
@@ -37,6 +37,17 @@ from companion.store import Store
 
 KIND = SCOREBOARD = "navalwar"
 PLAYERS = tuple(range(2, 10))  # 2 as a house game
+RECENT_GAMES = 5  # the deal lists the ships of this many games before first
+
+
+# The two places the controller reads an action itself (the rules spell them: moves.py).
+def _roll(action) -> int:
+    return action["value"]
+
+
+def _dealt(action) -> str | None:
+    """The ship id of a ship card dealt or taken from the harbour, else None."""
+    return action["ship"] if action["type"] == "deal" else None
 
 
 @dataclass
@@ -64,6 +75,9 @@ class NavalWarController(Controller):
         self._sender: Who = TABLE
         self._tree: tuple | None = None  # (position, ChoiceTree)
         self._view: tuple | None = None  # (position, public view)
+        self._recent: tuple | None = None  # (game, ships dealt recently)
+        self.marks: list[tuple] = []  # (start, end) of each entry of several actions (undone as one)
+        self.banner: tuple | None = None  # (position, Text): what the die just entered did
         self._adopt(session)
 
     @classmethod
@@ -78,6 +92,7 @@ class NavalWarController(Controller):
     def _adopt(self, session: Session | None) -> None:
         self.session = session
         self.pads.clear()
+        self.marks, self.banner = [], None
         self.seen_round = self.view()["round"] if session else 0
 
     # what the table shows ----------------------------------------------------------
@@ -118,14 +133,21 @@ class NavalWarController(Controller):
         return pad
 
     def tree(self) -> ChoiceTree:
-        """The legal actions as choice panels (kept while the position stays)."""
+        """The legal actions as choice panels, with the entries of several actions made as
+        one (`shortcuts`; their actions a tuple), kept while the position stays."""
         position = self.position()
         if self._tree is None or self._tree[0] != position:
             state = self.session.state
             actions = state.legal_actions()
-            catalogue = {s.id: s.to_json() for s in state.composition.ships}
-            self._tree = (position, ChoiceTree(actions, Labeller(self.view(), self.names, catalogue).paths(actions)))
+            extras = shortcuts.extras(state, self._paths, self.names)
+            self._tree = (position, ChoiceTree([a for _, a in extras] + actions,  # the shortcuts first
+                                               [p for p, _ in extras] + self._paths(state, actions)))
         return self._tree[1]
+
+    def _paths(self, state, actions: list) -> list:
+        catalogue = {s.id: s.to_json() for s in state.composition.ships}
+        view = self.view() if state is self.session.state else state.view(None)
+        return Labeller(view, self.names, catalogue).paths(actions)
 
     def shown_prefix(self, who: Who) -> list[str]:
         """The steps `who` has chosen, extended through every step with a single choice."""
@@ -298,18 +320,42 @@ class NavalWarController(Controller):
     def on_random(self, seat, value) -> None:
         """The companion rolls the die (or picks the first player) at random."""
         action = self.rng.choice(self.session.state.legal_actions())
-        label = (Text("navalwar_ui.rolled", {"n": action["value"]}) if action["type"] == "die"
+        label = (Text("navalwar_ui.rolled", {"n": _roll(action)}) if self.waiting()["kind"] == "die"
                  else plain(self.names[action["seat"]]))
         self._play(action, label)
 
     def _play(self, action, label: Text) -> None:
-        self.play_turn([action])
+        """One entry: an action, or a tuple of them (a shortcut), taken back as one."""
+        actions = list(action) if isinstance(action, tuple) else [action]
+        waiting, before = self.waiting(), len(self.session.actions)
+        self.play_turn(actions)
+        if len(actions) > 1:
+            self.marks.append((before, len(self.session.actions)))
+        self.banner = None
+        if waiting["kind"] == "die":
+            self.banner = (self.position(), display.die_outcome(self, waiting, _roll(actions[0])))
         self.pad(self._sender).last = Text("navalwar_ui.last", {"text": label})
 
     def on_undo(self, seat, value) -> None:
-        self.undo_to(len(self.session.actions) - 1)
+        count = len(self.session.actions)
+        back = self.marks[-1][0] if self.marks and self.marks[-1][1] == count else count - 1
+        self.undo_to(back)
+        self.marks = [m for m in self.marks if m[1] <= back]
+        self.banner = None
         for pad in self.pads.values():
             pad.prefix, pad.last = [], None
+
+    def recent_ships(self) -> list[str]:
+        """Ship ids dealt in this game and the last few before it, the latest first (kept per round)."""
+        key = (self.session.id, self.view()["round"])
+        if self._recent is None or self._recent[0] != key:
+            games = [g.id for g in self.store.games(kind=KIND)
+                     if g.id != self.session.id and not g.problem][:RECENT_GAMES]
+            found: list[str] = []
+            for actions in [self.session.actions, *map(self.store.actions, games)]:
+                found += [ship for ship in map(_dealt, reversed(actions)) if ship and ship not in found]
+            self._recent = (key, found)
+        return self._recent[1]
 
     # display -------------------------------------------------------------------------
 

@@ -9,11 +9,13 @@ choices are offered only when the entry awaited is its own.
 
 from __future__ import annotations
 
-from companion.games.navalwar.choices import card_text
+from companion.games.navalwar.choices import card_text, plain, target_of
 from companion.games.navalwar.data import card_value
 from companion.play.controller import TABLE, Text, Who
 
 SHIPS_IN_HAND = {9: 4}  # else 5
+ATTACKS = {"submarine": "navalwar.card_type.submarine", "torpedo_boat": "navalwar.card_type.torpedo_boat",
+           "air": "navalwar.action.air_strike", "squadron": "navalwar.card_type.destroyer_squadron"}
 
 
 def model(c, who: Who) -> dict:
@@ -33,6 +35,7 @@ def model(c, who: Who) -> dict:
     if view["house_rule"]:
         base["title"].append(Text("navalwar_ui.title_house"))
     found = base | _table(c, view) | _panel(c, who, view, offers)
+    found["banner"] = c.banner[1] if c.banner and c.banner[0] == c.position() else None
     found["odds"] = _odds(view, who if who != TABLE else view["seat"])
     found["chart"] = scores(c, view, None)
     found["summary"] = scores(c, view, stage) if stage == "summary" or (stage == "over" and at_end) \
@@ -70,20 +73,54 @@ def _panel(c, who: Who, view: dict, offers: list) -> dict:
     catalogue = kind in ("deal", "harbour")
     panel = {"prompt": _prompt(c, view), "prompt_seat": c.actor() if kind != "first" else None,
              "chosen": [], "choices": [], "catalogue": catalogue, "columns": 3 if kind == "die" or catalogue else 2,
-             "random": next((o.label for o in offers if o.kind == "random"), None)}
+             "random": next((o.label for o in offers if o.kind == "random"), None),
+             "targets": {}, "fleet_targets": {}}
     if c.stage() != "play" or not c.mine(who):
         return panel
     tree = c.tree()
-    ships = {s.id: s for s in c.session.state.composition.ships}
     if c.pad(who).prefix:
         panel["chosen"] = tree.labels(c.pad(who).prefix)
-    for choice in tree.choices(c.shown_prefix(who)):
-        entry = {"id": choice.id, "label": choice.label, "red": choice.red}
-        if catalogue:
-            ship = ships[choice.id.split(":", 1)[1]]
-            entry["ship"] = {"name": ship.name, "calibre": ship.calibre, "carrier": ship.carrier}
-        panel["choices"].append(entry)
+    choices = tree.choices(c.shown_prefix(who))
+    if catalogue:
+        panel["choices"] = _catalogue(c, choices)
+        return panel
+    for choice in choices:
+        target = target_of(choice.id)  # a ship or fleet: tapped on the fleet panel itself
+        if target is not None:
+            panel["targets" if target[0] == "ship" else "fleet_targets"][target[1]] = choice.id
+        else:
+            panel["choices"].append({"id": choice.id, "label": choice.label, "red": choice.red})
+    if panel["targets"] or panel["fleet_targets"]:
+        panel["prompt"] = panel["prompt"] + [Text("navalwar_ui.tap_target")]
     return panel
+
+
+def _catalogue(c, choices: list) -> list[dict]:
+    """The ship cards to deal, the ones dealt in recent games first, then by name."""
+    ships = {s.id: s for s in c.session.state.composition.ships}
+    recent = {ship: i for i, ship in enumerate(c.recent_ships())}
+    found = []
+    for choice in choices:
+        ship = ships[choice.id.split(":", 1)[1]]
+        found.append({"id": choice.id, "label": plain(ship.name), "red": False,
+                      "ship": {"name": ship.name, "calibre": ship.calibre, "carrier": ship.carrier},
+                      "recent": ship.id in recent, "rank": (recent.get(ship.id, len(recent)), ship.name)})
+    return sorted(found, key=lambda entry: entry.pop("rank"))
+
+
+def die_outcome(c, waiting: dict, roll: int) -> dict:
+    """What a die just entered did (`waiting`: the decision it answered): its `text`
+    ("潜水艦：出目 5 → Lutzow 撃沈！") and whether it `sunk` anything."""
+    view = c.view()
+    if waiting["effect"] == "squadron":
+        left = view["waiting"]["left"] if view["waiting"] and view["waiting"]["kind"] == "pick" else 0
+        result, sunk = Text("navalwar_ui.banner_squadron", {"name": c.names[waiting["seat"]], "n": left}), left > 0
+    else:
+        name = c.session.state.composition.ship_by_id[waiting["ship"]].name
+        sunk = not any(s["id"] == waiting["ship"] for f in view["fleets"] for s in f["ships"])
+        result = Text("navalwar_ui.banner_sunk" if sunk else "navalwar_ui.banner_survived", {"name": name})
+    return {"text": Text("navalwar_ui.banner", {"attack": Text(ATTACKS[waiting["effect"]]), "n": roll,
+                                                "result": result}), "sunk": sunk}
 
 
 def _prompt(c, view: dict) -> list:
@@ -115,6 +152,8 @@ def _prompt(c, view: dict) -> list:
         return [who, Text("navalwar_ui.red", {"card": card_text(waiting["card"])})]
     if kind in ("play", "choose", "stage_hand"):  # shorter than the rules' catalog text
         return [who, Text(f"navalwar_ui.waiting_{kind}")]
+    if kind == "draw" and view["phase"] == "turn":  # the card played is entered with the draw
+        return [who, Text("navalwar_ui.waiting_draw")]
     return [who, Text(f"navalwar.waiting.{kind}", {"left": waiting.get("left", 0)})]
 
 

@@ -1,15 +1,19 @@
-"""Naval War: the table's widgets, one compact strip per fleet with a chip per ship."""
+"""Naval War: the table's widgets, one compact strip per fleet with a chip per ship.
+
+A ship or fleet that may be named now (a target) is outlined and tapped on the strip
+itself: its `step` goes to `pick`, the screen's choice handler.
+"""
 
 from __future__ import annotations
 
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.navalwar.data import card_value
 
 
-
-class ShipChip(BoxLayout):
+class ShipChip(ButtonBehavior, BoxLayout):
     """A ship afloat: name, calibre, hits over defence and a red bar for the damage."""
 
     name = StringProperty("")
@@ -17,9 +21,18 @@ class ShipChip(BoxLayout):
     hits = NumericProperty(0)
     defence = NumericProperty(1)
     carrier = BooleanProperty(False)
+    step = StringProperty("")  # the choice it enters when tapped ("": not a target now)
+    pick = ObjectProperty(None, allownone=True)
+
+    def on_touch_down(self, touch):
+        return super().on_touch_down(touch) if self.step else False  # else the fleet's
+
+    def on_release(self) -> None:
+        if self.step and self.pick:
+            self.pick(self.step)
 
 
-class FleetStrip(BoxLayout):
+class FleetStrip(ButtonBehavior, BoxLayout):
     """One player's fleet: a header (name, hand, minefields, smoke, points) and the ships."""
 
     seat = NumericProperty(0)
@@ -30,8 +43,21 @@ class FleetStrip(BoxLayout):
     out = BooleanProperty(False)
     compact = BooleanProperty(False)  # many players: one row, header at the left
     warn = BooleanProperty(False)  # minefields or smoke in front of the fleet
+    step = StringProperty("")  # the choice a tap on the fleet enters ("": none now)
+    pick = ObjectProperty(None, allownone=True)
 
-    def show(self, fleet: dict, name: str, points: int, tr, is_turn: bool) -> None:
+    def on_touch_down(self, touch):
+        if self.step:
+            return super().on_touch_down(touch)
+        return BoxLayout.on_touch_down(self, touch)  # not a button now: only its chips
+
+    def on_release(self) -> None:
+        if self.step and self.pick:
+            self.pick(self.step)
+
+    def show(self, fleet: dict, name: str, points: int, tr, is_turn: bool, targets: dict, step: str) -> None:
+        """Draw `fleet`; `targets` (ship id -> step) and `step` (the fleet's) are what a tap names."""
+        self.step = step
         self.seat = fleet["seat"]
         self.out = fleet["out"]
         self.is_turn = is_turn
@@ -58,3 +84,4 @@ class FleetStrip(BoxLayout):
             chip.name = ship["name"]
             chip.detail = f"{gun} {ship['hits']}/{ship['defence']}"
             chip.hits, chip.defence, chip.carrier = ship["hits"], ship["defence"], ship["carrier"]
+            chip.step, chip.pick = targets.get(ship["id"], ""), self.pick

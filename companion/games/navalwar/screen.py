@@ -3,10 +3,11 @@
 The screen draws `NavalWarController.display(TABLE)` and forwards every tap to it
 (companion/games/navalwar/controller.py holds the flow of play: the stages, which
 seat's entry is awaited, the choices of each step, undo).  Kept here is only what a
-screen owns: its panes and pop-ups, the ship catalogue's filter and search, a short
-input lock after an entry, and scrolling the fleet to move into view.  The left side
-shows the shared table: a strip per fleet, the middle, the piles, the odds of the
-next draw.  A game's `players` are the names in seat order (clockwise).
+screen owns: its panes and pop-ups, the ship catalogue's search, a short input lock
+after an entry, and scrolling the fleet to move into view.  The left side shows the
+shared table: a strip per fleet (a target is tapped on it), the middle, the piles, the
+odds of the next draw; the deal's catalogue takes the whole width.  A game's `players`
+are the names in seat order (clockwise).
 """
 
 from __future__ import annotations
@@ -19,12 +20,10 @@ from kivy.lang import Builder
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
 from kivy.uix.button import Button
-from kivy.uix.togglebutton import ToggleButton
 
 from companion.games.navalwar.chart import SEAT_COLOURS
 from companion.games.navalwar.controller import NavalWarController
 from companion.games.navalwar.count import CountView
-from companion.games.navalwar.data import CALIBRES
 from companion.games.navalwar.fleets import FleetStrip
 from companion.games.navalwar.popups import InfoView, ScoresView
 from companion.play.controller import TABLE
@@ -36,7 +35,7 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 INPUT_LOCK_S = 0.2  # after an entry, taps are ignored this long (no double entries)
 GOLD_HEX = "".join(f"{int(c * 255):02x}" for c in theme.GOLD[:3])
 COMPACT_FROM = 4  # more players than this: one-row fleet strips
-SHIP_FILTERS = ("all", *CALIBRES, "carrier")
+CATALOGUE_COLUMNS = 6
 
 
 class ChoiceTile(Button):
@@ -44,12 +43,7 @@ class ChoiceTile(Button):
 
     step = StringProperty("")
     red = BooleanProperty(False)
-
-
-class CalibreFilter(ToggleButton):
-    """A filter of the ship catalogue: a calibre, "carrier" or "all"."""
-
-    value = StringProperty("")
+    compact = BooleanProperty(False)  # the deal's catalogue: many at once
 
 
 class NavalWarScreen(ControllerScreen):
@@ -69,7 +63,8 @@ class NavalWarScreen(ControllerScreen):
     can_back = BooleanProperty(False)
     can_undo = BooleanProperty(False)
     cataloguing = BooleanProperty(False)
-    ship_filter = StringProperty("all")
+    banner_text = StringProperty("")  # what the die just entered did, large
+    banner_sunk = BooleanProperty(False)
     choice_cols = NumericProperty(2)
     deck = ObjectProperty(None, allownone=True)  # a `deck` option set by hand (tests)
     deck_text = StringProperty("")  # the set-up panel's line on the cards in play
@@ -87,10 +82,6 @@ class NavalWarScreen(ControllerScreen):
         self._unlock_event = None
         # kv ids are weak references: keep both panes alive while one is out of the tree
         self._panes = (self.ids.setup.__self__, self.ids.game.__self__)
-        for value in SHIP_FILTERS:
-            button = CalibreFilter(value=value, state="down" if value == "all" else "normal")
-            button.bind(on_release=lambda b: self.set_filter(b.value))
-            (self.ids.filters_all if value == "all" else self.ids.filters).add_widget(button)
 
     # games -------------------------------------------------------------------
 
@@ -143,12 +134,6 @@ class NavalWarScreen(ControllerScreen):
 
     def _unlock(self, *_) -> None:
         self.locked = False
-
-    def set_filter(self, value: str) -> None:
-        self.ship_filter = value
-        if value == "all":
-            self.ids.search.text = ""  # "all" really shows all
-        self.refresh()
 
     # popups ------------------------------------------------------------------
 
@@ -254,7 +239,9 @@ class NavalWarScreen(ControllerScreen):
         for strip, fleet in zip(reversed(strips.children), model["fleets"]):
             strip.colour = SEAT_COLOURS[fleet["seat"]]
             strip.compact = model["players"] > COMPACT_FROM
-            strip.show(fleet, fleet["name"], fleet["points"], tr, fleet["is_turn"])
+            strip.pick = self.choose
+            strip.show(fleet, fleet["name"], fleet["points"], tr, fleet["is_turn"], model["targets"],
+                       model["fleet_targets"].get(fleet["seat"], ""))
         self._follow(model["seat"])
 
     def _follow(self, seat: int | None) -> None:
@@ -278,27 +265,27 @@ class NavalWarScreen(ControllerScreen):
         seat = model["prompt_seat"]
         self.prompt_colour = _dim(SEAT_COLOURS[seat]) if seat is not None else theme.PANEL
         self.odds_text = self._odds(model["odds"])
+        banner = model["banner"]
+        self.banner_text = banner["text"].render(tr) if banner else ""
+        self.banner_sunk = bool(banner) and banner["sunk"]
         self.extra_text = model["random"].render(tr) if model["random"] else ""
         self.can_back = any(o.kind == "back" for o in model["offers"])
         choices = model["choices"]
         if self.cataloguing:
             choices = [c for c in choices if self._ship_matches(c["ship"])]
-        self.choice_cols = model["columns"]
+        self.choice_cols = CATALOGUE_COLUMNS if self.cataloguing else model["columns"]
         grid = self.ids.choices
         grid.clear_widgets()
         while len(self._tiles) < len(choices):  # buttons are reused: building them is slow
             self._tiles.append(ChoiceTile(on_release=lambda b: self.choose(b.step)))
         for tile, c in zip(self._tiles, choices):
             tile.text, tile.step, tile.red = c["label"].render(tr), c["id"], c["red"]
+            tile.compact = self.cataloguing
             grid.add_widget(tile)
         self.ids.choice_scroll.scroll_y = 1
 
     def _ship_matches(self, ship: dict) -> bool:
-        wanted = self.ship_filter
-        if wanted == "carrier" and not ship["carrier"]:
-            return False
-        if wanted not in ("all", "carrier") and ship["calibre"] != wanted:
-            return False
+        """The search: part of the name, or the calibre ("16")."""
         text = self.ids.search.text.strip().lower()
         return not text or text in ship["name"].lower() or text == (ship["calibre"] or "")
 

@@ -240,8 +240,9 @@ def test_a_card_entered_step_by_step_the_dice_rolled_or_entered_and_undo(store):
     step(1, "back")
     step(1, "choose", "type:salvo")
     step(1, "choose", "card:salvo-16-3")
-    labels = {ch["id"]: words(ch["label"]) for ch in c.display(1)["choices"]}
-    assert labels["ship:ship-yamato"] == "Aki: Yamato (0/9)" and "ship:ship-akagi" not in labels
+    targets = c.display(1)["targets"]  # tapped on the fleet panel, not listed
+    assert targets["ship-yamato"] == "ship:ship-yamato" and "ship-akagi" not in targets  # the carrier screen
+    assert not any(ch["id"].startswith("ship:") for ch in c.display(1)["choices"])
     step(1, "choose", "ship:ship-yamato")
     assert c.view()["fleets"][0]["ships"][0]["hits"] == 3
     assert words(c.display(1)["last"]) == "入力済み：Aki: Yamato (0/9)"
@@ -257,6 +258,10 @@ def test_a_card_entered_step_by_step_the_dice_rolled_or_entered_and_undo(store):
     assert model["columns"] == 3 and [ch["id"] for ch in model["choices"]] == [f"die:{n}" for n in range(1, 7)]
     step(2, "choose", "die:4")
     assert "ship-iowa" in {s["id"] for s in c.view()["fleets"][1]["ships"]}
+    banner = c.display(TABLE)["banner"]
+    assert words(banner["text"]) == "潜水艦：出目 4\n→ Iowa は無事" and not banner["sunk"]
+    assert words(banner["text"], "en") == "Submarine: rolled 4\n→ Iowa survives"
+    assert c.display(1)["banner"] == banner  # the phones see it too
     # undo is the table's: every entry is an undo point
     assert "undo" not in {o.kind for o in c.offers(2)}
     entries = len(c.session.actions)
@@ -325,3 +330,61 @@ def test_counting_the_deck_walks_through_every_card_and_says_what_differs(store)
     assert c.display(TABLE)["count"]["page"] == "step"
     step(TABLE, "count_close")
     assert c.stage() == "setup" and c.display(TABLE)["count"] is None
+
+
+def test_shortcuts_enter_several_actions_as_one_entry_and_undo_takes_it_back_whole(store):
+    c, step = start(store, 3, target=1000, deck=None)
+    deal = ["ship-yamato", "ship-akagi", "ship-hood", "ship-iowa", "ship-ise",
+            "ship-nagato", "ship-musashi", "ship-bismarck", "ship-fuso", "ship-roma",
+            "ship-kongo", "ship-hiei", "ship-texas", "ship-lutzow", "ship-scheer"]
+    step(TABLE, "enter", {"type": "first", "seat": 1})
+    for ship in deal:
+        step(TABLE, "enter", {"type": "deal", "ship": ship})
+    # the first turn: one entry says nobody has a red card
+    rest = {ch["id"]: words(ch["label"]) for ch in c.display(TABLE)["choices"]}
+    assert rest["no_red_rest"] == "以降 赤カードなし：\nP2 P3 P1"
+    step(TABLE, "choose", "no_red_rest")
+    assert c.session.actions[-3:] == [{"type": "no_red"}] * 3 and c.view()["phase"] == "turn"
+    # a black card drawn and a salvo played: the draw is implied by the card
+    assert c.view()["seat"] == 1 and c.waiting()["kind"] == "draw"
+    before = len(c.session.actions)
+    for choice in ["type:salvo", "card:salvo-16-3", "ship:ship-hiei"]:
+        step(TABLE, "choose", choice)
+    assert c.session.actions[before:] == [{"type": "draw", "card": "hidden"},
+                                          {"type": "play", "card": "salvo-16-3", "ship": "ship-hiei"}]
+    step(TABLE, "undo")
+    assert len(c.session.actions) == before, "the entry is taken back whole"
+    step(TABLE, "undo")
+    assert len(c.session.actions) == before - 3, "the first turn's entry, whole too"
+    step(TABLE, "undo")
+    assert len(c.session.actions) == before - 4, "an entry of one action: one"
+    step(TABLE, "enter", {"type": "deal", "ship": "ship-scheer"})
+    # Aki has a carrier: a ship tapped at the turn's choice is the air strike's target
+    step(TABLE, "choose", "no_red_rest")
+    step(TABLE, "enter", {"type": "draw", "card": "hidden"})
+    step(TABLE, "enter", {"type": "discard", "card": "smoke"})
+    step(TABLE, "enter", {"type": "draw", "card": "hidden"})
+    step(TABLE, "enter", {"type": "discard", "card": "smoke"})
+    assert c.view()["seat"] == 0 and c.waiting()["kind"] == "choose"
+    assert "ship-hiei" in c.display(TABLE)["targets"]
+    step(TABLE, "choose", "ship:ship-hiei")
+    assert c.session.actions[-2:] == [{"type": "choose", "turn": "air_strike"}, {"type": "strike", "ship": "ship-hiei"}]
+    step(TABLE, "choose", "die:1")
+    banner = c.display(TABLE)["banner"]
+    assert words(banner["text"]) == "航空攻撃：出目 1\n→ Hiei 撃沈！" and banner["sunk"]
+    step(TABLE, "undo")
+    assert c.display(TABLE)["banner"] is None
+
+
+def test_the_deal_lists_the_ships_of_recent_games_first(store):
+    c, step = start(store, 3, deck=None)
+    for ship in ["ship-yamato", "ship-akagi", "ship-hood"]:
+        first = c.waiting()["kind"] == "first"
+        step(TABLE, "enter", {"type": "first", "seat": 0} if first else {"type": "deal", "ship": ship})
+    store.abandon(c.session.id)  # the next game starts from the form
+    c2, step2 = start(store, 3, deck=None)
+    step2(TABLE, "enter", {"type": "first", "seat": 0})
+    ids = [ch["id"] for ch in c2.display(TABLE)["choices"]]
+    assert ids[:2] == ["ship:ship-hood", "ship:ship-akagi"], "the latest first"
+    rest = [words(ch["label"]) for ch in c2.display(TABLE)["choices"][2:]]
+    assert rest == sorted(rest) and len(ids) == 54
