@@ -89,6 +89,35 @@ def test_two_phones_play_a_whole_battleship_game(browser, tmp_path):
         table.stop()
 
 
+def test_in_a_tracked_battleship_game_the_defender_answers_on_its_phone(browser, tmp_path):
+    def open_tracker(store):
+        controller = BattleshipController.open(store, rng=random.Random(2), setup={
+            "opponent": "tracker", "variant": "standard", "advanced": False, "first": 0, "level": "normal"})
+        if controller.session is None:
+            controller.act(TABLE, "start")
+        return controller
+
+    table = Table(tmp_path, open_tracker)
+    try:
+        c = table.controller
+        blue = join(browser, table, 1, locale="ja-JP")  # the shooter plays at the table
+        table.call(lambda: (c.act(TABLE, "cell", index("C3")), c.act(TABLE, "fire")))
+        hit = blue.page.locator('button[data-answer="hit:cruiser"]')
+        playwright_api.expect(hit).to_have_text("巡洋艦に命中")
+        blue.shot("battleship-tracker-answer-ja")
+        assert_finger_sized(blue)
+        tap(blue, hit)
+        assert table.call(lambda: c.session.actions[-1]) == {"type": "answer", "result": "hit", "ship": "cruiser"}
+        playwright_api.expect(blue.page.locator("button[data-answer]")).to_have_count(0)  # blue shoots now
+        tap_cell(blue, index("A1"))
+        tap(blue, blue.page.locator('button[data-kind="fire"]'))
+        assert table.call(c.phase) == "answer" and table.call(lambda: c.session.state.to_move()) == 0
+        playwright_api.expect(blue.page.locator("button[data-answer]")).to_have_count(0)  # the table's to answer
+        check_frames(blue)
+    finally:
+        table.stop()
+
+
 # 軍艦将棋, judging "identify": a phone shows its own losses, and the other side only at the end
 
 def open_gunkan(store):
