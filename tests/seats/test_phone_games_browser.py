@@ -172,6 +172,39 @@ def test_a_gunkan_phone_shows_its_own_losses_and_the_other_side_only_at_the_end(
         table.stop()
 
 
+def test_gunkan_phones_tap_their_own_battle_buttons_and_a_refusal_is_shown(browser, tmp_path):
+    from companion.games.gunkan.controller import GunkanController
+
+    def open_seesaw(store):
+        controller = GunkanController.open(store)
+        if controller.session is None:
+            controller.act(TABLE, "mode", "seesaw")
+        return controller
+
+    table = Table(tmp_path, open_seesaw)
+    try:
+        c = table.controller
+        red, blue = join(browser, table, 0, locale="ja-JP"), join(browser, table, 1)
+        playwright_api.expect(blue.page.locator("#actions button")).to_have_count(1)  # its own attack only
+        tap(red, red.page.locator('#actions button[data-kind="attack"]'))
+        red.page.evaluate("act('declare', 'mine')")  # as from a stale screen: the defender's word, not red's
+        playwright_api.expect(red.page.locator("#notice")).to_have_text("それは今、相手の番です")
+        playwright_api.expect(red.page.locator("#ack")).to_have_text("")  # no "sending…" left behind
+        red.shot("gunkan-refused-ja")
+        assert table.call(lambda: c.state.phase) == "declare"
+        tap(blue, blue.page.locator('#actions button[data-kind="declare"]').first)  # a ship
+        tap(red, red.page.locator('#actions button[data-kind="counterweight"]').last)  # none on
+        assert table.call(lambda: (c.state.phase, c.state.current.declared)) == ("weigh", "ship")
+        playwright_api.expect(red.page.locator("#actions button")).to_have_count(0)  # the seesaw is the table's
+        table.call(lambda: c.act(TABLE, "weighed", "defender_heavier"))
+        assert table.call(lambda: (c.state.phase, c.state.battles[-1].attacker)) == ("idle", 0)
+        playwright_api.expect(blue.page.locator("#main")).to_contain_text("Red")
+        check_frames(red)
+        check_frames(blue)
+    finally:
+        table.stop()
+
+
 # Naval War: a phone shows its player's fleet, the damage and the next draw's odds
 
 def open_navalwar(store):
