@@ -217,6 +217,13 @@ def open_navalwar(store):
     return controller
 
 
+def table_enters(c, rng) -> None:
+    """The table enters something offered, by the offers' choices (never an action's spelling)."""
+    offers = {o.kind: o for o in c.offers(TABLE)}
+    kind = next(k for k in ("random", "continue", "choose") if k in offers)
+    c.act(TABLE, kind, rng.choice(offers[kind].choices) if offers[kind].choices else None)
+
+
 def test_a_navalwar_phone_shows_its_fleet_damage_and_odds(browser, tmp_path):
     table = Table(tmp_path, open_navalwar)
     try:
@@ -227,15 +234,10 @@ def test_a_navalwar_phone_shows_its_fleet_damage_and_odds(browser, tmp_path):
             model = c.display(0)
             return model["odds"] is not None and any(s["hits"] for s in model["own"]["ships"])
 
-        def press() -> None:  # the table enters something offered, by its choices
-            offers = {o.kind: o for o in c.offers(TABLE)}
-            kind = next(k for k in ("random", "continue", "choose") if k in offers)
-            c.act(TABLE, kind, rng.choice(offers[kind].choices) if offers[kind].choices else None)
-
         for _ in range(400):
             if table.call(damaged):
                 break
-            table.call(press)
+            table.call(table_enters, c, rng)
         assert table.call(damaged)
         own = table.call(lambda: c.display(0)["own"])
         main = aki.page.locator("#main")
@@ -252,5 +254,36 @@ def test_a_navalwar_phone_shows_its_fleet_damage_and_odds(browser, tmp_path):
         for phone in (aki, ben):
             check_frames(phone)
             assert all(f["model"]["own"]["seat"] == phone.seat for f in phone.displays() if "own" in f["model"])
+    finally:
+        table.stop()
+
+
+def test_a_navalwar_phone_taps_its_own_choice_and_the_table_moves_on(browser, tmp_path):
+    from companion.seats.room import render
+
+    table = Table(tmp_path, open_navalwar)
+    try:
+        c, rng = table.controller, random.Random(4)
+        phones = {0: join(browser, table, 0, locale="ja-JP"), 1: join(browser, table, 1)}
+        for _ in range(100):  # the table enters until a phone's player is awaited
+            if table.call(c.actor) in phones:
+                break
+            table.call(table_enters, c, rng)
+        seat = table.call(c.actor)
+        phone, other = phones[seat], phones[1 - seat]
+        choices = phone.page.locator(".keys.nw button[data-choice]")
+        playwright_api.expect(choices.first).to_be_visible()
+        playwright_api.expect(other.page.locator(".keys.nw button")).to_have_count(0)  # not the other's entry
+        phone.shot("navalwar-own-choice-" + ("ja" if seat == 0 else "en"))
+        assert_finger_sized(phone)
+        entered, before = table.call(lambda: (len(c.session.actions), render(c.display(TABLE), "en")))
+        for _ in range(8):  # a step at a time (the tree narrows) until the entry is whole
+            tap(phone, choices.first)
+            if table.call(lambda: len(c.session.actions)) > entered:
+                break
+        assert table.call(lambda: len(c.session.actions)) == entered + 1  # one whole entry, from the phone
+        assert table.call(lambda: render(c.display(TABLE), "en"))["prompt"] != before["prompt"]  # the table moved on
+        for p in phones.values():
+            check_frames(p)
     finally:
         table.stop()
