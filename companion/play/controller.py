@@ -168,9 +168,14 @@ class Controller:
         """Input `kind` (with `value`) from `who`; `Refused` unless one of its offers allows it."""
         offer = next((o for o in self.offers(who) if o.kind == kind and o.accepts(value)), None)
         if offer is None:
-            raise Refused("play.not_now", kind=kind)
+            raise Refused("play.not_yours" if self._offered_to_another(who, kind, value) else "play.not_now", kind=kind)
         if getattr(self, f"on_{kind}")(offer.seat, value) is not False:
             self.changed()
+
+    def _offered_to_another(self, who: Who, kind: str, value: Any) -> bool:
+        """Whether a seat's input is, at the table, another seat's to do now (whose turn is public)."""
+        return who != TABLE and any(o.kind == kind and o.seat not in (None, who) and o.accepts(value)
+                                    for o in self.offers(TABLE))
 
     def changed(self) -> None:
         self.epoch += 1

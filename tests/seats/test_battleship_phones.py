@@ -24,9 +24,13 @@ FLEETS = {0: [("carrier", "A1", "h"), ("battleship", "C1", "h"), ("cruiser", "E1
               ("destroyer", "J8", "h")]}
 
 
+TRACKER = {"opponent": "tracker", "variant": "standard", "advanced": False, "first": 0, "level": "normal"}
+
+
 @pytest.fixture
-def table(store):
-    controller = BattleshipController.open(store, rng=random.Random(5))
+def table(store, request):
+    """A refereed game (a test may ask for other choices with an indirect parameter)."""
+    controller = BattleshipController.open(store, rng=random.Random(5), setup=getattr(request, "param", None))
     room = Room(Claims(store))
     room.attach(controller)
     controller.act(TABLE, "start")
@@ -93,3 +97,33 @@ async def test_a_phone_takes_back_its_own_last_ship_until_the_other_begins(phone
     assert not controller.display(TABLE)["can_undo"]  # nor the table for it
     await act(red, "undo")
     assert controller.session.state.fleets[0] == ()
+
+
+@pytest.mark.parametrize("table", [TRACKER], indirect=True)
+async def test_in_a_tracked_game_the_defenders_phone_answers_and_the_table_may_not(phones, table):
+    controller, room = table
+    blue, _ = await seated(phones, room, 1)  # the defender's phone; the shooter plays at the table
+    act = Acts()
+    controller.act(TABLE, "cell", index("A1"))
+    controller.act(TABLE, "fire")
+    assert controller.phase() == "answer"
+    await blue.ask({"type": "ping"}, "pong")  # every display so far has come
+    model = [m for m in blue.received if m["type"] == "display"][-1]["model"]
+    answer = next(o for o in model["offers"] if o["kind"] == "answer")
+    assert sorted(map(json.dumps, model["answers"])) == sorted(map(json.dumps, answer["choices"]))
+    assert model["answers"][:3] == [  # by ship: its hit, then its sinking
+        {"result": "miss"}, {"result": "hit", "ship": "carrier"}, {"result": "sunk", "ship": "carrier"}]
+    assert model["answer_labels"][:3] == ["Miss", "Hit: Carrier", "Carrier sunk"]
+    table = controller.display(TABLE)
+    assert table["answering"] and table["answers"] == [] and table["answer_labels"] == []  # no pad on the table
+    with pytest.raises(Refused):
+        controller.act(TABLE, "answer", {"result": "miss"})
+
+    refused = await act(blue, "answer", {"result": "sunk", "ship": "destroyer"}, answer="refused")  # one hit sinks none
+    assert refused["code"] == "not_now" and "impossible" in refused["text"]
+    assert controller.phase() == "answer"
+    await act(blue, "answer", {"result": "hit", "ship": "carrier"})
+    assert controller.phase() == "shoot" and controller.session.state.to_move() == 1
+    assert controller.session.actions[-1] == {"type": "answer", "result": "hit", "ship": "carrier"}
+    late = await act(blue, "answer", {"result": "miss"}, answer="refused")  # nothing to answer now
+    assert late["code"] == "not_now"

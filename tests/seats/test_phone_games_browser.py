@@ -89,6 +89,35 @@ def test_two_phones_play_a_whole_battleship_game(browser, tmp_path):
         table.stop()
 
 
+def test_in_a_tracked_battleship_game_the_defender_answers_on_its_phone(browser, tmp_path):
+    def open_tracker(store):
+        controller = BattleshipController.open(store, rng=random.Random(2), setup={
+            "opponent": "tracker", "variant": "standard", "advanced": False, "first": 0, "level": "normal"})
+        if controller.session is None:
+            controller.act(TABLE, "start")
+        return controller
+
+    table = Table(tmp_path, open_tracker)
+    try:
+        c = table.controller
+        blue = join(browser, table, 1, locale="ja-JP")  # the shooter plays at the table
+        table.call(lambda: (c.act(TABLE, "cell", index("C3")), c.act(TABLE, "fire")))
+        hit = blue.page.locator('button[data-answer="hit:cruiser"]')
+        playwright_api.expect(hit).to_have_text("巡洋艦に命中")
+        blue.shot("battleship-tracker-answer-ja")
+        assert_finger_sized(blue)
+        tap(blue, hit)
+        assert table.call(lambda: c.session.actions[-1]) == {"type": "answer", "result": "hit", "ship": "cruiser"}
+        playwright_api.expect(blue.page.locator("button[data-answer]")).to_have_count(0)  # blue shoots now
+        tap_cell(blue, index("A1"))
+        tap(blue, blue.page.locator('button[data-kind="fire"]'))
+        assert table.call(c.phase) == "answer" and table.call(lambda: c.session.state.to_move()) == 0
+        playwright_api.expect(blue.page.locator("button[data-answer]")).to_have_count(0)  # the table's to answer
+        check_frames(blue)
+    finally:
+        table.stop()
+
+
 # 軍艦将棋, judging "identify": a phone shows its own losses, and the other side only at the end
 
 def open_gunkan(store):
@@ -143,6 +172,39 @@ def test_a_gunkan_phone_shows_its_own_losses_and_the_other_side_only_at_the_end(
         table.stop()
 
 
+def test_gunkan_phones_tap_their_own_battle_buttons_and_a_refusal_is_shown(browser, tmp_path):
+    from companion.games.gunkan.controller import GunkanController
+
+    def open_seesaw(store):
+        controller = GunkanController.open(store)
+        if controller.session is None:
+            controller.act(TABLE, "mode", "seesaw")
+        return controller
+
+    table = Table(tmp_path, open_seesaw)
+    try:
+        c = table.controller
+        red, blue = join(browser, table, 0, locale="ja-JP"), join(browser, table, 1)
+        playwright_api.expect(blue.page.locator("#actions button")).to_have_count(1)  # its own attack only
+        tap(red, red.page.locator('#actions button[data-kind="attack"]'))
+        red.page.evaluate("act('declare', 'mine')")  # as from a stale screen: the defender's word, not red's
+        playwright_api.expect(red.page.locator("#notice")).to_have_text("それは今、相手の番です")
+        playwright_api.expect(red.page.locator("#ack")).to_have_text("")  # no "sending…" left behind
+        red.shot("gunkan-refused-ja")
+        assert table.call(lambda: c.state.phase) == "declare"
+        tap(blue, blue.page.locator('#actions button[data-kind="declare"]').first)  # a ship
+        tap(red, red.page.locator('#actions button[data-kind="counterweight"]').last)  # none on
+        assert table.call(lambda: (c.state.phase, c.state.current.declared)) == ("weigh", "ship")
+        playwright_api.expect(red.page.locator("#actions button")).to_have_count(0)  # the seesaw is the table's
+        table.call(lambda: c.act(TABLE, "weighed", "defender_heavier"))
+        assert table.call(lambda: (c.state.phase, c.state.battles[-1].attacker)) == ("idle", 0)
+        playwright_api.expect(blue.page.locator("#main")).to_contain_text("Red")
+        check_frames(red)
+        check_frames(blue)
+    finally:
+        table.stop()
+
+
 # Naval War: a phone shows its player's fleet, the damage and the next draw's odds
 
 def open_navalwar(store):
@@ -155,6 +217,13 @@ def open_navalwar(store):
     return controller
 
 
+def table_enters(c, rng) -> None:
+    """The table enters something offered, by the offers' choices (never an action's spelling)."""
+    offers = {o.kind: o for o in c.offers(TABLE)}
+    kind = next(k for k in ("random", "continue", "choose") if k in offers)
+    c.act(TABLE, kind, rng.choice(offers[kind].choices) if offers[kind].choices else None)
+
+
 def test_a_navalwar_phone_shows_its_fleet_damage_and_odds(browser, tmp_path):
     table = Table(tmp_path, open_navalwar)
     try:
@@ -165,15 +234,10 @@ def test_a_navalwar_phone_shows_its_fleet_damage_and_odds(browser, tmp_path):
             model = c.display(0)
             return model["odds"] is not None and any(s["hits"] for s in model["own"]["ships"])
 
-        def press() -> None:  # the table enters something offered, by its choices
-            offers = {o.kind: o for o in c.offers(TABLE)}
-            kind = next(k for k in ("random", "continue", "choose") if k in offers)
-            c.act(TABLE, kind, rng.choice(offers[kind].choices) if offers[kind].choices else None)
-
         for _ in range(400):
             if table.call(damaged):
                 break
-            table.call(press)
+            table.call(table_enters, c, rng)
         assert table.call(damaged)
         own = table.call(lambda: c.display(0)["own"])
         main = aki.page.locator("#main")
@@ -190,5 +254,36 @@ def test_a_navalwar_phone_shows_its_fleet_damage_and_odds(browser, tmp_path):
         for phone in (aki, ben):
             check_frames(phone)
             assert all(f["model"]["own"]["seat"] == phone.seat for f in phone.displays() if "own" in f["model"])
+    finally:
+        table.stop()
+
+
+def test_a_navalwar_phone_taps_its_own_choice_and_the_table_moves_on(browser, tmp_path):
+    from companion.seats.room import render
+
+    table = Table(tmp_path, open_navalwar)
+    try:
+        c, rng = table.controller, random.Random(4)
+        phones = {0: join(browser, table, 0, locale="ja-JP"), 1: join(browser, table, 1)}
+        for _ in range(100):  # the table enters until a phone's player is awaited
+            if table.call(c.actor) in phones:
+                break
+            table.call(table_enters, c, rng)
+        seat = table.call(c.actor)
+        phone, other = phones[seat], phones[1 - seat]
+        choices = phone.page.locator(".keys.nw button[data-choice]")
+        playwright_api.expect(choices.first).to_be_visible()
+        playwright_api.expect(other.page.locator(".keys.nw button")).to_have_count(0)  # not the other's entry
+        phone.shot("navalwar-own-choice-" + ("ja" if seat == 0 else "en"))
+        assert_finger_sized(phone)
+        entered, before = table.call(lambda: (len(c.session.actions), render(c.display(TABLE), "en")))
+        for _ in range(8):  # a step at a time (the tree narrows) until the entry is whole
+            tap(phone, choices.first)
+            if table.call(lambda: len(c.session.actions)) > entered:
+                break
+        assert table.call(lambda: len(c.session.actions)) == entered + 1  # one whole entry, from the phone
+        assert table.call(lambda: render(c.display(TABLE), "en"))["prompt"] != before["prompt"]  # the table moved on
+        for p in phones.values():
+            check_frames(p)
     finally:
         table.stop()

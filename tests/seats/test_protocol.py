@@ -207,7 +207,7 @@ async def test_an_out_of_turn_move_is_refused_with_the_controllers_words(phones,
     blue, _ = await seated(phones, room, 1)
     waiting = [red, blue][1 - controller.session.state.to_move()]
     refused = await waiting.ask({"type": "act", "id": 1, "kind": "cell", "value": 40}, "refused")
-    assert refused["code"] == "not_now" and refused["text"] == "Not now"
+    assert refused["code"] == "not_now" and refused["text"] == "That is the other player's to do now"
     assert controller.session.actions == []
 
 

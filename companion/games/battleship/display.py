@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from companion.games.battleship.fleet import CELLS, NAMES, index, label
 from companion.games.battleship.rules import own_cell
-from companion.games.battleship.texts import news
+from companion.games.battleship.texts import news, said
 from companion.play.controller import TABLE, Text, Who
 from companion.play.session import tally
 
@@ -97,13 +97,18 @@ def _play(c, who, sea) -> dict:
         placing = _placing(c, who, {}) | {"status": [Text("battleship_ui.place_title", {"player": names[who]}),
                                                       Text("battleship_ui.place_hint")]}
     sea["interactive"] = c.shooter(who) is not None
-    sea["aim"] = index(view["pending"][0]) if phase == "answer" else c.aim(who)
+    if phase == "answer":  # the shot awaiting its answer, on the shooter's target grid only
+        sea["aim"] = index(view["pending"][0]) if shown == shooter else None
+    else:
+        sea["aim"] = c.aim(who)
     sea["caption"] = Text("battleship_ui.board_of", {"player": names[shown]})
     afloat = [view["boards"][1 - seat]["afloat"] for seat in (0, 1)]
     answering = state.phase == "answer"
+    answers = sorted(next((o.choices for o in c.offers(who) if o.kind == "answer"), ()),  # the defender's
+                     key=lambda a: (NAMES.index(a["ship"]) if "ship" in a else -1, a["result"] == "sunk"))
     return {"band": players[state.outcome().winner if review else view["to_move"]],
             "status": _status(c, state.view(None), names), "answering": answering,
-            "answers": state.answer_options() if answering else [],
+            "answers": answers, "answer_labels": [said(a) for a in answers],
             "news": news(view, names, 2 if c.opponent == "cpu" else 1),
             "afloat": Text("battleship_ui.afloat", {"a": names[0], "na": afloat[0], "b": names[1], "nb": afloat[1]}),
             "bottom": _bottom(c, who, view)} | placing

@@ -13,16 +13,19 @@ from companion.games.battleship.fleet import LENGTH, NAMES, index, label, placem
 from companion.play.controller import Text
 
 
+def said(answer: dict) -> Text:
+    """An answer in words: "はずれ", "巡洋艦に命中", "巡洋艦撃沈" (the ship only where it is named)."""
+    ship = Text(f"battleship.{answer['ship']}") if "ship" in answer else None
+    if answer["result"] == "miss":
+        return Text("battleship.miss")
+    if answer["result"] == "sunk":
+        return Text("battleship.sunk_ship", {"ship": ship})
+    return Text("battleship.hit_ship", {"ship": ship}) if ship else Text("battleship.hit")
+
+
 def shot_text(shot: dict) -> Text:
-    """"B5 はずれ", "C3 巡洋艦に命中", "C4 巡洋艦撃沈" (the ship only where the view names it)."""
-    ship = Text(f"battleship.{shot['ship']}") if "ship" in shot else None
-    if shot["result"] == "miss":
-        said = Text("battleship.miss")
-    elif shot["result"] == "sunk":
-        said = Text("battleship.sunk_ship", {"ship": ship})
-    else:
-        said = Text("battleship.hit_ship", {"ship": ship}) if ship else Text("battleship.hit")
-    return Text("battleship_ui.shot", {"cell": shot["cell"], "said": said})
+    """"B5 はずれ", "C3 巡洋艦に命中", "C4 巡洋艦撃沈"."""
+    return Text("battleship_ui.shot", {"cell": shot["cell"], "said": said(shot)})
 
 
 def volleys(view: dict) -> list[tuple[int, int, list[dict]]]:

@@ -53,6 +53,10 @@ renderers.battleship = (m) => {
       button(`${place.rotate} ${place.direction === "h" ? "→" : "↓"}`, () => act("rotate"), { dataset: { kind: "rotate" } }),
       button(place.random, () => act("random"), { dataset: { kind: "random" } })]));
   }
+  if (offers.answer) { // tracker: the defender answers for its own board, on the table
+    parts.push(el("div", { className: "keys two" }, m.answers.map((a, i) => button(lines(m.answer_labels[i]),
+      () => act("answer", a), { className: a.ship ? "" : "span", dataset: { answer: `${a.result}:${a.ship || ""}` } }))));
+  }
   const classOf = placing ? ownSea(m) : targetSea(m);
   const legal = new Set(placing ? place.fits.map((c) => cellOf(c.split(":")[1])) : shooting ? offers.cell.choices : []);
   const tap = legal.size ? (q) => { quarter = q; draw(); } : null;

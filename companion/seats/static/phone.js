@@ -82,7 +82,7 @@ const handlers = {
     ack(t("done"));
   },
   refused(m) {
-    if (pending && pending.id === m.id) pending = null;
+    if (pending && pending.id === m.id) { pending = null; ack(""); } // not "sending" any more: the notice says why
     notice(m.text);
     if (m.code === "device_unknown" || m.code === "released") forget();
     if (m.code === "device_unknown" || (m.code === "other_game" && room && !tried)) {

@@ -49,8 +49,8 @@ def test_a_two_player_game_from_the_table_to_its_review(store):
 def test_input_the_seat_may_not_make_is_refused_and_changes_nothing(store):
     c = UtttController.open(store)
     with pytest.raises(Refused) as refused:
-        c.act(1, "cell", 40)  # blue's phone, red's move
-    assert refused.value.key == "play.not_now" and isinstance(refused.value, ValueError)
+        c.act(1, "cell", 40)  # blue's phone, red's move: red's to make, it says
+    assert refused.value.key == "play.not_yours" and isinstance(refused.value, ValueError)
     c.act(0, "cell", 40)  # red from its own seat
     with pytest.raises(Refused):
         c.act(TABLE, "cell", 40)  # taken: not among the offer's choices
