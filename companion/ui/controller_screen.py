@@ -41,9 +41,9 @@ class ControllerScreen(GameScreen):
     def _changed(self) -> None:
         controller = self.controller
         self.session = controller.session
-        self.refresh()
         review = controller.review_text()
         self.review_text = review.render(self.tr) if review else ""
+        self.refresh()  # after: a screen with its own review may say where it stands
         turn = controller.computer_turn()
         if turn is None:
             self.cpu.cancel()

@@ -31,7 +31,7 @@ def refused_move_is_a_message(gui, screen, headline, words, shot):
     """Tap a legal move: it is refused with `headline`, the game is as before, OK goes on."""
     before = list(screen.session.actions)
     tap_like_the_main_loop(gui, *gui.cell_centre(screen.ids.board,
-                                                 screen.session.state.legal_actions()[0]))
+                                                 screen.session.state.legal_cells()[0]))
     popup = gui.app.problems.open
     assert popup is not None, "the refused move gave no message"
     assert screen.session.actions == before
@@ -59,7 +59,7 @@ def test_a_move_while_another_program_locks_the_database_is_a_message(gui):
         pytest.skip(str(exc))
     assert store.actions(screen.session.id) == before
     gui.pump(0.3)
-    gui.tap_cell(screen.ids.board, screen.session.state.legal_actions()[0])
+    gui.tap_cell(screen.ids.board, screen.session.state.legal_cells()[0])
     assert store.actions(screen.session.id) == screen.session.actions == before + [
         screen.session.actions[-1]]
 
@@ -91,7 +91,7 @@ def test_a_move_on_a_full_disk_is_a_message_and_nothing_is_lost(gui, tiny_disk, 
                                        "problem-move-disk-full")
     (tiny_disk / "filler").unlink()
     gui.pump(0.3)
-    gui.tap_cell(screen.ids.board, screen.session.state.legal_actions()[0])
+    gui.tap_cell(screen.ids.board, screen.session.state.legal_cells()[0])
     assert gui.app.store.actions(screen.session.id) == screen.session.actions
     assert screen.session.actions[:-1] == before
     gui.stop()

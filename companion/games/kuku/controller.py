@@ -371,6 +371,9 @@ class KukuController(SetupStages, Controller):
     def on_hide(self, seat, value) -> None:
         self.private = None
 
+    def review(self) -> None:
+        return None  # Kuku reviews attack by attack, with the answers given (review_index), not move by move
+
     def on_review(self, seat, step: int) -> None:
         self.review_index = max(0, min(len(self.session.state.history), self.review_index + step))
 
