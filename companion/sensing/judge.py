@@ -102,6 +102,8 @@ class JudgeConfig:
     touch_rise_g: float = 0.5  # a later rise by this much within press_guard_s, from a load at rest...
     touch_rest_s: float = 0.2  # ...this long (not still rising), is a finger pushing: the same rule
     release_max_s: float = 0.5  # the slowest press, landing to let-go (a rising, cautious one is "pressed")
+    blind_interval_s: float = 0.03  # readings further apart than this cannot see a knock's 8-20 Hz ringing...
+    blind_settle_s: float = 0.5  # ...so a window must start this long after a load landed on either pan
     confirm_s: float = 0.5  # a pan that changes class without being emptied must keep the new one this long
     accept_fraction: float = 0.4  # of the free gap to a neighbour, added to a class's spread
     empty_fraction: float = 0.5  # under this share of the lightest class: an empty pan
@@ -320,7 +322,7 @@ class Judge:
                        build_groups(right_classes, config.accept_fraction)]
         self._widest = [max(g.accept_high - g.accept_low for g in groups) for groups in self.groups]
         self._fits = [self._fits_groups(groups) for groups in self.groups]
-        self._keep_s = max(max(config.windows_s), config.history_s)
+        self._keep_s = max(max(config.windows_s), config.history_s) + config.blind_settle_s
         self._keep_n = config.min_samples + 1
         self._windows: list[deque[Reading]] = [deque() for _ in range(2)]
         self._estimates: dict = {}  # (channel, fits) -> estimate of the latest reading
@@ -428,7 +430,7 @@ class Judge:
             for n in sizes:
                 est = self._estimate_over(window, n)
                 tried.append(est)
-                if (est.still and fits(est)) or est.reason in ("moving", "pressed", "spiky"):
+                if (est.still and fits(est)) or est.reason in ("moving", "pressed", "spiky", "unsettled"):
                     break
             self._estimates[key] = tried[-1] if tried[-1].still and fits(tried[-1]) else next(
                 (e for e in tried if e.still), tried[0])
@@ -439,9 +441,26 @@ class Judge:
         channel = window[-1].channel
         if max(recent) - min(recent) > self._widest[channel]:  # cheap: clearly moving
             return Estimate(recent[0], -math.inf, math.inf, False, "moving")
+        if self._blind_since(window, n):
+            return Estimate(recent[0], -math.inf, math.inf, False, "unsettled")
         return estimate([r.t for r in window], [r.grams for r in window], self.config, n, self.noise_g(channel),
                         [r.sample_g for r in window],
                         lambda since: self._quiet(1 - channel, since))
+
+    def _blind_since(self, window: deque[Reading], n: int) -> bool:
+        """Whether readings this slow cannot see ringing that may still lie in the last `n`: a
+        knock on the table (8-20 Hz) read 10 times a second aliases to a level or a slow drift,
+        so the window must start `blind_settle_s` after the last landing on the other pan (the
+        pan's own landing is the press rule's)."""
+        cfg = self.config
+        if (window[-1].t - window[-n].t) / (n - 1) <= cfg.blind_interval_s:
+            return False
+        other = 1 - window[-1].channel
+        pan = self._windows[other]
+        if not pan or pan[-1].grams < cfg.empty_fraction * self.groups[other][0].low:
+            return False
+        j = _landing([r.grams for r in pan], pan[-1].grams)
+        return j is not None and window[-n].t < pan[j].t + cfg.blind_settle_s
 
     def _quiet(self, channel: int, since: float) -> bool:
         """Whether a pan lay still since `since`: a line within its noise (a table knock
@@ -494,6 +513,9 @@ class Judge:
             return PanState(REFUSED, reason=refusal)
         groups = self.groups[channel]
         est = self._estimate(channel, self._fits[channel])
+        if est is not None and est.reason == "unsettled" and self._seen[channel] is not None:
+            # the other pan's landing may shake this one unseen: it keeps the class it showed
+            return PanState("class", next(g for g in groups if g.name == self._seen[channel]))
         if est is None or not est.still:
             if est is None or est.reason == "moving":
                 self._unfit_since[channel] = None  # real motion, not a noisy slope
