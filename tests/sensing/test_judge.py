@@ -256,3 +256,18 @@ def test_a_recorded_straightening_push_is_not_named_at_its_top():
         if state.kind == "class":
             named.add(state.group.name)
     assert named == {"submarine"}
+
+
+def test_a_knock_read_10_times_a_second_does_not_name_an_odd_object():
+    """A bench battle (10/s, odd, seed 2) where a knock from the port landing on the right,
+    aliased to a level by the slow readings, once moved a 12.967 g object (0.107 g over the
+    submarine band) into that band: the judge named it a submarine."""
+    rows = np.loadtxt(DATA / "knocked-odd-object-10hz.csv", delimiter=",", comments="#")
+    j = Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=10.0)
+    verdicts = set()
+    for t, ch, g, sample in rows:
+        j.feed(Reading(float(t), int(ch), 0, float(g), True, unfiltered_g=float(sample)))
+        v = j.battle()
+        if v.final:
+            verdicts.add((v.kind, v.left))
+    assert verdicts == {(REWEIGH, None)}
