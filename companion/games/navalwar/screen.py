@@ -274,14 +274,13 @@ class NavalWarScreen(ControllerScreen):
         choices = model["choices"]
         if self.cataloguing:
             choices = [c for c in choices if self._ship_matches(c["ship"])]
-        cols = 0 if self.cataloguing else model["columns"]
         grid = self.ids.choices
         grid.clear_widgets()
         while len(self._tiles) < len(choices):  # buttons are reused: building them is slow
             self._tiles.append(ChoiceTile(on_release=lambda b: self.choose(b.step)))
         for tile, c in zip(self._tiles, choices):
             tile.text, tile.step, tile.red = c["label"].render(tr), c["id"], c["red"]
-            tile.compact, tile.cols = self.cataloguing, cols
+            tile.compact, tile.cols = self.cataloguing, 0 if self.cataloguing else c["cols"]
             grid.add_widget(tile)
         self.ids.choice_scroll.scroll_y = 1
 
