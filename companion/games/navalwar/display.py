@@ -89,7 +89,7 @@ def _panel(c, who: Who, view: dict, offers: list) -> dict:
         if target is not None:
             panel["targets" if target[0] == "ship" else "fleet_targets"][target[1]] = choice.id
         else:
-            salvo = choice.id.startswith("card:salvo")  # short: four a row
+            salvo = choice.label.key == "navalwar_ui.salvo_short"  # a salvo to play: four a row
             panel["choices"].append({"id": choice.id, "label": choice.label, "red": choice.red,
                                      "cols": 4 if salvo else panel["columns"],
                                      "order": 0 if salvo else 3 if choice.id == "hidden" else 2 if choice.red else 1})

@@ -5,8 +5,10 @@ The screen draws `NavalWarController.display(TABLE)` and forwards every tap to i
 seat's entry is awaited, the choices of each step, undo).  Kept here is only what a
 screen owns: its panes and pop-ups, the ship catalogue's search, a short input lock
 after an entry, and scrolling the fleet to move into view.  The left side shows the
-shared table: a strip per fleet (a target is tapped on it), the middle, the piles, the
-odds of the next draw; the deal's catalogue takes the whole width.  A game's `players`
+shared table: the piles with the next draw's chance of red (the full odds: behind the
+discards button), a strip per fleet (a target is tapped on it; four fit unscrolled); the
+right side the choices, where a die's banner stands in for the prompt; the deal's
+catalogue takes the whole width, its names flowing so every ship shows at once.  A game's `players`
 are the names in seat order (clockwise).
 """
 
