@@ -70,9 +70,9 @@ def test_a_salvo_offers_only_calibres_afloat_and_targets_that_can_be_hit():
     names = ["A", "B", "C"]
     _, tree = tree_for(state, names)
     top = {c.id for c in tree.choices([])}
-    assert "type:salvo" in top and "discard" in top
-    calibres = {c.id for c in tree.choices(["type:salvo"])}
+    assert "type:salvo" not in top and "discard" in top  # salvos to play are listed at once
+    calibres = {c for c in top if c.startswith("card:salvo")}
     assert calibres and all(c.split("-")[1] in {"18", "15", "16", "14"} for c in calibres)
-    targets = [c.label.render(tr) for c in tree.choices(["type:salvo", "card:salvo-18-4"])]
+    targets = [c.label.render(tr) for c in tree.choices(["card:salvo-18-4"])]
     assert targets and not any(label.startswith("A:") for label in targets)  # never your own
     assert not any("Enterprise" in label for label in targets)  # the carrier is screened

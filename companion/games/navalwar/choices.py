@@ -23,6 +23,11 @@ def plain(text) -> Text:
     return Text("navalwar_ui.plain", {"text": str(text)})
 
 
+def salvo_short(key: str) -> Text:
+    """A salvo card among the others listed at once: "16″・3" (calibre, hits)."""
+    return Text("navalwar_ui.salvo_short", {"calibre": salvo_calibre(key), "value": card_value(key)})
+
+
 def card_text(key: str) -> Text:
     """A card as people call it: "射撃 16インチ・3打撃", "機雷 2", "煙幕"."""
     kind = card_type(key)
@@ -64,9 +69,12 @@ class Labeller:
         return Text("navalwar_ui.ship_target", {"player": self.names[self.owner[ship_id]], "name": ship["name"],
                                                 "hits": ship["hits"], "defence": ship["defence"]})
 
-    def _card_steps(self, key: str, keys_of_type: dict[str, set]) -> list[Step]:
-        """The card, after its type when several cards of that type are offered."""
+    def _card_steps(self, key: str, keys_of_type: dict[str, set], direct: bool = False) -> list[Step]:
+        """The card, after its type when several cards of that type are offered (salvos to
+        play: listed at once, `direct`, as most turns play one)."""
         kind = card_type(key)
+        if direct and kind == "salvo":
+            return [(f"card:{key}", salvo_short(key))]
         card = (f"card:{key}", card_text(key))
         if len(keys_of_type.get(kind, ())) > 1:
             return [(f"type:{kind}", Text(f"navalwar.card_type.{kind}")), card]
@@ -111,7 +119,7 @@ class Labeller:
     def path(self, action: dict, plays: dict, discards: dict) -> list[Step]:
         kind = action["type"]
         if kind == "play":
-            return self._card_steps(action["card"], plays) + self._target(action)
+            return self._card_steps(action["card"], plays, direct=True) + self._target(action)
         if kind == "discard":
             return [("discard", Text("navalwar.action.discard"))] + self._card_steps(
                 action["card"], discards)

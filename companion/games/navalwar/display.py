@@ -31,7 +31,7 @@ def model(c, who: Who) -> dict:
     review = c.review()
     at_end = review is None or review.at_end
     view = c.view() if at_end else review.state.view(None)  # a finished game as it stood then
-    base["title"].append(Text("navalwar.round", {"n": view["round"]}))
+    base["title"] = [Text("navalwar.round", {"n": view["round"]})]  # the game's name: on the form (room for the bar's buttons)
     if view["house_rule"]:
         base["title"].append(Text("navalwar_ui.title_house"))
     found = base | _table(c, view) | _panel(c, who, view, offers)
@@ -89,7 +89,13 @@ def _panel(c, who: Who, view: dict, offers: list) -> dict:
         if target is not None:
             panel["targets" if target[0] == "ship" else "fleet_targets"][target[1]] = choice.id
         else:
-            panel["choices"].append({"id": choice.id, "label": choice.label, "red": choice.red})
+            salvo = choice.label.key == "navalwar_ui.salvo_short"  # a salvo to play: four a row
+            panel["choices"].append({"id": choice.id, "label": choice.label, "red": choice.red,
+                                     "cols": 4 if salvo else panel["columns"],
+                                     "order": 0 if salvo else 3 if choice.id == "hidden" else 2 if choice.red else 1})
+    # the most played first: salvos, the other cards (and discarding), a red card drawn, then
+    # a black card drawn alone (what is played with it is offered above)
+    panel["choices"].sort(key=lambda c: c.pop("order"))
     if panel["targets"] or panel["fleet_targets"]:
         panel["prompt"] = panel["prompt"] + [Text("navalwar_ui.tap_target")]
     return panel

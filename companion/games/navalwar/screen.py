@@ -5,8 +5,10 @@ The screen draws `NavalWarController.display(TABLE)` and forwards every tap to i
 seat's entry is awaited, the choices of each step, undo).  Kept here is only what a
 screen owns: its panes and pop-ups, the ship catalogue's search, a short input lock
 after an entry, and scrolling the fleet to move into view.  The left side shows the
-shared table: a strip per fleet (a target is tapped on it), the middle, the piles, the
-odds of the next draw; the deal's catalogue takes the whole width.  A game's `players`
+shared table: the piles with the next draw's chance of red (the full odds: behind the
+discards button), a strip per fleet (a target is tapped on it; four fit unscrolled); the
+right side the choices, where a die's banner stands in for the prompt; the deal's
+catalogue takes the whole width, its names flowing so every ship shows at once.  A game's `players`
 are the names in seat order (clockwise).
 """
 
@@ -35,7 +37,6 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 INPUT_LOCK_S = 0.2  # after an entry, taps are ignored this long (no double entries)
 GOLD_HEX = "".join(f"{int(c * 255):02x}" for c in theme.GOLD[:3])
 COMPACT_FROM = 4  # more players than this: one-row fleet strips
-CATALOGUE_COLUMNS = 6
 
 
 class ChoiceTile(Button):
@@ -44,6 +45,7 @@ class ChoiceTile(Button):
     step = StringProperty("")
     red = BooleanProperty(False)
     compact = BooleanProperty(False)  # the deal's catalogue: many at once
+    cols = NumericProperty(2)  # tiles a row (0: as wide as its text, the catalogue's flow)
 
 
 class NavalWarScreen(ControllerScreen):
@@ -54,7 +56,6 @@ class NavalWarScreen(ControllerScreen):
     title_text = StringProperty("")
     prompt_text = StringProperty("")
     prompt_colour = ListProperty(theme.PANEL)
-    odds_text = StringProperty("")
     last_text = StringProperty("")
     piles_text = StringProperty("")
     discard_text = StringProperty("")
@@ -65,7 +66,6 @@ class NavalWarScreen(ControllerScreen):
     cataloguing = BooleanProperty(False)
     banner_text = StringProperty("")  # what the die just entered did, large
     banner_sunk = BooleanProperty(False)
-    choice_cols = NumericProperty(2)
     deck = ObjectProperty(None, allownone=True)  # a `deck` option set by hand (tests)
     deck_text = StringProperty("")  # the set-up panel's line on the cards in play
     deck_broken = BooleanProperty(False)  # the user's card file has a mistake: no new game
@@ -154,8 +154,10 @@ class NavalWarScreen(ControllerScreen):
         self._popup_stage = stage
 
     def show_discards(self) -> None:
-        self._open(InfoView(title=self.tr("navalwar.discard_pile"),
-                            body="\n".join(t.render(self.tr) for t in self.model["discards"])))
+        """The discard pile, and what the next draw may be (the odds)."""
+        odds = self._odds(self.model["odds"])
+        body = "\n".join(t.render(self.tr) for t in self.model["discards"])
+        self._open(InfoView(title=self.tr("navalwar.discard_pile"), body=body + ("\n\n" + odds if odds else "")))
 
     def _open(self, popup) -> None:
         self._close_popup()
@@ -228,7 +230,9 @@ class NavalWarScreen(ControllerScreen):
 
     def _draw_table(self, model: dict) -> None:
         tr = self.tr
-        self.piles_text = model["piles"].render(tr)
+        odds = model["odds"]
+        red = "" if odds is None or odds["empty"] else "　" + tr("navalwar_ui.odds_red", p=_pct(odds["red"]))
+        self.piles_text = model["piles"].render(tr) + red
         self.discard_text = model["discard_button"].render(tr)
         self.squadrons_text = "\n".join(t.render(tr) for t in model["squadrons"])
         strips = self.ids.fleets
@@ -264,7 +268,6 @@ class NavalWarScreen(ControllerScreen):
         self.prompt_text = "\n".join(lines)
         seat = model["prompt_seat"]
         self.prompt_colour = _dim(SEAT_COLOURS[seat]) if seat is not None else theme.PANEL
-        self.odds_text = self._odds(model["odds"])
         banner = model["banner"]
         self.banner_text = banner["text"].render(tr) if banner else ""
         self.banner_sunk = bool(banner) and banner["sunk"]
@@ -273,14 +276,13 @@ class NavalWarScreen(ControllerScreen):
         choices = model["choices"]
         if self.cataloguing:
             choices = [c for c in choices if self._ship_matches(c["ship"])]
-        self.choice_cols = CATALOGUE_COLUMNS if self.cataloguing else model["columns"]
         grid = self.ids.choices
         grid.clear_widgets()
         while len(self._tiles) < len(choices):  # buttons are reused: building them is slow
             self._tiles.append(ChoiceTile(on_release=lambda b: self.choose(b.step)))
         for tile, c in zip(self._tiles, choices):
             tile.text, tile.step, tile.red = c["label"].render(tr), c["id"], c["red"]
-            tile.compact = self.cataloguing
+            tile.compact, tile.cols = self.cataloguing, 0 if self.cataloguing else c["cols"]
             grid.add_widget(tile)
         self.ids.choice_scroll.scroll_y = 1
 

@@ -231,14 +231,14 @@ def test_a_card_entered_step_by_step_the_dice_rolled_or_entered_and_undo(store):
             step(seat, "enter", {"type": "deal", "ship": ship})
     for _ in range(3):
         step.enter(c.actor(), {"type": "no_red"})
-    # Ben's normal turn, from his phone: draw a black card, a salvo in three steps
+    # Ben's normal turn, from his phone: draw a black card, a salvo card (listed at once), its target
     assert c.actor() == 1 and c.display(1)["choices"] and not c.display(2)["choices"]
     step.enter(1, {"type": "choose", "turn": "draw"})
     step(1, "choose", "hidden")
-    step(1, "choose", "type:salvo")
-    assert words(c.display(1)["chosen"]) == "射撃" and c.display(TABLE)["chosen"] == []
+    assert "type:salvo" not in {ch["id"] for ch in c.display(1)["choices"]}
+    step(1, "choose", "card:salvo-16-3")
+    assert words(c.display(1)["chosen"]) == "16″・3" and c.display(TABLE)["chosen"] == []
     step(1, "back")
-    step(1, "choose", "type:salvo")
     step(1, "choose", "card:salvo-16-3")
     targets = c.display(1)["targets"]  # tapped on the fleet panel, not listed
     assert targets["ship-yamato"] == "ship:ship-yamato" and "ship-akagi" not in targets  # the carrier screen
@@ -348,7 +348,7 @@ def test_shortcuts_enter_several_actions_as_one_entry_and_undo_takes_it_back_who
     # a black card drawn and a salvo played: the draw is implied by the card
     assert c.view()["seat"] == 1 and c.waiting()["kind"] == "draw"
     before = len(c.session.actions)
-    for choice in ["type:salvo", "card:salvo-16-3", "ship:ship-hiei"]:
+    for choice in ["card:salvo-16-3", "ship:ship-hiei"]:
         step(TABLE, "choose", choice)
     assert c.session.actions[before:] == [{"type": "draw", "card": "hidden"},
                                           {"type": "play", "card": "salvo-16-3", "ship": "ship-hiei"}]
