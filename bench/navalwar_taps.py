@@ -1,5 +1,5 @@
 """Taps to enter a Naval War go-round: the scripted 4-player first round of
-bench/_navalwar_round.py (start, first player, the 20-ship deal, the first turn, one
+bench/_navalwar_round.py (start with the first player, the 20-ship deal, the first turn, one
 normal turn each), played through the real screen at 800x480 by touch events.
 
 A finger enters each entry of the script: it finds the entry among what the screen
@@ -138,8 +138,10 @@ def measure(lang: str, shots: Path | None = None) -> dict:
     finger = Finger(None)
     finger.tap(next(t for t in home.ids.tiles.children if t.kind == "navalwar"))
     screen = finger.screen = app.manager.current_screen
-    finger.tap(screen.ids.start)  # four players, the default names
-    parts, done = {}, 0
+    # four players, the default names; the start form's "P2 first" enters the first entry
+    finger.tap(list(reversed(screen.ids.firsts.children))[SCRIPT[0]["seat"]])
+    assert screen.session.actions == SCRIPT[:1]
+    parts, done = {}, 1
     bounds = {"first player": 1, "deal": 1 + len(DEAL), "first turn": 1 + len(DEAL) + len(FIRST_TURN),
               "normal turns": len(SCRIPT)}
     start = finger.taps + finger.swipes

@@ -276,3 +276,25 @@ def test_a_double_tap_enters_one_action(gui, nw):
         touch.touch_down()
         touch.touch_up()
     assert len(nw.session.actions) == 2
+
+
+def test_the_start_form_starts_with_the_first_player_and_undo_brings_back_the_choice(gui, nw):
+    set_up(gui, nw, 4, ["Aki"])
+    firsts = list(reversed(nw.ids.firsts.children))
+    assert [b.text for b in firsts] == ["Akiから開始", "P2から開始", "P3から開始", "P4から開始"]
+    gui.screenshot("navalwar-setup-firsts")
+    gui.app.lang = "en"
+    nw.refresh()
+    gui.screenshot("navalwar-setup-firsts-en")
+    gui.tap(list(reversed(nw.ids.firsts.children))[1])  # one tap: the game, and P2 first
+    assert nw.session.actions == [{"type": "first", "seat": 1}] and nw.cataloguing
+    gui.tap(nw.ids.undo)  # the choice of the first player comes back, whole
+    assert nw.session.actions == [] and set(tiles(nw)) == {f"seat:{s}" for s in range(4)}
+    assert nw.extra_text  # at random too
+
+
+def test_with_many_players_the_first_player_is_chosen_after_start(gui, nw):
+    set_up(gui, nw, 6, [])
+    assert not nw.ids.firsts.children
+    gui.tap(nw.ids.start)
+    assert set(tiles(nw)) == {f"seat:{s}" for s in range(6)}

@@ -196,7 +196,8 @@ class NavalWarController(Controller):
         return found
 
     def _setup_offers(self) -> list[Offer]:
-        found = [Offer("players", choices=PLAYERS), Offer("target"), Offer("start", Text("navalwar_ui.start"))]
+        found = [Offer("players", choices=PLAYERS), Offer("target"), Offer("start", Text("navalwar_ui.start")),
+                 Offer("start_first")]
         try:
             self.composition()
         except CompanionError:
@@ -267,6 +268,16 @@ class NavalWarController(Controller):
             return
         self.start_error = None
         self._adopt(session)
+
+    def on_start_first(self, seat, value) -> None:
+        """Start, and the first player chosen on the form in the same tap (value: `names`
+        and `first`, a seat); that choice is the game's first entry, Undo takes it back."""
+        if not (isinstance(value, dict) and value.get("first") in range(self.setup["players"])):
+            raise Refused("play.not_now", kind="start_first")
+        self.on_start(seat, value.get("names"))
+        if self.session is not None:
+            first = value["first"]
+            self._play({"type": "first", "seat": first}, plain(self.names[first]))
 
     def on_count(self, seat, value) -> None:
         self.counting = DeckCount(self.composition())

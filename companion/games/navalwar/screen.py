@@ -37,6 +37,11 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 INPUT_LOCK_S = 0.2  # after an entry, taps are ignored this long (no double entries)
 GOLD_HEX = "".join(f"{int(c * 255):02x}" for c in theme.GOLD[:3])
 COMPACT_FROM = 4  # more players than this: one-row fleet strips
+FIRST_ON_FORM = 5  # up to this many players, the start form names who plays first
+
+
+class FirstButton(Button):
+    """A start form button: start, with this player first."""
 
 
 class ChoiceTile(Button):
@@ -82,6 +87,8 @@ class NavalWarScreen(ControllerScreen):
         self._unlock_event = None
         # kv ids are weak references: keep both panes alive while one is out of the tree
         self._panes = (self.ids.setup.__self__, self.ids.game.__self__)
+        for field in self._name_fields():  # the start buttons say the names as typed
+            field.bind(text=lambda *_: self._draw_firsts())
 
     # games -------------------------------------------------------------------
 
@@ -102,10 +109,15 @@ class NavalWarScreen(ControllerScreen):
             self.controller.deck = deck
             self.refresh()
 
-    def start(self) -> None:
-        """Start the game the form describes (an empty name is its default)."""
+    def start(self, first: int | None = None) -> None:
+        """Start the game the form describes (an empty name is its default), with `first`
+        playing first (None: chosen on the next panel)."""
         names = [(field.text.strip() or field.hint_text) for field in self._name_fields()]
-        self.act("start", names[:int(self.player_count)])
+        names = names[:int(self.player_count)]
+        if first is None:
+            self.act("start", names)
+        else:
+            self.act("start_first", {"names": names, "first": first})
 
     def _name_fields(self):
         return list(reversed(self.ids.names.children))
@@ -215,6 +227,17 @@ class NavalWarScreen(ControllerScreen):
             field.opacity = 1 if shown else 0
             field.disabled = not shown
         grid.height = 52 * ((int(self.player_count) + 2) // 3)
+        self._draw_firsts()
+
+    def _draw_firsts(self) -> None:
+        """One "starts first" button per player, named as on the form (with few players)."""
+        row, n = self.ids.firsts, int(self.player_count)
+        row.clear_widgets()
+        if n > FIRST_ON_FORM:
+            return
+        for seat, field in enumerate(self._name_fields()[:n]):
+            row.add_widget(FirstButton(text=self.tr("navalwar_ui.start_first", name=field.text.strip() or field.hint_text),
+                                       on_release=lambda _b, s=seat: self.start(s)))
 
     def _draw_count(self, count: dict | None) -> None:
         """The "count your deck" pop-up while it is open (any other closes on the form)."""
