@@ -32,7 +32,8 @@ write), so half the system calls fall inside each clock-high phase.  Elsewhere, 
 tests, gpiozero's pins are used.  The clock-high times of recent transfers are
 kept for `companion monitor` (`clock_high_us()`).
 
-See docs/hx711.md.
+See docs/hx711.md.  Just over 400 lines: one chip's wire protocol and its checks,
+which belong together.
 """
 
 from __future__ import annotations

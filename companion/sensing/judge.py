@@ -39,6 +39,10 @@ where both pans pass, and "reweigh" only after a still weight has fitted no
 class for `reweigh_after_s`.  Overload, underload and missing calibration are
 refused.
 
+Over 400 lines on purpose: the two questions share one window's fits, and
+each safety rule below exists because of another's failure (the history is
+kept beside them, so the next change sees why a rule stays).
+
 Measured (bench seed 2, every hand family, 500 battles each): at 80 samples/s
 a battle's verdict comes 0.12 s after the last hand lets go (median; p99
 0.44 s), 0.17 s at the hard end (`--stress`), 0.48 s at 10/s (p99 1.05 s),

@@ -10,18 +10,21 @@ that put it down or took it off:
     touch:   optionally a second touch (a finger straightening the piece)
     creep:   the cell creeps by `creep` x mass with time constant `creep_tau_s`
 
-Hands come in families (`FAMILIES`: a press, a slide, a drop, a straightening
-touch, a cautious release, a bump of the table), each drawn within what a
-person does; `Realism.families` says which are drawn and `Realism.hard` draws
-the hard end of every range (the benchmarks' stress set).  A table bump
-(`bump()`) shakes both pans at once.
-
 plus a fraction (`crosstalk`) of every transient of the other pan, a slow
 bounded zero drift, white noise and occasional spikes (corrupt reads).  Grams
 become counts through a per-channel offset and counts/gram, so tare and
 calibration matter.  Everything random comes from the seed: the same seed and
 the same calls give the same samples, however often `poll()` is called.
 Time comes from an injected clock; `poll()` computes samples up to `clock()`.
+
+Hands come in families (`FAMILIES`: a press, a slide, a drop, a straightening
+touch, a cautious release, a bump of the table), each drawn within what a
+person does; `Realism.families` says which are drawn and `Realism.hard` draws
+the hard end of every range (the benchmarks' stress set).  A table bump
+(`bump()`) shakes both pans at once.
+
+Over 400 lines on purpose: the hands, the signal they make and the source that
+reads it out are one model, each part tuned against the others.
 """
 
 from __future__ import annotations

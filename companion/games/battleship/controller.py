@@ -21,6 +21,9 @@ Undo: while placing, one's own last ship (`may_undo_placing`); in a refereed bat
 only shots of a salvo not fired yet; in a tracked game any action (each was typed
 in).  The computer's turn (its whole fleet, a shot, or a salvo with its fire) is
 committed as one turn.
+
+Over 400 lines on purpose: three ways to play share one stage machine and one
+`Desk` per seat; split by mode, each would repeat the placing and aiming.
 """
 
 from __future__ import annotations
