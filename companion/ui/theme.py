@@ -13,6 +13,7 @@ GOOD = (0.30, 0.75, 0.40, 1)
 WARN = (0.95, 0.65, 0.15, 1)
 
 TOUCH_MIN = 48  # px: the smallest thing a finger is asked to hit
+AIM_MIN = 44  # px: a board cell whose tap only aims, confirmed by a second tap or a button
 BAR_HEIGHT = 56  # px: the top bar of every screen
 # Text sizes (px), checked on every GUI test's screens (docs/developing.md says why):
 TEXT_MIN = 18  # any text: read at arm's length by the player whose turn it is

@@ -16,9 +16,27 @@ returns one sentence per fault:
   results, prompts, board coordinates) under `theme.TABLE_TEXT_MIN` px
   (docs/developing.md says why those sizes);
 - text drawn on a canvas (a widget with `drawn_texts()`, such as the calibration
-  plot): under `theme.TEXT_MIN` px, overlapping another of its texts, or outside the widget.
+  plot): under `theme.TEXT_MIN` px, overlapping another of its texts, or outside the widget;
+- a touch target under `theme.TOUCH_MIN` px wide or high (in window pixels), or overlapping
+  another target.  A target is whatever a finger can press now, visible and enabled: a
+  button (anything with ButtonBehavior: Button, ToggleButton, the app's chips and tiles),
+  a text field, a key of the on-screen keyboard, a cell of an interactive board (a widget
+  with `cell_size` and `interactive`: the CellGrid boards, UTTT's).  A button may say
+  `takes_touch` False when it lets touches through to what holds it (a Naval War chip
+  that is not a target now).  A target inside another (a chip on its fleet strip) is
+  nested, not overlapping: Kivy gives the touch to the inner one.
 
-The GUI driver runs it after every tap and screenshot and when a test ends.
+  One rule for board cells: a board whose taps are never final may have cells of
+  `theme.AIM_MIN` (44) px.  Such a board says `aims` True: a tap on a cell only picks
+  it (lit in gold) or arranges a private fleet still open, and nothing reaches the game
+  until a second tap on the same cell or a button confirms it (Fire; Done, with Undo
+  for a ship placed wrong), so a near-miss costs one more tap, never a move.  This lets
+  Battleship keep its coordinates at table size beside the sea: 480 px hold ten 48 px
+  rows and nothing else, and the column numbers need a strip of their own (inside row
+  A they lie under the pegs; without them the table cannot read "B7").  44 px is 8.4 mm
+  on the 7" panel, the least WCAG 2.5.5 and Apple's guidelines give for any target;
+  48 px (9.1 mm, Material's) stays the rule for every tap that acts at once, and for
+  the other boards, which meet it (Kuku's 48 px cells, UTTT's 52 px).
 """
 
 from __future__ import annotations
@@ -30,6 +48,8 @@ from kivy.uix.button import ButtonBehavior
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
+from kivy.uix.textinput import TextInput
+from kivy.uix.vkeyboard import VKeyboard
 
 from companion.ui import theme
 
@@ -184,7 +204,7 @@ def problems(app) -> list[str]:
             seen = _intersect(_window_rect(button), _clip(button))  # a button scrolled away is not drawn
             if ra and seen and _intersect(ra, seen) and not isinstance(a, ButtonBehavior):
                 faults.append(f"{_name(a)} overlaps the button {_name(button)}")
-    return faults + _drawn_faults(roots)
+    return faults + _drawn_faults(roots) + _target_faults(roots)
 
 
 def _drawn_faults(roots) -> list[str]:
@@ -202,3 +222,62 @@ def _drawn_faults(roots) -> list[str]:
                 faults += [f"{type(widget).__name__} draws {text!r} over {other!r}"
                            for other, _, r in texts[i + 1:] if _intersect(rect, r)]
     return faults
+
+
+def _key_rects(kb: VKeyboard):
+    """The keyboard's keys in window pixels (it is a scaled Scatter on the window)."""
+    layout = kb.available_layouts[kb.layout]
+    for line in range(1, layout["rows"] + 1):
+        keys = layout[f"{kb.layout_mode}_{line}"]
+        for (label, *_), (pos, size) in zip(keys, kb.layout_geometry.get(f"LINE_{line}", [])):
+            x, y = kb.to_parent(*pos)
+            yield f"key {label!r}", (x, y, x + size[0] * kb.scale, y + size[1] * kb.scale)
+
+
+def _cell_rect(board):
+    """One cell of a board, in window pixels (every cell of a board has the same size)."""
+    x0, y0 = board.to_window(board.x, board.y)
+    x1, y1 = board.to_window(board.x + board.cell_size, board.y + board.cell_size)
+    return x0, y0, x1, y1
+
+
+def _targets(roots):
+    """(name, window rect, least size, widget or None) for each thing a finger can press now;
+    the widget, when given, is what must overlap no other target."""
+    for root in roots:
+        for widget in root.walk(restrict=True):
+            if not _visible(widget) or widget.disabled:
+                continue
+            if isinstance(widget, VKeyboard):
+                for name, rect in _key_rects(widget):
+                    yield name, rect, theme.TOUCH_MIN, None
+            elif isinstance(widget, ButtonBehavior) and getattr(widget, "takes_touch", True) \
+                    or isinstance(widget, TextInput) and not widget.readonly:
+                yield _target_name(widget), _window_rect(widget), theme.TOUCH_MIN, widget
+            elif hasattr(widget, "cell_size") and getattr(widget, "interactive", False):
+                least = theme.AIM_MIN if getattr(widget, "aims", False) else theme.TOUCH_MIN
+                yield f"{type(widget).__name__}'s cell", _cell_rect(widget), least, None
+                yield type(widget).__name__, _window_rect(widget), 0, widget
+
+
+def _target_faults(roots) -> list[str]:
+    faults, placed = [], []
+    for name, rect, least, widget in _targets(roots):
+        w, h = rect[2] - rect[0], rect[3] - rect[1]
+        if least and min(w, h) < least - 0.5:
+            faults.append(f"the touch target {name} is {w:.0f}×{h:.0f} px; at least {least} px")
+        seen = widget is not None and _intersect(rect, _clip(widget))  # None: scrolled away
+        if not seen:
+            continue
+        up = _ancestors(widget)
+        for other, other_seen, other_up in placed:
+            if id(other) not in up and id(widget) not in other_up and _intersect(seen, other_seen) \
+                    and _root(widget, roots) is _root(other, roots):
+                faults.append(f"the touch target {name} overlaps {_target_name(other)}")
+        placed.append((widget, seen, up))
+    return faults
+
+
+def _target_name(widget) -> str:
+    label = getattr(widget, "text", None) or getattr(widget, "name", None) or getattr(widget, "header", "")
+    return _name(widget) if hasattr(widget, "text") else f"{type(widget).__name__} {str(label)[:40]!r}"

@@ -127,10 +127,12 @@ def test_after_a_refused_bomb_a_pair_off_the_board_is_no_attack(gui):
     type_keys(gui, screen, "18")
     gui.tap(screen.ids.primary)
     assert "すべて攻撃済み" in screen.notice_text and screen.stage == "play"
+    assert screen.ids.panels.disabled  # the refusal stands in the panel's place, the board stays clear
+    gui.screenshot("refused-bomb")
+    gui.tap(screen.ids.notice)
+    assert not screen.notice_text and not screen.ids.panels.disabled
     type_keys(gui, screen, "×9")
     assert screen.keypad.entry == "18×9" and screen.ids.primary.disabled  # it was "18×9 を攻撃", enabled
     gui.screenshot("refused-bomb-then-18x9")
-    gui.tap(screen.ids.notice)
-    assert not screen.notice_text
     tap_cell(gui, screen, "9×9")
     assert not screen.ids.primary.disabled and "9×9 を攻撃" in screen.primary_text

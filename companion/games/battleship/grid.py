@@ -2,7 +2,8 @@
 
 The row letters sit in a strip on the left, the column numbers in a strip above
 row A (never under a peg), both at the table-text size; on the 480 px screen the
-cells are 45 px.  A finger may slide: the cell under it is `hover` (for previews) and
+cells are 45 px, under the 48 px of a touch target: allowed because no tap on the
+sea is final (`aims`, tests/gui/layout_check.py says the rule).  A finger may slide: the cell under it is `hover` (for previews) and
 the cell where it lifts is reported by `on_cell`.
 
 `drawn` records what the last redraw put in each cell ("." water, "o" miss,
@@ -35,6 +36,9 @@ GHOST_BAD = (0.95, 0.25, 0.20, 0.55)
 
 
 class BattleshipGrid(CellGrid):
+    # A tap here only aims: a shot waits for a second tap or Fire, a volley for Fire, and a
+    # ship placed joins a fleet still open (Undo takes it back; Done hands the fleet over).
+    aims = True
     marks = ListProperty(["."] * CELLS)  # per cell: "." "o" "x" "#" "?"
     ships = ListProperty([])  # the fleet shown, a list of cells per ship (private placement only)
     rings = ListProperty([])  # cells ringed in gold: the last volley
