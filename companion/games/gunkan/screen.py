@@ -158,9 +158,8 @@ class GunkanScreen(ControllerScreen):
     # drawing ------------------------------------------------------------------------------
 
     def words(self, text) -> str:
-        """A Text or a line in this screen's language (the flag emoji has no glyph in the CJK font)."""
-        tr = lambda key, **values: self.tr(key, **values).replace("🏁", "")  # noqa: E731
-        return render(text if isinstance(text, list) else [text], tr) if text else ""
+        """A Text or a line in this screen's language."""
+        return render(text if isinstance(text, list) else [text], self.tr) if text else ""
 
     def refresh(self) -> None:
         if self.controller is None:

@@ -34,8 +34,8 @@ ODD_OBJECT_G = 7.0  # a 500-yen coin: far from every class, heavier than an empt
 
 
 def piece_name(tr, name: str) -> str:
-    """A piece's name for a label (the flag emoji has no glyph in the CJK font)."""
-    return tr(f"gunkan.piece.{name}").replace("🏁", "")
+    """A piece's name for a label."""
+    return tr(f"gunkan.piece.{name}")
 
 
 class SeesawView(Widget):

@@ -290,7 +290,7 @@ def test_identify_mode_a_whole_game_and_the_report_at_the_end(store):
     report = [words(line) for line in c.display(TABLE)["detail"]]
     assert report[0] == "戦闘記録（全駒公開）" and "2. ⑥潜水艦→①航空母艦：攻撃側の勝ち" in report
     assert report[-2:] == ["赤艦隊 失った駒：①航空母艦×1、③巡洋艦×1、●機雷×1", "青艦隊 失った駒：④駆逐艦×1、⑤掃海艇×1"]
-    assert "6. ⑦揚陸艦→🏁軍港：軍港占領！" in report
+    assert "6. ⑦揚陸艦→◎軍港：軍港占領！" in report
     assert [words(line, "en") for line in c.display(TABLE)["detail"]][-1].startswith("Blue fleet lost: ")
 
 
