@@ -358,7 +358,7 @@ class NavalWarController(Controller):
         actions = list(action) if isinstance(action, tuple) else [action]
         rolled = [(self.waiting(), actions[0])] if self.waiting()["kind"] == "die" else []
         if self.companion_rolls:
-            rolled += self._rolls(actions)
+            rolled += shortcuts.rolls(self.session.state, actions, self.rng)
         before = len(self.session.actions)
         self.play_turn(actions)
         if len(actions) > 1:
@@ -368,19 +368,6 @@ class NavalWarController(Controller):
             waiting, die = rolled[-1]
             self.banner = (self.position(), display.die_outcome(self, waiting, _roll(die)))
         self.pad(self._sender).last = Text("navalwar_ui.last", {"text": label})
-
-    def _rolls(self, actions: list) -> list[tuple[dict, dict]]:
-        """The companion's dice after `actions` (appended to them): each die the game then
-        awaits, rolled with its rng, with the decision it answers (never another chance)."""
-        state, rolled = self.session.state, []
-        for action in actions:
-            state = state.apply(action)
-        while (waiting := state.view(None)["waiting"]) and waiting["kind"] == "die":
-            die = self.rng.choice(state.legal_actions())
-            actions.append(die)
-            rolled.append((waiting, die))
-            state = state.apply(die)
-        return rolled
 
     def on_undo(self, seat, value) -> None:
         actions = self.session.actions
