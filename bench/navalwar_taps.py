@@ -6,7 +6,12 @@ A finger enters each entry of the script: it finds the entry among what the scre
 offers (a choice button, a ship on the fleet panel), taps through its steps, and when a
 button is out of view it swipes the list once (counted as a touch too).  Prints
 `taps`, `swipes` and `touches` (their sum), and the touches per part of the round.
-Usage: python bench/navalwar_taps.py [--json] [--lang ja|en] [--shots DIR]
+With `--dice companion` the form's "the companion rolls" is tapped first (counted) and
+the script's dice are left out: the companion rolls each with the entry that calls for
+it, its rng seeded (ROLLS_SEED) so a run is repeatable; the script runs whatever it
+rolls (tests/games/navalwar/test_dice.py), the targets it names later never being
+ones a roll may sink.
+Usage: python bench/navalwar_taps.py [--json] [--lang ja|en] [--dice table|companion] [--shots DIR]
 (--shots: a screenshot before every entry, DIR/navalwar-<lang>-<n>.png)
 """
 
@@ -15,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 import tempfile
 import time
@@ -39,6 +45,12 @@ from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.scrollview import ScrollView  # noqa: E402
 
+ROLLS_SEED = 17  # the companion's dice with --dice companion
+
+
+def _is_roll(action) -> bool:
+    return action["type"] == "die"
+
 
 def pump(seconds: float = 0.05) -> None:
     end = time.monotonic() + seconds
@@ -50,8 +62,9 @@ def pump(seconds: float = 0.05) -> None:
 
 
 class Finger:
-    def __init__(self, screen):
+    def __init__(self, screen, rolled: bool = False):
         self.screen = screen
+        self.rolled = rolled  # the companion rolls: its dice are not the finger's to enter
         self.taps = self.swipes = 0
 
     def tap(self, widget) -> None:
@@ -97,6 +110,8 @@ class Finger:
         for step in [s[0] for s in path][len(controller.shown_prefix(TABLE)):]:
             self.tap_step(step)
         entered = controller.session.actions[before:]
+        if self.rolled:
+            entered = [a for a in entered if not _is_roll(a)]
         assert entered == actions, f"tapped {[s[0] for s in path]} for {actions}, entered {entered}"
         return len(actions)
 
@@ -127,7 +142,7 @@ def _in_view(widget) -> bool:
     return bottom - 1 <= y0 and y1 <= bottom + scroll.height + 1
 
 
-def measure(lang: str, shots: Path | None = None) -> dict:
+def measure(lang: str, dice: str = "table", shots: Path | None = None) -> dict:
     data = tempfile.mkdtemp(prefix="nw-taps-")
     cfg = config.parse(f"data_dir: {data}\nlanguage: {lang}\n", "bench.yaml")
     app = CompanionApp(cfg)
@@ -135,39 +150,50 @@ def measure(lang: str, shots: Path | None = None) -> dict:
     Window.size = (800, 480)
     pump(0.2)
     home = app.manager.get_screen("home")
-    finger = Finger(None)
+    finger = Finger(None, rolled=dice == "companion")
     finger.tap(next(t for t in home.ids.tiles.children if t.kind == "navalwar"))
     screen = finger.screen = app.manager.current_screen
+    if finger.rolled:
+        finger.tap(screen.ids.dice_companion)
+        screen.controller.rng = random.Random(ROLLS_SEED)
     # four players, the default names; the start form's "P2 first" enters the first entry
     finger.tap(list(reversed(screen.ids.firsts.children))[SCRIPT[0]["seat"]])
     assert screen.session.actions == SCRIPT[:1]
+    entered = (lambda part: [a for a in part if not _is_roll(a)]) if finger.rolled else list
+    script = entered(SCRIPT)
     parts, done = {}, 1
-    bounds = {"first player": 1, "deal": 1 + len(DEAL), "first turn": 1 + len(DEAL) + len(FIRST_TURN),
-              "normal turns": len(SCRIPT)}
+    bounds = {"first player": 1, "deal": 1 + len(DEAL), "first turn": 1 + len(DEAL) + len(entered(FIRST_TURN)),
+              "normal turns": len(script)}
     start = finger.taps + finger.swipes
     for part, end in bounds.items():
         while done < end:
             if shots:
                 pump(0.1)
                 save_screenshot(shots / f"navalwar-{lang}-{done:02d}.png")
-            done += finger.enter(SCRIPT[done:end])
+            done += finger.enter(script[done:end])
         parts[part] = finger.taps + finger.swipes - start
         start += parts[part]
+    log = screen.session.actions
+    rolls = [a["value"] for a in log if _is_roll(a)]
+    assert len(log) == len(SCRIPT) and entered(log) == script, "the round as scripted, the companion's dice beside"
     app.dispatch("on_stop")
     return {"taps": finger.taps, "swipes": finger.swipes, "touches": finger.taps + finger.swipes,
-            "entries": len(SCRIPT), "parts": parts, "lang": lang}
+            "entries": len(script), "parts": parts, "lang": lang, "dice": dice,
+            **({"rolls": rolls} if finger.rolled else {})}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--lang", default="ja", choices=("ja", "en"))
+    parser.add_argument("--dice", default="table", choices=("table", "companion"),
+                        help="who rolls the dice (companion: the script's dice are left out)")
     parser.add_argument("--shots", type=Path)
     args = parser.parse_args()
     if args.shots:
         args.shots.mkdir(parents=True, exist_ok=True)
     try:
-        figures = measure(args.lang, args.shots)
+        figures = measure(args.lang, args.dice, args.shots)
     except Exception:  # Kivy has taken stderr
         import traceback
         print(traceback.format_exc())

@@ -298,3 +298,41 @@ def test_with_many_players_the_first_player_is_chosen_after_start(gui, nw):
     assert not nw.ids.firsts.children
     gui.tap(nw.ids.start)
     assert set(tiles(nw)) == {f"seat:{s}" for s in range(6)}
+
+
+def test_the_companion_rolls_when_the_form_says_so_and_the_banner_shows_it(gui, nw):
+    import random
+
+    assert nw.ids.dice_table.state == "down"  # by default the dice are rolled at the table
+    set_up(gui, nw, 9, ["Aki", "Ben", "Chie", "Dai", "Emi", "Fumi", "Goro", "Hana", "Ichi"])
+    gui.tap(nw.ids.dice_companion)
+    assert nw.ids.dice_companion.state == "down" and nw.controller.setup["dice"] == "companion"
+    gui.screenshot("navalwar-setup-dice-9")
+    gui.app.lang = "en"
+    nw.refresh()
+    gui.screenshot("navalwar-setup-dice-9-en")
+    gui.tap(nw.ids.count_5)
+    gui.screenshot("navalwar-setup-dice-5-en")
+    gui.app.lang = "ja"
+    nw.refresh()
+    gui.screenshot("navalwar-setup-dice-5")
+    gui.tap(nw.ids.count_4)
+    gui.tap(list(reversed(nw.ids.firsts.children))[2])  # P3 first
+    assert nw.session.record.options["dice"] == "companion"
+    nw.controller.rng = random.Random(1)
+    session, deal = nw.session, ["ship-akagi", "ship-yamato", "ship-nagato", "ship-hood", "ship-ise",
+                                 "ship-bismarck", "ship-iowa", "ship-fuso", "ship-roma", "ship-kongo",
+                                 "ship-hiei", "ship-texas", "ship-lutzow", "ship-scheer", "ship-repulse",
+                                 "ship-rodney", "ship-warspite", "ship-haruna", "ship-missouri", "ship-nelson"]
+    session.play_all([{"type": "deal", "ship": ship} for ship in deal] + [{"type": "no_red"}] * 4)
+    session.play({"type": "draw", "card": "torpedo_boat"})  # Chie's red card, played at once
+    nw.refresh()
+    gui.pump(0.1)
+    enter(gui, nw, {"type": "play", "card": "torpedo_boat", "ship": "ship-iowa"})
+    roll = session.actions[-1]
+    assert roll["type"] == "die" and session.actions[-2]["card"] == "torpedo_boat"
+    assert f"出目 {roll['value']}" in nw.banner_text and "Iowa" in nw.banner_text
+    assert not nw.extra_text  # no die to roll or enter
+    gui.screenshot("navalwar-companion-rolled")
+    gui.tap(nw.ids.undo)
+    assert session.actions[-1] == {"type": "draw", "card": "torpedo_boat"} and not nw.banner_text

@@ -287,3 +287,33 @@ def test_a_navalwar_phone_taps_its_own_choice_and_the_table_moves_on(browser, tm
             check_frames(p)
     finally:
         table.stop()
+
+
+def test_navalwar_phones_show_the_companions_roll_as_the_table_does(browser, tmp_path):
+    from companion.games.navalwar.controller import NavalWarController
+    from companion.seats.room import render
+
+    def open_rolling(store):
+        controller = NavalWarController.open(store, rng=random.Random(3))
+        if controller.session is None:
+            controller.act(TABLE, "players", 2)
+            controller.act(TABLE, "dice", "companion")
+            controller.act(TABLE, "start", ["Aki", "Ben"])
+        return controller
+
+    table = Table(tmp_path, open_rolling)
+    try:
+        c, rng = table.controller, random.Random(8)
+        aki, ben = join(browser, table, 0, locale="ja-JP"), join(browser, table, 1)
+        for _ in range(400):  # the table enters until the companion has rolled a die
+            if table.call(lambda: c.display(TABLE)["banner"]):
+                break
+            table.call(table_enters, c, rng)
+        banners = table.call(lambda: [render(c.display(TABLE), lang)["banner"]["text"] for lang in ("ja", "en")])
+        assert "出目" in banners[0] and "rolled" in banners[1]
+        playwright_api.expect(aki.page.locator(".nwbanner")).to_have_text(banners[0])
+        playwright_api.expect(ben.page.locator(".nwbanner")).to_have_text(banners[1])
+        aki.shot("navalwar-rolled-ja")
+        ben.shot("navalwar-rolled-en")
+    finally:
+        table.stop()

@@ -3,7 +3,7 @@
 The companion tracks a physical card game: people tell it what happened, one choice
 at a time (action -> card -> target -> die), and it offers only the rules' legal
 actions (`choices.ChoiceTree`).  Stages:
-- setup: the start form (players, target score, the names; the deck in play);
+- setup: the start form (players, target score, who rolls the dice, the names; the deck in play);
 - count: "count your deck" (`counting.DeckCount`) over the start form;
 - play: an entry is awaited: which seat enters it (`actor()`: the player to move, the
   player dealt to, nobody for who plays first) and which step of it has been chosen;
@@ -15,8 +15,11 @@ seat's own phone only for the entries that are that seat's (`actor()`).  What ea
 sender has chosen so far, and the last entry it made, is kept per sender (its `Pad`).
 
 Undo (the table's): every entry is an undo point; Undo takes back the last one.
-Dice are entered from the real die or rolled by the companion (the "random" offer,
-which also picks the first player).  There is no computer player.
+Dice: with the game's option `dice` "table" a die is entered from the real die, or rolled
+by the companion on request (the "random" offer, which also picks the first player); with
+"companion" the controller rolls every die the entry calls for at once and commits it with
+that entry, so Undo takes back the card with its roll (never the roll alone: no re-roll).
+There is no computer player.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from companion.games.navalwar import display, shortcuts
 from companion.games.navalwar.choices import ChoiceTree, Labeller, plain
 from companion.games.navalwar.counting import DeckCount
 from companion.games.navalwar.data import Composition, load_composition
-from companion.games.navalwar.rules import composition_of
+from companion.games.navalwar.rules import DICE, composition_of
 from companion.play.controller import TABLE, Controller, Offer, Refused, Text, Who, refusal
 from companion.play.session import Session
 from companion.store import Store
@@ -40,9 +43,13 @@ PLAYERS = tuple(range(2, 10))  # 2 as a house game
 RECENT_GAMES = 5  # the deal lists the ships of this many games before first
 
 
-# The two places the controller reads an action itself (the rules spell them: moves.py).
+# The places the controller reads an action itself (the rules spell them: moves.py).
 def _roll(action) -> int:
     return action["value"]
+
+
+def _is_roll(action) -> bool:
+    return action["type"] == "die"
 
 
 def _dealt(action) -> str | None:
@@ -68,7 +75,7 @@ class NavalWarController(Controller):
         self.deck_path = deck_path  # the setting navalwar.deck (None: the packaged cards)
         self.deck: dict | None = None  # a `deck` option set by hand (tests), over the file
         self.rng = rng or random.Random()
-        self.setup = {"players": 4, "target": 100}
+        self.setup = {"players": 4, "target": 100, "dice": "table"}
         self.start_error: Text | None = None
         self.counting: DeckCount | None = None
         self.pads: dict[Who, Pad] = {}
@@ -114,6 +121,11 @@ class NavalWarController(Controller):
 
     def waiting(self) -> dict | None:
         return self.view()["waiting"]
+
+    @property
+    def companion_rolls(self) -> bool:
+        """Whether the companion rolls this game's dice (its option; an older game has none: the table)."""
+        return self.session.state.data["options"].get("dice") == "companion"
 
     def actor(self) -> int | None:
         """The seat whose entry is awaited (None: the table's, e.g. who plays first)."""
@@ -196,7 +208,8 @@ class NavalWarController(Controller):
         return found
 
     def _setup_offers(self) -> list[Offer]:
-        found = [Offer("players", choices=PLAYERS), Offer("target"), Offer("start", Text("navalwar_ui.start")),
+        found = [Offer("players", choices=PLAYERS), Offer("target"), Offer("dice", choices=DICE),
+                 Offer("start", Text("navalwar_ui.start")),
                  Offer("start_first")]
         try:
             self.composition()
@@ -252,6 +265,9 @@ class NavalWarController(Controller):
             raise Refused("navalwar.error.target")
         self.setup["target"], self.start_error = target, None
 
+    def on_dice(self, seat, dice: str) -> None:
+        self.setup["dice"] = dice
+
     def on_start(self, seat, names) -> None:
         """A new game as the form describes, with one name per player (as typed or the
         defaults); a deck that changed since, or too few cards, is said on the form."""
@@ -260,7 +276,8 @@ class NavalWarController(Controller):
                 and all(isinstance(name, str) and name.strip() for name in names)):
             raise Refused("navalwar_ui.names_needed")
         try:
-            options = {"players": n, "target": self.setup["target"], "deck": self.deck_option()}
+            options = {"players": n, "target": self.setup["target"], "deck": self.deck_option(),
+                       "dice": self.setup["dice"]}
             session = Session.start(self.store, KIND, options, players=[name.strip() for name in names],
                                     scoreboard=SCOREBOARD)
         except CompanionError as err:
@@ -336,20 +353,28 @@ class NavalWarController(Controller):
         self._play(action, label)
 
     def _play(self, action, label: Text) -> None:
-        """One entry: an action, or a tuple of them (a shortcut), taken back as one."""
+        """One entry: an action, or a tuple of them (a shortcut), with the dice it calls for
+        when the companion rolls them, committed and taken back as one."""
         actions = list(action) if isinstance(action, tuple) else [action]
-        waiting, before = self.waiting(), len(self.session.actions)
+        rolled = [(self.waiting(), actions[0])] if self.waiting()["kind"] == "die" else []
+        if self.companion_rolls:
+            rolled += shortcuts.rolls(self.session.state, actions, self.rng)
+        before = len(self.session.actions)
         self.play_turn(actions)
         if len(actions) > 1:
             self.marks.append((before, len(self.session.actions)))
         self.banner = None
-        if waiting["kind"] == "die":
-            self.banner = (self.position(), display.die_outcome(self, waiting, _roll(actions[0])))
+        if rolled:  # the last die's outcome, large
+            waiting, die = rolled[-1]
+            self.banner = (self.position(), display.die_outcome(self, waiting, _roll(die)))
         self.pad(self._sender).last = Text("navalwar_ui.last", {"text": label})
 
     def on_undo(self, seat, value) -> None:
-        count = len(self.session.actions)
+        actions = self.session.actions
+        count = len(actions)
         back = self.marks[-1][0] if self.marks and self.marks[-1][1] == count else count - 1
+        while self.companion_rolls and back > 0 and _is_roll(actions[back]):
+            back -= 1  # the companion's roll goes back with what called for it (a game resumed has no marks)
         self.undo_to(back)
         self.marks = [m for m in self.marks if m[1] <= back]
         self.banner = None

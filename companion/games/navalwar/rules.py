@@ -22,7 +22,9 @@ Where RULES.md §3 is silent, this engine decides:
 
 Options: `players` (3-9; 2 is a house rule, marked in the view), `target`
 (the total that ends the game, 100), `deck` (None for the packaged
-composition, or `Composition.to_json()` of the players' own copy).
+composition, or `Composition.to_json()` of the players' own copy), `dice` (who rolls
+the dice: "table", the players, whose rolls are entered, or "companion", whose rolls
+the controller enters with the action that called for them; the rules need not know).
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ from companion.games.navalwar.moves import CHANCE_KINDS, options
 from companion.games.navalwar.odds import conservation_problems, next_draw_odds
 from companion.games.navalwar.views import public_view
 
-__all__ = ["GAME", "NavalWarState", "card_conservation", "next_draw_odds"]
+DICE = ("table", "companion")  # the `dice` option
+__all__ = ["DICE", "GAME", "NavalWarState", "card_conservation", "next_draw_odds"]
 
 _COMPOSITIONS: dict[str, Composition] = {}
 
@@ -145,6 +148,8 @@ def new_state(opts: dict) -> NavalWarState:
         raise IllegalAction("navalwar.error.players")
     if not isinstance(target, int) or isinstance(target, bool) or target < 1:
         raise IllegalAction("navalwar.error.target")
+    if opts["dice"] not in DICE:
+        raise IllegalAction("navalwar.error.dice")
     try:
         comp = composition_of(opts)
     except CompanionError as err:
@@ -166,14 +171,15 @@ def state_from_json(data: Mapping) -> NavalWarState:
 GAME = Game(
     name="navalwar",
     title={"ja": "ネイバルウォー", "en": "Naval War"},
-    default_options={"players": 4, "target": 100, "deck": None},
+    default_options={"players": 4, "target": 100, "deck": None, "dice": "table"},
     new_state_fn=new_state,
     state_from_json_fn=state_from_json,
     # short decks (every card kind, fewer copies) keep the suite's replays quick;
     # tests/games/navalwar/test_playouts.py plays the full deck
     sample_options=(
         {"players": 3, "target": 1, "deck": {"counts": reduced_counts(default_composition(), 8)}},
-        {"players": 9, "target": 1, "deck": {"counts": reduced_counts(default_composition(), 3)}},
+        {"players": 9, "target": 1, "deck": {"counts": reduced_counts(default_composition(), 3)},
+         "dice": "companion"},
         {"players": 2, "target": 1, "deck": {"counts": reduced_counts(default_composition(), 8)}},
     ),
 )

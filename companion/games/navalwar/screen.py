@@ -58,6 +58,7 @@ class NavalWarScreen(ControllerScreen):
     setting_up = BooleanProperty(True)
     player_count = NumericProperty(4)
     target = NumericProperty(100)
+    dice = StringProperty("table")  # who rolls: "table" or "companion" (the game's option)
     title_text = StringProperty("")
     prompt_text = StringProperty("")
     prompt_colour = ListProperty(theme.PANEL)
@@ -207,6 +208,7 @@ class NavalWarScreen(ControllerScreen):
             body.add_widget(wanted)
         self.can_undo = model["can_undo"]
         self.player_count, self.target = model["setup"]["players"], model["setup"]["target"]
+        self.dice = model["setup"]["dice"]
         self.title_text = " ".join(t.render(tr) for t in model["title"])
         self.last_text = model["last"].render(tr).replace("\n", " ") if model["last"] else ""
         if self.setting_up:

@@ -6,7 +6,8 @@ The choice panels offer every legal action on its own (choices.py); beside them:
 - that choice: a ship tapped at once is the air strike's target;
 - the first turn: "no more red cards" for the player to move and every one after
   (the refills taken as black cards).
-Each is `(path, actions)`.  Actions are found by their steps' ids (`named`), never
+Each is `(path, actions)`.  And when the companion rolls the dice, each die an entry
+calls for joins it (`rolls`).  Actions are found by their steps' ids (`named`), never
 spelled here, so the rules may spell them as they like.
 """
 
@@ -79,3 +80,17 @@ def _no_more_red(state, paths: Paths, names: list[str]) -> list:
         return []
     label = Text("navalwar_ui.no_red_rest", {"names": " ".join(names[s] for s in seats)})
     return [([("no_red_rest", label)], tuple(actions))]
+
+
+def rolls(state, actions: list, rng) -> list[tuple[dict, dict]]:
+    """The companion's dice after `actions`, appended to them: each die the game then awaits
+    (never another chance), rolled with `rng`, with the decision it answers."""
+    rolled = []
+    for action in actions:
+        state = state.apply(action)
+    while _kind(state) == "die":
+        die = rng.choice(state.legal_actions())
+        actions.append(die)
+        rolled.append((state.view(None)["waiting"], die))
+        state = state.apply(die)
+    return rolled

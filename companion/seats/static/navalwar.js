@@ -1,11 +1,12 @@
-// Naval War on a phone: its player's fleet with the damage on each ship, and the odds of
-// the next draw (its own calibres marked).  Cards stay in hand; a choice the table offers
+// Naval War on a phone: what the die just entered or rolled did (the table's banner), its
+// player's fleet with the damage on each ship, and the odds of the next draw (its own calibres marked).  Cards stay in hand; a choice the table offers
 // this seat (its own entry) is a button here too.
 "use strict";
 const percent = (p) => `${Math.round(p * 100)}%`;
 renderers.navalwar = (m) => {
   const choose = m.offers.find((o) => o.kind === "choose"), parts = [];
   setStatus(lines(m.prompt || m.title), m.prompt_seat === shown.seat ? "red" : ""); // red: this seat's own entry
+  if (m.banner) parts.push(el("div", { className: `nwbanner ${m.banner.sunk ? "sunk" : ""}`, textContent: lines(m.banner.text) }));
   const own = m.own;
   if (own) {
     parts.push(el("div", { className: "card" }, [el("b", { textContent: t("nw_fleet", { n: own.ships.length, hand: own.hand }) }),
