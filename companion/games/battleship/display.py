@@ -101,6 +101,8 @@ def _play(c, who, sea) -> dict:
         sea["aim"] = index(view["pending"][0]) if shown == shooter else None
     else:
         sea["aim"] = c.aim(who)
+    if sea["aim"] is not None or "?" in sea["marks"]:
+        sea["rings"] = []  # gold marks the volley being entered, not beside the one before
     sea["caption"] = Text("battleship_ui.board_of", {"player": names[shown]})
     afloat = [view["boards"][1 - seat]["afloat"] for seat in (0, 1)]
     answering = state.phase == "answer"
