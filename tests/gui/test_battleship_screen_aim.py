@@ -53,6 +53,7 @@ def let_it_think(gui, screen, gate) -> None:
 def test_one_aim_at_most_while_the_computer_thinks(gui, held, level, variant):
     gui.app.lang = "en" if level == "level_normal" else "ja"  # both languages, half the runs each
     screen = open_and_start(gui, "opp_cpu", level, variant)
+    screen.rng.seed(f"{level} {variant}")  # the fleets and the computer's shots, run to run
     gui.tap(screen.ids.random_fleet)
     gui.tap(screen.ids.done)
     let_it_think(gui, screen, held)
