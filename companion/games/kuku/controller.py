@@ -290,11 +290,8 @@ class KukuController(SetupStages, Controller):
         """As `Controller.act`; a move the rules refuse is told to `who` (its pad's notice),
         not raised: False then, else True.  Any input `who` goes on with (a key, a cell)
         also puts its notice away: a refusal read costs no tap of its own."""
-        self._sender = who
-        pad = self.pad(who)
-        notice = pad.notice
-        if kind != "dismiss":
-            pad.notice = None
+        self._sender, pad = who, self.pad(who)
+        notice, pad.notice = pad.notice, None if kind != "dismiss" else pad.notice
         try:
             super().act(who, kind, value)
         except IllegalAction as error:
@@ -302,7 +299,7 @@ class KukuController(SetupStages, Controller):
             self.changed()
             return False
         except Refused:
-            pad.notice = notice  # nothing was taken: the refusal still stands
+            pad.notice = notice  # nothing taken: the refusal stands
             raise
         return True
 
