@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from kivy.app import App
+from kivy.core.text import Label as CoreLabel
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -40,6 +42,49 @@ class Band(Label):
     """Big bold words on a coloured band: whose turn or step it is."""
 
     colour = ListProperty(theme.PANEL)
+
+
+NO_BREAK = "\u00a0"
+CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")  # kana, kanji, full-width forms
+
+
+class EvenLabel(Label):
+    """`words` wrapped in even lines: a Japanese paragraph too wide for one line is broken
+    (by "\n") where it wraps at the narrowest width needing no more lines, so it never
+    leaves its tail alone on a line."""
+
+    words = StringProperty("")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.bind(words=self._even, width=self._even, font_size=self._even)
+
+    def _wrapped(self, text: str, width: float) -> list[str]:
+        core = CoreLabel(text=text, font_size=self.font_size, font_name=self.font_name, bold=self.bold,
+                         text_size=(width, None))
+        core.refresh()
+        return ["".join(word.text for word in line.words).strip() for line in core._cached_lines]
+
+    def _paragraph(self, text: str) -> str:
+        if not CJK.search(text):
+            return text  # words with spaces between break at them
+        run = text.replace(" ", NO_BREAK)  # one run, broken between characters only
+        lines = len(self._wrapped(run, self.width))
+        if lines < 2:
+            return text
+        low, high = self.width / 2, self.width
+        while high - low > 2:  # the narrowest width wrapping to `lines`
+            mid = (low + high) / 2
+            low, high = (low, mid) if len(self._wrapped(run, mid)) <= lines else (mid, high)
+        wrapped = self._wrapped(run, high)
+        if any(a[-1:].isascii() and a[-1:].isalnum() and b[:1].isascii() and b[:1].isalnum()
+               for a, b in zip(wrapped, wrapped[1:])):
+            return text  # it would part "A10": left to the label's own wrap
+        return "\n".join(wrapped).replace(NO_BREAK, " ")
+
+    def _even(self, *_) -> None:
+        self.text_size = (max(self.width, 1), None)
+        self.text = "\n".join(self._paragraph(p) for p in self.words.split("\n")) if self.width > 1 else self.words
 
 
 class GameScreen(Screen):

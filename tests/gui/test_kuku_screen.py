@@ -92,7 +92,8 @@ def test_refereed_game_by_touch_with_bombs_and_no_fleet_on_the_shared_screen(gui
     gui.tap(screen.ids.primary)
     assert "攻撃済み" in screen.notice_text and screen.stage == "play"
     gui.screenshot("08-refused")
-    gui.tap(screen.ids.notice)
+    tap_cell(gui, screen, "2×2")  # going on past the refusal puts it away, the cell picked
+    assert not screen.notice_text and not screen.ids.panels.disabled and screen.keypad.entry == "2×2"
 
     # the rest programmatically: Ben sinks Aki's ships, Aki attacks empty water
     targets = iter(["1×1", "5×5", "9×9"])

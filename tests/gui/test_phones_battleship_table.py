@@ -1,8 +1,10 @@
 """The real Kivy app as the table, a phone in Debian's Chromium holding Battleship's
-first seat: while the phone places, the table says "placing on their phone n/5",
-draws no ship of that seat and none of its buttons acts for it; the table's own seat
-places behind the cover and both fire; every frame the phone hears is its own seat's
-and holds no ship of the table's seat.  Screenshots of the table at 800×480, ja and en."""
+first seat: while the phone places, the table says "placing on their phone n/5" and
+each fleet's count placed (no shots to switch to, no cell to pick), draws no ship of
+that seat and none of its buttons acts for it; the table's own seat places behind the
+cover and both fire, and on the phone's turn the table says it fires on the phone;
+every frame the phone hears is its own seat's and holds no ship of the table's seat.
+Screenshots of the table at 800×480, ja and en."""
 
 from __future__ import annotations
 
@@ -86,6 +88,10 @@ def test_a_phone_places_and_fires_and_the_table_never_shows_or_moves_its_fleet(g
     assert len(c.session.actions) == actions and not screen.grid.ships
     status = both_languages(gui, screen, "table-battleship-phone-placing")
     assert "電話で配置中 3/5" in status["ja"] and "placing on their phone 3/5" in status["en"]
+    # the panel fits the moment: fleets going in, no shots to switch to nor a cell to pick
+    assert "プレイヤー1：配置 3/5" in screen.info_text and "残り" not in screen.info_text
+    assert not screen.can_toggle and screen.ids.toggle_board.height == 0
+    assert screen.bottom_text == "" and screen.ids.bottom.opacity == 0
 
     phone_tap(gui, red, 'button[data-kind="random"]')  # the last two at random
     until(gui, red.page, lambda: screen.stage == "cover")  # the table's own seat places behind its cover
@@ -102,6 +108,7 @@ def test_a_phone_places_and_fires_and_the_table_never_shows_or_moves_its_fleet(g
     until(gui, red.page, lambda: screen.stage == "result")
     gui.tap(screen.ids.continue_button)
     assert c.session.state.to_move() == 1
+    assert screen.can_toggle and "Pick" not in screen.bottom_text and screen.ids.bottom.opacity > 0
     tap_cell(gui, screen, "A1")  # blue aims and fires on the table
     gui.tap(screen.ids.bottom)
     assert screen.stage == "result"
@@ -112,7 +119,8 @@ def test_a_phone_places_and_fires_and_the_table_never_shows_or_moves_its_fleet(g
     assert len(c.session.actions) == actions and screen.grid.aim == -1 and c.desks[0].aim is None
     assert_no_leak(gui, screen)
     status = both_languages(gui, screen, "table-battleship-phone-mid-game")
-    assert "placing" not in status["en"]
+    assert status == {"ja": "プレイヤー1の攻撃（電話で）", "en": "Player 1 fires on their phone"}
+    assert screen.can_toggle and screen.bottom_text == "" and screen.ids.bottom.opacity == 0  # nothing to fire here
 
     red.page.evaluate("ws.send(JSON.stringify({type: 'ping'}))")
     until(gui, red.page, lambda: any(f["type"] == "pong" for f in red.frames))

@@ -210,7 +210,7 @@ class BattleshipController(Controller):
             found.append(Offer("start", Text("battleship_ui.start")))
             return found + ([Offer("back", Text("battleship_ui.back_to_game"))] if self.session else [])
         found = [Offer("new", Text("battleship_ui.new"))] if stage in ("cover", "play") else []
-        if stage == "play" and self.phase() != "answer":
+        if stage == "play" and self.phase() in ("shoot", "over"):  # once there are shots to look at
             found.append(Offer("toggle"))
         return found + self.review_offers()
 

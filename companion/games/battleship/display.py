@@ -101,20 +101,31 @@ def _play(c, who, sea) -> dict:
         sea["aim"] = index(view["pending"][0]) if shown == shooter else None
     else:
         sea["aim"] = c.aim(who)
+    if sea["aim"] is not None or "?" in sea["marks"]:
+        sea["rings"] = []  # gold marks the volley being entered, not beside the one before
     sea["caption"] = Text("battleship_ui.board_of", {"player": names[shown]})
-    afloat = [view["boards"][1 - seat]["afloat"] for seat in (0, 1)]
     answering = state.phase == "answer"
     answers = sorted(next((o.choices for o in c.offers(who) if o.kind == "answer"), ()),  # the defender's
                      key=lambda a: (NAMES.index(a["ship"]) if "ship" in a else -1, a["result"] == "sunk"))
     return {"band": players[state.outcome().winner if review else view["to_move"]],
-            "status": _status(c, state.view(None), names), "answering": answering,
+            "status": _status(c, who, state.view(None), names), "answering": answering,
             "answers": answers, "answer_labels": [said(a) for a in answers],
             "news": news(view, names, 2 if c.opponent == "cpu" else 1),
-            "afloat": Text("battleship_ui.afloat", {"a": names[0], "na": afloat[0], "b": names[1], "nb": afloat[1]}),
+            "afloat": _fleets(view, names),
             "bottom": _bottom(c, who, view)} | placing
 
 
-def _status(c, view: dict, names: list) -> list[Text]:
+def _fleets(view: dict, names: list) -> Text:
+    """Each fleet in a line: the ships placed while fleets go in, then the ships afloat."""
+    if view["phase"] == "place":
+        placed = view["placed"]
+        return Text("battleship_ui.placed", {"a": names[0], "na": placed[0], "b": names[1], "nb": placed[1],
+                                             "m": len(NAMES)})
+    afloat = [view["boards"][1 - seat]["afloat"] for seat in (0, 1)]
+    return Text("battleship_ui.afloat", {"a": names[0], "na": afloat[0], "b": names[1], "nb": afloat[1]})
+
+
+def _status(c, who, view: dict, names: list) -> list[Text]:
     phase, shooter = view["phase"], view["turn"]
     if phase == "over":
         return [Text("battleship.winner", {"player": names[view["winner"]]})]
@@ -126,16 +137,20 @@ def _status(c, view: dict, names: list) -> list[Text]:
                                                       "m": len(NAMES)})]
     if phase == "answer":
         return [Text("battleship.phase_answer", {"player": names[1 - shooter], "cell": view["pending"][0]})]
-    lines = [Text("battleship_ui.to_fire", {"player": names[shooter]})]
-    if view["options"]["variant"] == "salvo":
+    on_phone = who == TABLE and shooter in c.remote  # the table waits for a phone
+    lines = [Text("battleship_ui.to_fire_phone" if on_phone else "battleship_ui.to_fire", {"player": names[shooter]})]
+    if view["options"]["variant"] == "salvo" and not on_phone:  # the phone counts its own
         lines.append(Text("battleship.shots_left", {"n": view["shots_allowed"] - len(view["pending"])}))
     return lines
 
 
 def _bottom(c, who, view: dict) -> dict:
-    """The panel's big button: its words, and the input it sends (None: not now)."""
+    """The panel's big button: its words (None: no button, the move is not `who`'s), and
+    the input it sends (None: not now)."""
     if view["phase"] == "over":
         return {"label": Text("battleship_ui.new_game"), "kind": "new" if who == TABLE else None}
+    if not c.mine(who, view["to_move"]):  # a phone's or the computer's move
+        return {"label": None, "kind": None}
     fire = "fire" if c.can_fire(who) else None
     if view["options"]["variant"] == "salvo":
         return {"label": Text("battleship_ui.fire_count", {"entered": len(view["pending"]),

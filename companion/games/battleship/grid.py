@@ -50,6 +50,7 @@ class BattleshipGrid(CellGrid):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.drawn: list[str] = ["."] * CELLS
+        self.lit: list[int] = []  # the cells the last redraw lit as aimed (or under the finger)
         redraw = Clock.create_trigger(self.redraw)
         self.bind(pos=redraw, size=redraw, marks=redraw, ships=redraw, rings=redraw,
                   ghost=redraw, ghost_ok=redraw, aim=redraw, hover=redraw, interactive=redraw)
@@ -100,9 +101,9 @@ class BattleshipGrid(CellGrid):
                     self._fill(cell, GHOST_OK if self.ghost_ok else GHOST_BAD, inset=0.04)
                 if cell in rings:
                     self._outline(cell, theme.GOLD, 2)
-            for cell in (self.hover, self.aim):
-                if cell >= 0 and not ghost:
-                    self._crosshair(cell)
+            self.lit = sorted({cell for cell in (self.hover, self.aim) if cell >= 0 and not ghost})
+            for cell in self.lit:
+                self._crosshair(cell)
         self.drawn = drawn
 
     def _draw_labels(self) -> None:

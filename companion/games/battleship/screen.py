@@ -67,6 +67,7 @@ class BattleshipScreen(ControllerScreen):
     # what may be pressed
     can_undo = BooleanProperty(False)
     can_bottom = BooleanProperty(False)
+    can_toggle = BooleanProperty(False)  # the sea may switch to the other seat's shots
     can_done = BooleanProperty(False)
     answering = BooleanProperty(False)
     thinking = BooleanProperty(False)
@@ -180,4 +181,5 @@ class BattleshipScreen(ControllerScreen):
         bottom = model["bottom"]
         self.bottom_text, self._bottom_kind = self._words(bottom["label"]), bottom["kind"]
         self.can_bottom = bottom["kind"] is not None
+        self.can_toggle = any(offer.kind == "toggle" for offer in model["offers"])
         self.ids.answers.show(model["answers"])

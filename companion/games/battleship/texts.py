@@ -39,10 +39,23 @@ def volleys(view: dict) -> list[tuple[int, int, list[dict]]]:
             for (volley, order), shots in sorted(groups.items())]
 
 
+def volley_texts(shots: list[dict]) -> list[Text]:
+    """What a volley met, shot by shot ("E5 はずれ"); a salvo's shots grouped by what
+    they met, misses last ("巡洋艦に命中 B2", "B3", "はずれ C7", "F2"), so that two
+    volleys of five keep to the panel."""
+    if len(shots) == 1:
+        return [shot_text(shots[0])]
+    groups: dict[tuple, list[str]] = {}
+    for shot in sorted(shots, key=lambda s: s["result"] == "miss"):
+        groups.setdefault((shot["result"], shot.get("ship")), []).append(shot["cell"])
+    return [Text("battleship_ui.shot_said" if n == 0 else "battleship_ui.shot_also",
+                 {"said": said({"result": result, "ship": ship} if ship else {"result": result}), "cell": cell})
+            for (result, ship), cells in groups.items() for n, cell in enumerate(cells)]
+
+
 def news(view: dict, names: list, count: int = 1) -> list[dict]:
-    """The last `count` volleys, one line each: who fired (`by`) and what each shot met."""
-    return [{"by": names[shooter], "shots": [shot_text(s) for s in shots]}
-            for _, shooter, shots in volleys(view)[-count:]]
+    """The last `count` volleys, one line each: who fired (`by`) and what its shots met."""
+    return [{"by": names[shooter], "shots": volley_texts(shots)} for _, shooter, shots in volleys(view)[-count:]]
 
 
 def fleet_cells(view: dict) -> list[list[int]]:

@@ -36,7 +36,7 @@ from companion.games.kuku.report import COMPUTER
 from companion.games.kuku.rules import FLEET, KINDS
 from companion.games.kuku.setup import KIND, LEVELS, SetupStages, choices_of
 from companion.games.kuku.texts import computer_turn
-from companion.play.controller import TABLE, Controller, Offer, Text, Who, may_undo_placing, refusal
+from companion.play.controller import TABLE, Controller, Offer, Refused, Text, Who, may_undo_placing, refusal
 from companion.play.session import Session
 from companion.play.state import IllegalAction
 from companion.store import Store
@@ -288,14 +288,19 @@ class KukuController(SetupStages, Controller):
 
     def act(self, who: Who, kind: str, value: Any = None) -> bool:
         """As `Controller.act`; a move the rules refuse is told to `who` (its pad's notice),
-        not raised: False then, else True."""
-        self._sender = who
+        not raised: False then, else True.  Any input `who` goes on with (a key, a cell)
+        also puts its notice away: a refusal read costs no tap of its own."""
+        self._sender, pad = who, self.pad(who)
+        notice, pad.notice = pad.notice, None if kind != "dismiss" else pad.notice
         try:
             super().act(who, kind, value)
         except IllegalAction as error:
-            self.pad(who).notice = refusal(error)
+            pad.notice = refusal(error)
             self.changed()
             return False
+        except Refused:
+            pad.notice = notice  # nothing taken: the refusal stands
+            raise
         return True
 
     def _play(self, action) -> None:

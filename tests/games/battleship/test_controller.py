@@ -251,8 +251,11 @@ def test_a_salvo_is_entered_shot_by_shot_taken_back_by_a_second_tap_then_fired(s
 def test_the_computer_plays_its_whole_turn_as_one_and_undo_never_reaches_it(store):
     c = start(store, opponent="cpu", variant="salvo", first=1, level="easy")
     assert c.stage() == "play" and c.display(TABLE)["thinking"]
-    assert words(c.display(TABLE)["status"]) == "コンピューターの番：配置中…"
-    assert "cell" not in kinds(c) and "undo" not in kinds(c)
+    model = c.display(TABLE)
+    assert words(model["status"]) == "コンピューターの番：配置中…"
+    assert words(model["afloat"]) == "あなた：配置 0/5\nコンピューター：配置 0/5"  # no shots to count yet
+    assert model["bottom"]["label"] is None  # nothing of the table's to fire
+    assert "cell" not in kinds(c) and "undo" not in kinds(c) and "toggle" not in kinds(c)
     assert think_now(c) and store.actions(c.session.id) == c.session.actions and len(c.session.actions) == 5
     assert c.stage() == "place" and c.holder() == 0  # nobody to hide from: no cover
     c.act(0, "random")

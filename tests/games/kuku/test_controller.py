@@ -157,6 +157,14 @@ def test_a_refereed_game_from_the_cover_to_the_review_and_the_report(store):
     assert c.display(0)["notice"] is None
     step(TABLE, "dismiss")
     assert c.display(TABLE)["notice"] is None
+    assert not step(TABLE, "move", {"type": "attack", "cell": "4×4"})
+    with pytest.raises(Refused):
+        c.act(TABLE, "confirm")  # not offered now: nothing taken, the refusal still stands
+    assert "攻撃済み" in words(c.display(TABLE)["notice"])
+    step(TABLE, "key", "5")  # going on past it puts it away: it costs no tap of its own
+    model = c.display(TABLE)
+    assert model["notice"] is None and model["entry"] == "5"
+    step(TABLE, "key", "←")
     assert "undo" not in kinds(c)  # a refereed attack is final
 
     targets, water = iter(["1×1", "5×5", "9×9"]), iter(["1×2", "1×3", "1×4", "1×5", "1×6"])
