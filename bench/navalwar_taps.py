@@ -32,7 +32,7 @@ os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 for name in ("KIVY_NO_FILELOG", "KIVY_NO_CONSOLELOG", "KIVY_NO_ARGS"):
     os.environ[name] = "1"
 
-from companion.ui.virtual_display import ensure_display, save_screenshot  # noqa: E402
+from companion.ui.virtual_display import ensure_display, pump, save_screenshot  # noqa: E402
 
 ensure_display()
 
@@ -40,7 +40,6 @@ from _navalwar_round import DEAL, FIRST_TURN, SCRIPT  # noqa: E402
 from companion import config  # noqa: E402
 from companion.play.controller import TABLE  # noqa: E402
 from companion.ui.app import CompanionApp  # noqa: E402
-from kivy.base import EventLoop  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.scrollview import ScrollView  # noqa: E402
@@ -50,15 +49,6 @@ ROLLS_SEED = 17  # the companion's dice with --dice companion
 
 def _is_roll(action) -> bool:
     return action["type"] == "die"
-
-
-def pump(seconds: float = 0.05) -> None:
-    end = time.monotonic() + seconds
-    while True:
-        EventLoop.idle()
-        if time.monotonic() >= end:
-            return
-        time.sleep(1 / 120)
 
 
 class Finger:

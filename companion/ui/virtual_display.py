@@ -40,3 +40,15 @@ def save_screenshot(path: str | Path) -> Path:
     made = Path(Window.screenshot(name=str(path)))
     made.replace(path)
     return path
+
+
+def pump(seconds: float = 0.05) -> None:
+    """Run Kivy's event loop (clock, input, drawing) for `seconds` of real time."""
+    from kivy.base import EventLoop  # here: this module is imported before Kivy is
+
+    end = time.monotonic() + seconds
+    while True:
+        EventLoop.idle()
+        if time.monotonic() >= end:
+            return
+        time.sleep(1 / 120)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import CompanionError
-from companion.ui.virtual_display import ensure_display, save_screenshot
+from companion.ui.virtual_display import ensure_display, pump, save_screenshot
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
@@ -31,7 +31,6 @@ os.environ["KIVY_NO_ARGS"] = "1"
 from companion import config  # noqa: E402
 from companion.ui.app import CompanionApp  # noqa: E402
 from kivy.app import App  # noqa: E402
-from kivy.base import EventLoop  # noqa: E402
 from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
@@ -80,12 +79,7 @@ class GuiDriver:
 
     def pump(self, seconds: float = 0.05) -> None:
         """Run the event loop (clock, input, drawing) for `seconds` of real time."""
-        end = time.monotonic() + seconds
-        while True:
-            EventLoop.idle()
-            if time.monotonic() >= end:
-                return
-            time.sleep(1 / 120)
+        pump(seconds)
 
     def settle(self, screen, timeout: float = 20.0) -> None:
         """Let the computer's thread finish and its turn be played (clock only, no frames drawn)."""
