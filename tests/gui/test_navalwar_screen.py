@@ -281,7 +281,7 @@ def test_a_double_tap_enters_one_action(gui, nw):
 def test_the_start_form_starts_with_the_first_player_and_undo_brings_back_the_choice(gui, nw):
     set_up(gui, nw, 4, ["Aki"])
     firsts = list(reversed(nw.ids.firsts.children))
-    assert [b.text for b in firsts] == ["Akiから開始", "P2から開始", "P3から開始", "P4から開始"]
+    assert [b.text for b in firsts] == ["Akiから\nはじめる", "P2から\nはじめる", "P3から\nはじめる", "P4から\nはじめる"]
     gui.screenshot("navalwar-setup-firsts")
     gui.app.lang = "en"
     nw.refresh()

@@ -233,7 +233,7 @@ def test_seed_game_replays(options, actions):
 
 def test_every_screen_key_is_in_the_catalog():
     texts = catalog("gunkan")
-    keys = ["title", "seat.0", "seat.1", "judging.seesaw", "judging.identify"]
+    keys = ["seat.0", "seat.1", "judging.seesaw", "judging.identify"]
     keys += [f"prompt.{p}" for p in ("start_battle", "declare", "counterweight", "weigh",
                                      "remove_counterweight", "mine_hit", "identify", "over")]
     keys += [f"verdict.{v}" for v in VERDICTS] + [f"declared.{d}" for d in DECLARATIONS]
