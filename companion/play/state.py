@@ -33,7 +33,7 @@ CHANCE = -1  # `to_move()` of a state waiting for a die, a draw or a shuffle
 class IllegalAction(CompanionError, ValueError):
     """An action (or option) the rules refuse, saying why for a person.
 
-    `key` names the message in the locale catalogs ("kuku_errors.cell_taken") and
+    `key` names the message in the locale catalogs ("kuku_errors.cell_attacked") and
     `params` fill it in; `text(lang)` is the message in a language, `str()` in English.
     """
 
