@@ -115,11 +115,6 @@ class GameScreen(Screen):
         sessions, _ = unfinished(self.store, {self.kind})  # an unreadable game is skipped
         return sessions[0] if sessions else None
 
-    def abandon_unfinished(self) -> None:
-        """A new game replaces this one: if it is not over, it ends unfinished (counted for nobody)."""
-        if self.session is not None and not self.session.state.is_over():
-            self.session.abandon()
-
     def refresh(self) -> None:
         """Redraw from the session's views.  Screens override this."""
 

@@ -10,7 +10,6 @@ said in each renderer's own language.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 from companion.games.navalwar.data import RED_TYPES, card_type, card_value, salvo_calibre
 from companion.play.controller import Text
@@ -37,10 +36,6 @@ def card_text(key: str) -> Text:
     if kind in ("additional_damage", "minefield"):
         return Text("navalwar.card.valued", {"name": name, "value": card_value(key)})
     return name
-
-
-def card_label(tr: Callable, key: str) -> str:
-    return card_text(key).render(tr)
 
 
 def gun_text(ship: dict) -> Text | str:
