@@ -300,6 +300,14 @@ def test_with_many_players_the_first_player_is_chosen_after_start(gui, nw):
     assert set(tiles(nw)) == {f"seat:{s}" for s in range(6)}
 
 
+def test_long_names_leave_the_first_player_to_the_next_panel(gui, nw):
+    set_up(gui, nw, 5, ["Takahashi", "Kobayashi", "Yamamoto", "Watanabe", "Nakamura"])
+    assert not nw.ids.firsts.children  # five such buttons and Start do not fit one row
+    gui.screenshot("navalwar-setup-long-names")  # the layout check: nothing off the window
+    gui.tap(nw.ids.start)
+    assert set(tiles(nw)) == {f"seat:{s}" for s in range(5)}
+
+
 def test_the_companion_rolls_when_the_form_says_so_and_the_banner_shows_it(gui, nw):
     import random
 

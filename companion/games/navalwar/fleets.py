@@ -6,6 +6,8 @@ itself: its `step` goes to `pick`, the screen's choice handler.
 
 from __future__ import annotations
 
+from kivy.core.text import Label as CoreLabel
+from kivy.metrics import sp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -42,6 +44,7 @@ class FleetStrip(ButtonBehavior, BoxLayout):
     is_turn = BooleanProperty(False)
     out = BooleanProperty(False)
     compact = BooleanProperty(False)  # many players: one row, header at the left
+    header_width = NumericProperty(92)  # compact: the header column, as wide as the widest fleet's words
     warn = BooleanProperty(False)  # minefields or smoke in front of the fleet
     step = StringProperty("")  # the choice a tap on the fleet enters ("": none now)
     pick = ObjectProperty(None, allownone=True)
@@ -85,3 +88,12 @@ class FleetStrip(ButtonBehavior, BoxLayout):
             chip.detail = f"{gun} {ship['hits']}/{ship['defence']}"
             chip.hits, chip.defence, chip.carrier = ship["hits"], ship["defence"], ship["carrier"]
             chip.step, chip.pick = targets.get(ship["id"], ""), self.pick
+
+    def header_needs(self) -> float:
+        """The width the compact header column needs for this fleet's name, points and badges."""
+        widths = []
+        for text, bold in ((self.header, True), (self.badges, False)):
+            label = CoreLabel(text=text, font_size=sp(18), bold=bold)
+            label.refresh()
+            widths.append(label.texture.size[0] if label.texture else 0)
+        return max(widths) + 12

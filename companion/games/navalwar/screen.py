@@ -38,6 +38,7 @@ INPUT_LOCK_S = 0.2  # after an entry, taps are ignored this long (no double entr
 GOLD_HEX = "".join(f"{int(c * 255):02x}" for c in theme.GOLD[:3])
 COMPACT_FROM = 4  # more players than this: one-row fleet strips
 FIRST_ON_FORM = 5  # up to this many players, the start form names who plays first
+START_MIN_WIDTH = 110  # px the plain Start keeps beside the first-player buttons
 
 
 class FirstButton(Button):
@@ -89,7 +90,7 @@ class NavalWarScreen(ControllerScreen):
         # kv ids are weak references: keep both panes alive while one is out of the tree
         self._panes = (self.ids.setup.__self__, self.ids.game.__self__)
         for field in self._name_fields():  # the start buttons say the names as typed
-            field.bind(text=lambda *_: self._draw_firsts())
+            field.bind(text=lambda *_: self.draw_firsts())
 
     # games -------------------------------------------------------------------
 
@@ -229,17 +230,26 @@ class NavalWarScreen(ControllerScreen):
             field.opacity = 1 if shown else 0
             field.disabled = not shown
         grid.height = 52 * ((int(self.player_count) + 2) // 3)
-        self._draw_firsts()
+        self.draw_firsts()
 
-    def _draw_firsts(self) -> None:
-        """One "starts first" button per player, named as on the form (with few players)."""
+    def draw_firsts(self) -> None:
+        """One "starts first" button per player, named as on the form, where they fit beside
+        Start (few players, short names); else Start asks on the next panel."""
         row, n = self.ids.firsts, int(self.player_count)
         row.clear_widgets()
         if n > FIRST_ON_FORM:
             return
+        buttons = []
         for seat, field in enumerate(self._name_fields()[:n]):
-            row.add_widget(FirstButton(text=self.tr("navalwar_ui.start_first", name=field.text.strip() or field.hint_text),
-                                       on_release=lambda _b, s=seat: self.start(s)))
+            button = FirstButton(text=self.tr("navalwar_ui.start_first", name=field.text.strip() or field.hint_text),
+                                 on_release=lambda _b, s=seat: self.start(s))
+            button.texture_update()
+            buttons.append(button)
+        needed = sum(max(110, b.texture_size[0] + 20) + row.spacing for b in buttons)
+        if needed + START_MIN_WIDTH > row.parent.width:
+            return
+        for button in buttons:
+            row.add_widget(button)
 
     def _draw_count(self, count: dict | None) -> None:
         """The "count your deck" pop-up while it is open (any other closes on the form)."""
@@ -271,6 +281,10 @@ class NavalWarScreen(ControllerScreen):
             strip.pick = self.choose
             strip.show(fleet, fleet["name"], fleet["points"], tr, fleet["is_turn"], model["targets"],
                        model["fleet_targets"].get(fleet["seat"], ""))
+        if model["players"] > COMPACT_FROM:  # one header column for all, fitting the widest
+            width = max([92] + [strip.header_needs() for strip in strips.children])
+            for strip in strips.children:
+                strip.header_width = width
         self._follow(model["seat"])
 
     def _follow(self, seat: int | None) -> None:
