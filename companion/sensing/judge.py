@@ -43,12 +43,13 @@ Over 400 lines on purpose: the two questions share one window's fits, and
 each safety rule below exists because of another's failure (the history is
 kept beside them, so the next change sees why a rule stays).
 
-Measured (bench seed 2, every hand family, 500 battles each): at 80 samples/s
-a battle's verdict comes 0.12 s after the last hand lets go (median; p99
-0.44 s), 0.17 s at the hard end (`--stress`), 0.48 s at 10/s (p99 1.05 s),
-none wrong and no reweigh; a foreign object between or beyond the classes'
-bands (`--odd`) is never named a class at 80 or 10/s on seed 2.  Most of the
-wait is for stillness: the
+Measured (bench seed 5, every hand family; 10,000 battles, 2,000 at the hard
+end, 2,000 foreign objects): at 80 samples/s a battle's verdict comes 0.12 s
+after the last hand lets go (median; p99 0.43 s), 0.16 s at the hard end
+(`--stress`), 0.48 s at 10/s (p99 1.16 s), none wrong, a reweigh only in 1 of
+2,000 at 10/s at the hard end; a foreign object between or beyond the classes'
+bands (`--odd`) is never named a class at 80/s, but at 10/s 3 in 2,000 were,
+each within 0.35 g of a band.  Most of the wait is for stillness: the
 0.1 s shortest window after the let-go, drops and knocks waiting for their
 ringing (0.21 s), slides for the press to end (0.15 s).  A 5-reading window's slope is known to
 only about 2 g/s (noise 0.08 g), too loose to show a hand has let go.  A 5-reading window was 0.01-0.02 s sooner but could lie
