@@ -118,6 +118,7 @@ class JudgeConfig:
     blind_interval_s: float = 0.03  # readings further apart than this cannot see a knock's 8-20 Hz ringing...
     blind_settle_s: float = 0.5  # ...so a window must start this long after a load landed on either pan
     confirm_s: float = 0.5  # a pan that changes class without being emptied must keep the new one this long
+    sparse_confirm_s: float = 0.2  # readings blind to ringing must show a pan's first class this long, unbroken
     accept_fraction: float = 0.4  # of the free gap to a neighbour, added to a class's spread
     empty_fraction: float = 0.5  # under this share of the lightest class: an empty pan
     reweigh_after_s: float = 0.5  # a still weight fitting no class this long: reweigh
@@ -491,8 +492,16 @@ class Judge:
         return (max(abs(r) for r in resid) <= self.config.quiet_sigmas * sigma
                 and sum(r * r for r in resid) <= sigma * sigma * dof * _chi2_limit(dof, self.config.quiet_z))
 
+    def _sparse(self, channel: int) -> bool:
+        """Whether the pan's readings come too far apart to see a knock's ringing."""
+        w = self._windows[channel]
+        n = min(len(w), self.config.min_samples)
+        return n > 1 and (w[-1].t - w[-n].t) / (n - 1) > self.config.blind_interval_s
+
     def _unfit(self, channel: int) -> PanState:
         """A still weight that fits nothing: wait a little, then ask for a reweigh."""
+        if self._sparse(channel):
+            self._changing[channel] = None  # a class about to be confirmed must hold unbroken
         now = self._windows[channel][-1].t
         since = self._unfit_since[channel]
         if since is None:
@@ -507,13 +516,14 @@ class Judge:
         it), the new class must hold for `confirm_s` first."""
         self._unfit_since[channel] = None
         seen = self._seen[channel]
-        if seen is not None and seen != group.name:
+        hold = self.config.confirm_s if seen is not None else self.config.sparse_confirm_s if self._sparse(channel) else 0.0
+        if seen != group.name and hold > 0:
             now = self._windows[channel][-1].t
             changing = self._changing[channel]
             if changing is None or changing[0] != group.name:
                 self._changing[channel] = changing = (group.name, now)
-            if now - changing[1] < self.config.confirm_s:
-                return PanState(UNSTABLE, reason="changed")
+            if now - changing[1] < hold:
+                return PanState(UNSTABLE, reason="changed" if seen else "confirming")
         self._seen[channel], self._changing[channel] = group.name, None
         return PanState("class", group)
 
