@@ -271,3 +271,28 @@ def test_a_knock_read_10_times_a_second_does_not_name_an_odd_object():
         if v.final:
             verdicts.add((v.kind, v.left))
     assert verdicts == {(REWEIGH, None)}
+
+
+def first_class_time(j, grams, rate, noise=0.05):
+    """When the judge first names a class for a steady `grams` on the right pan (left empty)."""
+    for r in readings(np.concatenate([np.zeros(int(rate)), np.full(int(3 * rate), grams)]), rate, noise=noise):
+        j.feed(r)
+        j.feed(Reading(r.t, 0, 0, 0.0, True))
+        if j.identify(1).kind == "class":
+            return r.t - 1.0
+    return None
+
+
+@pytest.mark.parametrize("grams", [18.0, 12.1])
+def test_read_10_times_a_second_a_first_class_must_hold_before_it_is_named(grams):
+    """At sparse rates a pan's first class is named only after it has fitted, unbroken,
+    for `sparse_confirm_s`; at 80/s the same rule does not apply."""
+    held = first_class_time(Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=10.0), grams, 10.0)
+    unheld = first_class_time(Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=10.0,
+                                    config=JudgeConfig(sparse_confirm_s=0.0)), grams, 10.0)
+    assert held is not None and unheld is not None
+    assert held - unheld >= JudgeConfig().sparse_confirm_s - 1e-9
+    fast = first_class_time(Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=80.0), grams, 80.0)
+    fast_unheld = first_class_time(Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=80.0,
+                                         config=JudgeConfig(sparse_confirm_s=0.0)), grams, 80.0)
+    assert fast == fast_unheld
