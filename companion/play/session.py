@@ -50,6 +50,12 @@ class Session:
                 f"({type(exc).__name__}: {exc}); it is left out and kept in the database "
                 "for repair") from None
 
+    @classmethod
+    def latest(cls, store: Store, kind: str) -> "Session | None":
+        """The newest unfinished game of `kind`, replayed; None when there is none."""
+        games = store.games("active", kind=kind)
+        return cls.resume(store, games[0].id) if games else None
+
     @property
     def id(self) -> int:
         return self.record.id

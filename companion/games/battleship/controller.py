@@ -87,8 +87,7 @@ class BattleshipController(Controller):
              setup: dict | None = None):
         """`session`, else the newest unfinished game, else the setup stage (with `setup`'s choices)."""
         if session is None:
-            games = store.games("active", kind=KIND)
-            session = Session.resume(store, games[0].id) if games else None
+            session = Session.latest(store, KIND)
         return cls(store, session, rng, setup)
 
     def _adopt(self, session: Session | None) -> None:

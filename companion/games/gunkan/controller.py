@@ -81,8 +81,7 @@ class GunkanController(Controller):
     def open(cls, store: Store, session: Session | None = None, seesaw=None, virtual: bool = False):
         """`session`, else the newest unfinished game, else the choice of a judging mode."""
         if session is None:
-            games = store.games("active", kind="gunkan")
-            session = Session.resume(store, games[0].id) if games else None
+            session = Session.latest(store, "gunkan")
         return cls(store, session, seesaw, virtual)
 
     @property

@@ -73,8 +73,7 @@ class KukuController(SetupStages, Controller):
     def open(cls, store: Store, session: Session | None = None, rng: random.Random | None = None):
         """`session`, else the newest unfinished game, else the setup stage."""
         if session is None:
-            games = store.games("active", kind=KIND)
-            session = Session.resume(store, games[0].id) if games else None
+            session = Session.latest(store, KIND)
         return cls(store, session, rng)
 
     def _adopt(self, session: Session | None) -> None:

@@ -92,8 +92,7 @@ class NavalWarController(Controller):
              rng: random.Random | None = None):
         """`session`, else the newest unfinished game, else the start form."""
         if session is None:
-            games = store.games("active", kind=KIND)
-            session = Session.resume(store, games[0].id) if games else None
+            session = Session.latest(store, KIND)
         return cls(store, session, deck_path, rng)
 
     def _adopt(self, session: Session | None) -> None:
