@@ -6,13 +6,13 @@ itself: its `step` goes to `pick`, the screen's choice handler.
 
 from __future__ import annotations
 
-from kivy.core.text import Label as CoreLabel
 from kivy.metrics import sp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.navalwar.data import card_value
+from companion.ui.cell_grid import text_texture
 
 
 class ShipChip(ButtonBehavior, BoxLayout):
@@ -91,9 +91,4 @@ class FleetStrip(ButtonBehavior, BoxLayout):
 
     def header_needs(self) -> float:
         """The width the compact header column needs for this fleet's name, points and badges."""
-        widths = []
-        for text, bold in ((self.header, True), (self.badges, False)):
-            label = CoreLabel(text=text, font_size=sp(18), bold=bold)
-            label.refresh()
-            widths.append(label.texture.size[0] if label.texture else 0)
-        return max(widths) + 12
+        return max(text_texture(self.header, sp(18), True).width, text_texture(self.badges, sp(18)).width) + 12
