@@ -245,7 +245,7 @@ class NavalWarScreen(ControllerScreen):
                                  on_release=lambda _b, s=seat: self.start(s))
             button.texture_update()
             buttons.append(button)
-        needed = sum(max(110, b.texture_size[0] + 20) + row.spacing for b in buttons)
+        needed = sum(b.width + row.spacing for b in buttons)  # kv sizes a button by its texture
         if needed + START_MIN_WIDTH > row.parent.width:
             return
         for button in buttons:
