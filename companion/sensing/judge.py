@@ -515,10 +515,14 @@ class Judge:
     def _fitted(self, channel: int, group: ClassGroup) -> PanState:
         """A pan that fits `group` now.  If it showed another class before without
         being emptied (a finger straightening the piece, or a piece stacked on
-        it), the new class must hold for `confirm_s` first."""
+        it), the new class must hold for `confirm_s` first; read sparsely, the
+        first class must hold for `sparse_confirm_s`."""
         self._unfit_since[channel] = None
         seen = self._seen[channel]
-        hold = self.config.confirm_s if seen is not None else self.config.sparse_confirm_s if self._sparse(channel) else 0.0
+        if seen is not None:
+            hold = self.config.confirm_s
+        else:
+            hold = self.config.sparse_confirm_s if self._sparse(channel) else 0.0
         if seen != group.name and hold > 0:
             now = self._windows[channel][-1].t
             changing = self._changing[channel]
