@@ -12,6 +12,7 @@ import gc
 
 import pytest
 
+from companion.games.navalwar.chart import TotalsChart
 from companion.games.navalwar.data import default_composition
 from companion.play.controller import TABLE
 from kivy.uix.scrollview import ScrollView
@@ -155,6 +156,12 @@ def test_setup_and_a_short_round_with_touches(gui, nw):
     assert nw._popup is not None
     gui.tap(nw._popup.ids.scores_button)
     gui.tap(nw.ids.chart_button)
+    gui.screenshot("navalwar-chart")
+    chart = next(w for w in nw._popup.walk() if isinstance(w, TotalsChart))
+    chart.history = [[(r * 7 + s * 3) % 11 for s in range(int(chart.players))] for r in range(20)]
+    shown = [text for text, *_ in chart.drawn_texts()]
+    assert "20" in shown and "100" in shown  # the last round and the target; the layout check: none touching
+    gui.screenshot("navalwar-chart-20-rounds")  # the layout check: 18 px, inside the chart, no overlap
     gui.tap(nw._popup.ids.scores_button)
 
 

@@ -1,6 +1,12 @@
-"""Naval War: running totals across rounds as a line chart drawn with Kivy graphics."""
+"""Naval War: running totals across rounds as a line chart drawn with Kivy graphics.
+
+Its numbers are drawn at theme.TEXT_MIN px; round numbers that would touch
+their neighbour are left out (every k-th shown), and `drawn_texts` tells the
+layout check where each one is."""
 
 from __future__ import annotations
+
+import math
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Line, Rectangle
@@ -34,18 +40,35 @@ class TotalsChart(Widget):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
+        self.texts: list[tuple[str, float, tuple]] = []
         self.bind(pos=self.redraw, size=self.redraw, history=self.redraw,
                   players=self.redraw, target=self.redraw)
 
+    def drawn_texts(self) -> list[tuple[str, float, tuple]]:
+        """(text, font px, (x0, y0, x1, y1) in window coordinates) of every text drawn."""
+        return list(self.texts)
+
+    def _put(self, text: str, x: float, y: float, over: bool = True) -> None:
+        """Draw `text` with its lower left corner at (x, y + 2), or its top at y - 2 when
+        not `over` or when it would stick out of the chart's top."""
+        label = CoreLabel(text=text, font_size=theme.TEXT_MIN)
+        label.refresh()
+        w, h = label.texture.size
+        y = y + 2 if over and y + 2 + h <= self.top else y - 2 - h
+        Rectangle(texture=label.texture, pos=(x, y), size=(w, h))
+        x0, y0 = self.to_window(x, y)
+        self.texts.append((text, theme.TEXT_MIN, (x0, y0, x0 + w, y0 + h)))
+
     def redraw(self, *_):
         self.canvas.clear()
+        self.texts = []
         lines = running_totals(self.history, int(self.players))
         values = [v for line in lines for v in line]
         top = max([self.target, *values]) * 1.05
         bottom = min([0, *values])
         span = max(1, top - bottom)
         rounds = max(1, len(self.history))
-        pad, axis = 12, 24  # the round numbers sit under the lines
+        pad, axis = 12, theme.TEXT_MIN + 10  # the round numbers sit under the lines
         x0, y0 = self.x + pad, self.y + axis
         w, h = self.width - 2 * pad, self.height - axis - pad
 
@@ -56,9 +79,10 @@ class TotalsChart(Widget):
             Color(*theme.PANEL)
             Rectangle(pos=self.pos, size=self.size)
             Color(*theme.MUTED)
-            for i in range(1, rounds + 1):  # the rounds along the bottom
-                _text(str(i), point(i, bottom)[0] - 8, self.y + 2)
-            _text(str(int(self.target)), x0 + 2, point(0, self.target)[1] + 2)
+            step = max(1, math.ceil(1.6 * theme.TEXT_MIN / max(1.0, w / rounds)))  # room for two digits
+            for i in range(step, rounds + 1, step):  # the rounds along the bottom
+                self._put(str(i), point(i, bottom)[0] - theme.TEXT_MIN / 2, self.y)
+            self._put(str(int(self.target)), x0 + 2, point(0, self.target)[1])
             Color(*theme.MUTED)
             Line(points=[*point(0, 0), *point(rounds, 0)], width=1)
             Color(*theme.GOLD)
@@ -73,9 +97,3 @@ class TotalsChart(Widget):
                     x, y = point(i, line[i])
                     Rectangle(pos=(x - 4, y - 4), size=(8, 8))
 
-
-def _text(text: str, x: float, y: float) -> None:
-    """Draw a small label at (x, y) on the current canvas."""
-    label = CoreLabel(text=text, font_size=16)
-    label.refresh()
-    Rectangle(texture=label.texture, pos=(x, y), size=label.texture.size)
