@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 from kivy.app import App
 from kivy.core.text import Label as CoreLabel
@@ -50,8 +52,9 @@ CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")  # kana, kanji, fu
 
 class EvenLabel(Label):
     """`words` wrapped in even lines: a Japanese paragraph too wide for one line is broken
-    (by "\n") where it wraps at the narrowest width needing no more lines, so it never
-    leaves its tail alone on a line."""
+    (by "\n") between phrases (BudouX's, so never inside a word like 選んで) at the
+    narrowest width needing no more lines, so it never leaves its tail alone on a line.
+    A phrase wider than the label on its own is broken at its spaces, then its characters."""
 
     words = StringProperty("")
 
@@ -59,32 +62,61 @@ class EvenLabel(Label):
         super().__init__(**kwargs)
         self.bind(words=self._even, width=self._even, font_size=self._even)
 
-    def _wrapped(self, text: str, width: float) -> list[str]:
-        core = CoreLabel(text=text, font_size=self.font_size, font_name=self.font_name, bold=self.bold,
-                         text_size=(width, None))
-        core.refresh()
-        return ["".join(word.text for word in line.words).strip() for line in core._cached_lines]
+    def _measure(self) -> Callable[[str], float]:
+        core = CoreLabel(font_size=self.font_size, font_name=self.font_name, bold=self.bold)
+        core.resolve_font_name()  # as rendering would (else the default font is measured)
+        return lambda text: core.get_extents(text)[0]
+
+    @staticmethod
+    def _lines(phrases: list[str], width: float, measure: Callable[[str], float]) -> list[str]:
+        """The phrases filled line by line into `width`.  A phrase wider than that on its
+        own is broken at its spaces, and a word still wider between its characters."""
+        pieces = []
+        for phrase in phrases:
+            if measure(phrase) <= width:
+                pieces.append(phrase)
+                continue
+            words = phrase.split(NO_BREAK)
+            for word in [w + NO_BREAK for w in words[:-1]] + words[-1:]:
+                pieces += [word] if measure(word.rstrip(NO_BREAK)) <= width else list(word)
+        lines: list[str] = []
+        for piece in pieces:
+            if lines and measure((lines[-1] + piece).rstrip(NO_BREAK)) <= width:
+                lines[-1] += piece
+            else:
+                lines.append(piece)
+        return [line.rstrip(NO_BREAK) for line in lines]
 
     def _paragraph(self, text: str) -> str:
         if not CJK.search(text):
             return text  # words with spaces between break at them
-        run = text.replace(" ", NO_BREAK)  # one run, broken between characters only
-        lines = len(self._wrapped(run, self.width))
+        phrases = [p.replace(" ", NO_BREAK) for p in _japanese_phrases().parse(text)]
+        measure = self._measure()
+        lines = len(self._lines(phrases, self.width, measure))
         if lines < 2:
             return text
-        low, high = self.width / 2, self.width
+        whole = max((w for w in map(measure, phrases) if w <= self.width), default=0)  # kept whole
+        low, high = max(self.width / 2, whole), self.width
         while high - low > 2:  # the narrowest width wrapping to `lines`
             mid = (low + high) / 2
-            low, high = (low, mid) if len(self._wrapped(run, mid)) <= lines else (mid, high)
-        wrapped = self._wrapped(run, high)
-        if any(a[-1:].isascii() and a[-1:].isalnum() and b[:1].isascii() and b[:1].isalnum()
+            low, high = (low, mid) if len(self._lines(phrases, mid, measure)) <= lines else (mid, high)
+        wrapped = self._lines(phrases, high, measure)
+        if any(a[-1:].isascii() and not a[-1:].isspace() and b[:1].isascii() and not b[:1].isspace()
                for a, b in zip(wrapped, wrapped[1:])):
-            return text  # it would part "A10": left to the label's own wrap
+            return text  # it would part "A10" or "21.98": left to the label's own wrap
         return "\n".join(wrapped).replace(NO_BREAK, " ")
 
     def _even(self, *_) -> None:
         self.text_size = (max(self.width, 1), None)
         self.text = "\n".join(self._paragraph(p) for p in self.words.split("\n")) if self.width > 1 else self.words
+
+
+@lru_cache(maxsize=1)
+def _japanese_phrases():
+    """BudouX's Japanese phrase model (loaded once, when a label first needs it)."""
+    import budoux
+
+    return budoux.load_default_japanese_parser()
 
 
 class GameScreen(Screen):
