@@ -113,12 +113,15 @@ MIGRATIONS = [
     # 4: one shape of action in every game, `{"type": kind, ...}`: Ultimate Tic-Tac-Toe's
     # were cell numbers, Naval War's objects named by their one key (or bare strings)
     upgrade_actions,
+    # 5: the turn an action was entered in (the number of the turn's first action; NULL: a
+    # turn of its own), so Undo takes back a turn of several actions as one after a restart
+    "ALTER TABLE actions ADD COLUMN entry INTEGER",
 ]
 
 SCHEMA = {  # table: columns, checked after migrating (a missing table is damage)
     "games": ["id", "kind", "options", "players", "scoreboard", "created", "updated", "status",
               "outcome", "lineup"],
-    "actions": ["game_id", "seq", "action", "at"],
+    "actions": ["game_id", "seq", "action", "at", "entry"],
     "calibrations": ["name", "created", "data"],
     "seat_claims": ["game_id", "seat", "key_hash", "last_seq", "claimed"],
 }

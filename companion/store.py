@@ -292,13 +292,20 @@ class Store:
                     "left out and kept in the database for repair") from None
         return log
 
+    def turn_starts(self, game_id: int) -> list[int]:
+        """The number of each turn's first action (`extend` writes a turn), ascending; an
+        action whose turn is not known (older rows, damage) is a turn of its own."""
+        rows = self._rows("reading a game's turns", "SELECT seq, entry FROM actions WHERE game_id = ?",
+                          (game_id,))
+        return sorted({e if type(e) is int and 0 <= e <= seq else seq for seq, e in rows})
+
     def append(self, game_id: int, seq: int, action: Any, outcome: dict | None = None) -> None:
         """Durably add action number `seq` (0-based); with `outcome` the game is finished."""
         self.extend(game_id, seq, [action], outcome)
 
     def extend(self, game_id: int, seq: int, actions: list, outcome: dict | None = None) -> None:
-        """Durably add actions numbered from `seq`, all or none (one transaction).
-        `OutOfSequence` if `seq` is not the log's next number (another copy moved on)."""
+        """Durably add actions numbered from `seq`, all or none (one transaction), as one
+        turn.  `OutOfSequence` if `seq` is not the log's next number (another copy moved on)."""
         now = self.clock()
 
         def work():
@@ -311,8 +318,8 @@ class Store:
                     "follow them (was the game changed somewhere else?). Nothing was saved: "
                     "go home and resume the game to see it as stored.")
             self._db.executemany(
-                "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                [(game_id, seq + i, _dump(action), now) for i, action in enumerate(actions)],
+                "INSERT INTO actions (game_id, seq, action, at, entry) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, seq + i, _dump(action), now, seq) for i, action in enumerate(actions)],
             )
             self._set_status(game_id, now, outcome)
 

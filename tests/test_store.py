@@ -145,7 +145,7 @@ def test_games_saved_before_lineups_get_theirs_from_their_scoreboards(tmp_path):
     moves = db.execute("SELECT * FROM actions ORDER BY game_id, seq").fetchall()
     db.close()
     with Store(path) as store:
-        assert store.schema_version == len(MIGRATIONS) == 4
+        assert store.schema_version == len(MIGRATIONS) == 5
         assert {g.scoreboard: g.lineup for g in store.games()} == {
             "uttt:2p": Lineup(), "uttt:cpu:hard": Lineup("cpu", "hard"), "kuku:cpu:hard": Lineup("cpu", "hard"),
             "kuku:tracker": Lineup("tracker"), "battleship:cpu:easy": Lineup("cpu", "easy"),
@@ -155,8 +155,8 @@ def test_games_saved_before_lineups_get_theirs_from_their_scoreboards(tmp_path):
     assert [row[:-1] for row in db.execute("SELECT * FROM games ORDER BY id")] == before  # all else as it was
     uttt = {1, 2, 3}  # their cell numbers became actions of one shape (migration 4)
     assert db.execute("SELECT * FROM actions ORDER BY game_id, seq").fetchall() == [
-        (game, seq, f'{{"type":"move","cell":{action}}}' if game in uttt else action, at)
-        for game, seq, action, at in moves]
+        (game, seq, f'{{"type":"move","cell":{action}}}' if game in uttt else action, at, None)
+        for game, seq, action, at in moves]  # and no turn known (migration 5): each its own
 
 
 name = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=12)
@@ -190,3 +190,49 @@ def test_a_lineup_that_does_not_read_makes_only_its_game_unreadable(tmp_path, st
         records = {g.id: g for g in store.games()}
         assert records[damaged].problem == "its lineup cannot be read"
         assert records[other].problem is None and records[other].lineup == Lineup("cpu", "easy")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.one_of(st.integers(1, 3), st.just(-1), st.just(-2)), max_size=12), st.randoms(use_true_random=False))
+def test_a_turn_of_several_actions_is_still_one_turn_after_a_restart(steps, rng):
+    """Turns entered (n > 0 actions at once) and undone (-k turns), then the game resumed:
+    the same turns, so Undo takes back what was entered together."""
+    from companion.play.session import Session
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with Store(Path(tmp) / FILENAME) as store:
+            session = Session.start(store, "uttt")
+            for n in steps:
+                if n > 0:
+                    moves = []
+                    state = session.state
+                    for _ in range(n):
+                        if state.is_over():
+                            break
+                        moves.append(rng.choice(state.legal_actions()))
+                        state = state.apply(moves[-1])
+                    session.play_all(moves)
+                else:
+                    for _ in range(-n):
+                        session.undo(len(session.actions) - session.last_turn_start())
+            resumed = Session.resume(store, session.id)
+            assert resumed.turn_starts == session.turn_starts and resumed.actions == session.actions
+            assert all(b > a for a, b in zip(session.turn_starts, session.turn_starts[1:]))
+
+
+@pytest.mark.parametrize("entry", ["'x'", "-1", "99", "1.5"])
+def test_a_damaged_turn_number_makes_the_action_a_turn_of_its_own(tmp_path, entry):
+    from companion.play.session import Session
+
+    with Store(tmp_path / FILENAME) as store:
+        session = Session.start(store, "uttt")
+        session.play_all(session.state.legal_actions()[:1])
+        cell = session.state.legal_actions()[0]
+        session.play_all([cell, session.state.apply(cell).legal_actions()[0]])
+        assert session.turn_starts == [0, 1]
+    db = sqlite3.connect(tmp_path / FILENAME)
+    db.execute(f"UPDATE actions SET entry = {entry} WHERE seq = 2")
+    db.commit()
+    db.close()
+    with Store(tmp_path / FILENAME) as store:
+        assert Session.resume(store, session.id).turn_starts == [0, 1, 2]

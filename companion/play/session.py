@@ -15,11 +15,15 @@ from companion.store import GameRecord, Lineup, Store, UnreadableGame
 
 
 class Session:
-    def __init__(self, store: Store, record: GameRecord, actions: list[Action]):
+    def __init__(self, store: Store, record: GameRecord, actions: list[Action],
+                 turn_starts: Iterable[int] | None = None):
         self.store = store
         self.record = record
         self.game = registry.get(record.kind)
         self.actions = list(actions)
+        # the first action of each turn (one play_all), ascending; by default a turn per action
+        self.turn_starts = [s for s in turn_starts if s < len(self.actions)] if turn_starts is not None \
+            else list(range(len(self.actions)))
         self.state: State = self.game.replay(record.options, self.actions)
 
     @classmethod
@@ -43,7 +47,7 @@ class Session:
                                  f"({record.problem}); it is kept in the database for repair")
         actions = store.actions(game_id)
         try:
-            return cls(store, record, actions)
+            return cls(store, record, actions, store.turn_starts(game_id))
         except Exception as exc:  # stored rows are outside input: any failure means damage
             raise UnreadableGame(
                 f"game {game_id} ({record.kind}) in {store.path} cannot be replayed "
@@ -81,6 +85,8 @@ class Session:
             after = after.apply(action)
         outcome = after.outcome()
         self.store.extend(self.id, len(self.actions), actions, outcome.to_json() if outcome else None)
+        if actions:
+            self.turn_starts.append(len(self.actions))
         self.actions.extend(actions)
         self.state = after
         return after
@@ -93,8 +99,13 @@ class Session:
         self.store.truncate(self.id, keep, outcome.to_json() if outcome else None,
                             known=len(self.actions))
         del self.actions[keep:]
+        self.turn_starts = [s for s in self.turn_starts if s < keep]
         self.state = before
         return before
+
+    def last_turn_start(self) -> int:
+        """How many actions stay when the last turn is taken back (0 with none)."""
+        return self.turn_starts[-1] if self.turn_starts else 0
 
     def history(self) -> list[State]:
         """Every state from the start to now, for review."""

@@ -83,7 +83,6 @@ class NavalWarController(Controller):
         self._tree: tuple | None = None  # (position, ChoiceTree)
         self._view: tuple | None = None  # (position, public view)
         self._recent: tuple | None = None  # (game, ships dealt recently)
-        self.marks: list[tuple] = []  # (start, end) of each entry of several actions (undone as one)
         self.banner: tuple | None = None  # (position, Text): what the die just entered did
         self._adopt(session)
 
@@ -98,7 +97,7 @@ class NavalWarController(Controller):
     def _adopt(self, session: Session | None) -> None:
         self.session = session
         self.pads.clear()
-        self.marks, self.banner = [], None
+        self.banner = None
         self.seen_round = self.view()["round"] if session else 0
 
     # what the table shows ----------------------------------------------------------
@@ -358,10 +357,7 @@ class NavalWarController(Controller):
         rolled = [(self.waiting(), actions[0])] if self.waiting()["kind"] == "die" else []
         if self.companion_rolls:
             rolled += shortcuts.rolls(self.session.state, actions, self.rng)
-        before = len(self.session.actions)
-        self.play_turn(actions)
-        if len(actions) > 1:
-            self.marks.append((before, len(self.session.actions)))
+        self.play_turn(actions)  # one turn: undone as one
         self.banner = None
         if rolled:  # the last die's outcome, large
             waiting, die = rolled[-1]
@@ -370,12 +366,11 @@ class NavalWarController(Controller):
 
     def on_undo(self, seat, value) -> None:
         actions = self.session.actions
-        count = len(actions)
-        back = self.marks[-1][0] if self.marks and self.marks[-1][1] == count else count - 1
-        while self.companion_rolls and back > 0 and _is_roll(actions[back]):
-            back -= 1  # the companion's roll goes back with what called for it (a game resumed has no marks)
+        back = self.session.last_turn_start()
+        if back == len(actions) - 1:  # one action: perhaps a game stored before turns were
+            while self.companion_rolls and back > 0 and _is_roll(actions[back]):
+                back -= 1  # the companion's roll goes back with what called for it
         self.undo_to(back)
-        self.marks = [m for m in self.marks if m[1] <= back]
         self.banner = None
         for pad in self.pads.values():
             pad.prefix, pad.last = [], None

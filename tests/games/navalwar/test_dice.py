@@ -4,6 +4,7 @@ entry that called for it, Undo takes both back (a resumed game too), the banner 
 the roll on the table and the phones, and an older game without the option is "at the table"."""
 
 import random
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 
 from companion.games.navalwar.controller import NavalWarController
 from companion.play.controller import TABLE, Refused
-from companion.store import Store
+from companion.store import FILENAME, Store
 
 from .test_controller import SHORT, Step, play_out, store, words  # noqa: F401 (store: the fixture)
 
@@ -104,9 +105,11 @@ def test_a_card_and_the_companions_roll_are_one_entry_undone_together(store, rol
     assert c.display(TABLE)["banner"] is None
 
 
-def test_a_resumed_game_undoes_the_roll_with_its_card(store, tmp_path):
+@pytest.mark.parametrize("turns_stored", [True, False], ids=["turns", "older-rows"])
+def test_a_resumed_game_undoes_the_roll_with_its_card(store, tmp_path, turns_stored):
     c, step = start(store, rng=Rolls(6))
     dealt(c, step)
+    salvo = len(c.session.actions)
     step(TABLE, "choose", "card:salvo-14-2")  # a black card drawn and a salvo played: one entry
     step(TABLE, "choose", "ship:ship-iowa")
     step(TABLE, "enter", {"type": "choose", "turn": "draw"})  # Aki, with a carrier, draws
@@ -115,14 +118,23 @@ def test_a_resumed_game_undoes_the_roll_with_its_card(store, tmp_path):
     step(TABLE, "enter", {"type": "play", "card": "torpedo_boat", "ship": "ship-texas"})
     assert c.session.actions[-1] == {"type": "die", "value": 6}
     store.close()
+    if not turns_stored:  # as a game saved before the store kept turns (migration 5) reads
+        db = sqlite3.connect(tmp_path / FILENAME)
+        db.execute("UPDATE actions SET entry = NULL")
+        db.commit()
+        db.close()
     again = Store.in_dir(tmp_path)
     try:
-        resumed = NavalWarController.open(again)  # no marks: only the log
+        resumed = NavalWarController.open(again)  # only what the store kept
         assert resumed.companion_rolls
         NoDieStep(resumed)(TABLE, "undo")
         assert len(resumed.session.actions) == before, "never the roll alone: no re-roll"
         NoDieStep(resumed)(TABLE, "undo")
         assert len(resumed.session.actions) == before - 1  # the entry before: one action
+        NoDieStep(resumed)(TABLE, "undo")
+        NoDieStep(resumed)(TABLE, "undo")
+        # the salvo's entry (the card drawn and played) goes back whole when its turn was kept
+        assert len(resumed.session.actions) == (salvo if turns_stored else before - 3)
     finally:
         again.close()
 
