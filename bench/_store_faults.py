@@ -18,6 +18,7 @@ import contextlib
 import multiprocessing
 import os
 import random
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -143,6 +144,14 @@ def _bit_flips(data, rng):
     return bytes(data)
 
 
+def _move_bit_flip(data, rng):
+    """One bit of a stored move's cell number flipped: still JSON, often another legal move,
+    which only the row's check can tell from the move that was played."""
+    digits = [m.end() for m in re.finditer(rb'"cell":[0-9]+', data)]
+    at = rng.choice(digits) - 1  # the last digit: the same board, and the last move of a game legal
+    return data[:at] + bytes([data[at] ^ 1]) + data[at + 1:]
+
+
 def _schema_not_text(data, rng):
     at = data.index(b"CREATE TABLE calibrations")  # a flipped bit in the schema's own text
     return data[:at + 3] + b"\xce" + data[at + 4:]
@@ -230,6 +239,7 @@ DAMAGE = {
     "not_a_database": _damage_file(_not_a_database),
     "schema_not_text": _damage_file(_schema_not_text),
     "bit_flips": _damage_file(_bit_flips),
+    "move_bit_flip": _damage_file(_move_bit_flip),
     "newer_schema_version": _sql_damage(["PRAGMA user_version=99"]),
     "negative_schema_version": _sql_damage(["PRAGMA user_version=-3"]),
     "schema_version_reset": _sql_damage(["PRAGMA user_version=0"]),

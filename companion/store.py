@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from companion.migrations import MIGRATIONS, SCHEMA
+from companion.migrations import MIGRATIONS, SCHEMA, action_crc, game_crc
 from companion.store_errors import (  # noqa: F401  (callers import the errors from here)
     BUSY, DAMAGED, DataDirInUse, Damaged, OutOfSequence, StoreBusy, StoreError, StoreUnwritable,
     UnreadableGame, code_of, translate,
@@ -246,12 +246,16 @@ class Store:
     def create_game(self, kind: str, options: dict, players: Iterable = (),
                     scoreboard: str | None = None, lineup: Lineup = Lineup()) -> int:
         now = self.clock()
-        return self._write("starting a game", lambda: self._db.execute(
-            "INSERT INTO games (kind, options, players, scoreboard, created, updated, status, lineup)"
-            " VALUES (?, ?, ?, ?, ?, ?, 'active', ?)",
-            (kind, _dump(options), _dump(list(players)), scoreboard, now, now,
-             _dump(lineup.to_json())),
-        ).lastrowid)
+        fields = (kind, _dump(options), _dump(list(players)), scoreboard, _dump(lineup.to_json()))
+
+        def work():
+            game_id = self._db.execute(
+                "INSERT INTO games (kind, options, players, scoreboard, lineup, created, updated, status)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, 'active')", (*fields, now, now)).lastrowid
+            self._db.execute("UPDATE games SET crc = ? WHERE id = ?", (game_crc(game_id, *fields), game_id))
+            return game_id
+
+        return self._write("starting a game", work)
 
     def _rows(self, doing: str, sql: str, params=()) -> list:
         try:
@@ -276,15 +280,18 @@ class Store:
         return [_record(row) for row in rows]
 
     def actions(self, game_id: int) -> list[Any]:
-        """The game's log; `UnreadableGame` if a row is not JSON or the numbers have a gap."""
+        """The game's log; `UnreadableGame` if a row is not JSON, fails its check (a bit
+        flipped on the card) or the numbers have a gap."""
         rows = self._rows("reading a game's moves",
-                          "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq",
+                          "SELECT seq, action, entry, crc FROM actions WHERE game_id = ? ORDER BY seq",
                           (game_id,))
         log = []
-        for expected, (seq, text) in enumerate(rows):
+        for expected, (seq, text, entry, crc) in enumerate(rows):
             try:
                 if seq != expected:
                     raise ValueError(f"action number {expected} is missing")
+                if crc is not None and crc != action_crc(game_id, seq, entry, text):
+                    raise ValueError("it was changed on disk: its check does not match")
                 log.append(json.loads(text))
             except (TypeError, ValueError, RecursionError) as exc:
                 raise UnreadableGame(
@@ -318,8 +325,9 @@ class Store:
                     "follow them (was the game changed somewhere else?). Nothing was saved: "
                     "go home and resume the game to see it as stored.")
             self._db.executemany(
-                "INSERT INTO actions (game_id, seq, action, at, entry) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, seq + i, _dump(action), now, seq) for i, action in enumerate(actions)],
+                "INSERT INTO actions (game_id, seq, action, at, entry, crc) VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, seq + i, text, now, seq, action_crc(game_id, seq + i, seq, text))
+                 for i, text in enumerate(map(_dump, actions))],
             )
             self._set_status(game_id, now, outcome)
 
@@ -445,13 +453,15 @@ def _load(text):
 
 
 def _record(row) -> GameRecord:
-    """A games row; one whose JSON fields do not read has `problem` set instead of failing."""
-    (id_, kind, options, players, scoreboard, created, updated, status, outcome, lineup) = row
-    lineup = Lineup.from_json(_load(lineup))
+    """A games row; one whose fields do not read, or fail the row's check, has `problem` set
+    instead of failing."""
+    (id_, kind, options, players, scoreboard, created, updated, status, outcome, lineup, crc) = row
     fields = {"options": (_load(options), dict), "players": (_load(players), list),
-              "outcome": (_load(outcome) if outcome else {}, dict), "lineup": (lineup, Lineup)}
+              "outcome": (_load(outcome) if outcome else {}, dict), "lineup": (Lineup.from_json(_load(lineup)), Lineup)}
     bad = [name for name, (value, kind_) in fields.items() if not isinstance(value, kind_)]
     problem = f"its {', '.join(bad)} cannot be read" if bad else None
+    if not bad and crc is not None and crc != game_crc(id_, kind, options, players, scoreboard, lineup):
+        problem = "it was changed on disk: its check does not match"
     value = {name: v if isinstance(v, k) else k() for name, (v, k) in fields.items()}
     return GameRecord(id_, str(kind), value["options"], value["players"], scoreboard,
                       created, updated, status, value["outcome"] or None, value["lineup"], problem)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.store import FILENAME, MIGRATIONS, Lineup, OutOfSequence, Store, StoreError
+from companion.store import FILENAME, MIGRATIONS, Lineup, OutOfSequence, Store, StoreError, UnreadableGame
 
 WRITER = r"""
 import sys
@@ -152,9 +152,9 @@ def test_games_saved_before_lineups_get_theirs_from_their_scoreboards(tmp_path):
             "battleship:tracker": Lineup("tracker")}
         assert not any(g.problem for g in store.games()) and len(store.results("uttt:2p")) == 1
     db = sqlite3.connect(path)
-    assert [row[:-1] for row in db.execute("SELECT * FROM games ORDER BY id")] == before  # all else as it was
+    assert [row[:-2] for row in db.execute("SELECT * FROM games ORDER BY id")] == before  # all else as it was
     uttt = {1, 2, 3}  # their cell numbers became actions of one shape (migration 4)
-    assert db.execute("SELECT * FROM actions ORDER BY game_id, seq").fetchall() == [
+    assert db.execute("SELECT game_id, seq, action, at, entry FROM actions ORDER BY game_id, seq").fetchall() == [
         (game, seq, f'{{"type":"move","cell":{action}}}' if game in uttt else action, at, None)
         for game, seq, action, at in moves]  # and no turn known (migration 5): each its own
 
@@ -221,7 +221,7 @@ def test_a_turn_of_several_actions_is_still_one_turn_after_a_restart(steps, rng)
 
 
 @pytest.mark.parametrize("entry", ["'x'", "-1", "99", "1.5"])
-def test_a_damaged_turn_number_makes_the_action_a_turn_of_its_own(tmp_path, entry):
+def test_a_changed_turn_number_is_seen_and_a_mended_one_is_a_turn_of_its_own(tmp_path, entry):
     from companion.play.session import Session
 
     with Store(tmp_path / FILENAME) as store:
@@ -233,6 +233,34 @@ def test_a_damaged_turn_number_makes_the_action_a_turn_of_its_own(tmp_path, entr
     db = sqlite3.connect(tmp_path / FILENAME)
     db.execute(f"UPDATE actions SET entry = {entry} WHERE seq = 2")
     db.commit()
+    with Store(tmp_path / FILENAME) as store, pytest.raises(UnreadableGame, match="check does not match"):
+        Session.resume(store, session.id)  # changed behind the row's check: reported
+    db.execute("UPDATE actions SET crc = NULL WHERE seq = 2")  # mended by hand: unchecked
+    db.commit()
     db.close()
     with Store(tmp_path / FILENAME) as store:
         assert Session.resume(store, session.id).turn_starts == [0, 1, 2]
+
+
+@pytest.mark.parametrize("where", ["action", "options", "players", "lineup"])
+def test_a_bit_flipped_in_a_stored_move_or_a_games_fields_is_reported_not_played(tmp_path, where):
+    """Still JSON and perhaps a legal move: only the row's check can tell."""
+    from companion.play.session import Session
+
+    with Store(tmp_path / FILENAME) as store:
+        session = Session.start(store, "kuku", {"first": 0}, players=["Aki", "Ben"], lineup=Lineup("cpu", "hard"))
+        session.play(session.state.legal_actions()[0])
+        other = Session.start(store, "uttt")
+    db = sqlite3.connect(tmp_path / FILENAME)
+    table, column, key = ("actions", "action", "game_id") if where == "action" else ("games", where, "id")
+    text, = db.execute(f"SELECT {column} FROM {table} WHERE {key} = ?", (session.id,)).fetchone()
+    at = max(i for i, ch in enumerate(text) if ch.isalnum())  # one bit of a value's letter or digit
+    flipped = text[:at] + chr(ord(text[at]) ^ 1) + text[at + 1:]
+    json.loads(flipped)
+    db.execute(f"UPDATE {table} SET {column} = ? WHERE {key} = ?", (flipped, session.id))
+    db.commit()
+    db.close()
+    with Store(tmp_path / FILENAME) as store:
+        with pytest.raises(UnreadableGame, match="check does not match"):
+            Session.resume(store, session.id)
+        assert Session.resume(store, other.id).actions == []  # the other game is untouched
