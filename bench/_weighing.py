@@ -110,7 +110,7 @@ class Rig:
 
     def run(self, until: float, ask=None) -> tuple[float, object] | None:
         """Advance to `until`, feeding every reading; with `ask`, stop at the first
-        reading where ask() returns a final answer and return (time, answer)."""
+        reading where ask(its time) returns a final answer and return (time, answer)."""
         while self.clock() < until:
             self.clock.advance(CHUNK_S)
             found = None
@@ -120,7 +120,7 @@ class Rig:
             for reading in self.pipeline.feed(samples):
                 self.judge.feed(reading)
                 if ask is not None and found is None:
-                    answer = ask()
+                    answer = ask(reading.t)
                     if answer is not None:
                         found = (reading.t, answer)
             if found:
@@ -169,6 +169,20 @@ class Rig:
         self.run(t + 0.6 + self.rng.uniform(0.2, 0.8))
 
 
+class Holds:
+    """What held the answer back after the last hand let go: seconds per reason (each reading's
+    reason counts until the next reading)."""
+
+    def __init__(self, since: float):
+        self.since, self.last, self.seconds = since, None, {}
+
+    def see(self, t: float, reason: str) -> None:
+        if self.last is not None and t > self.since:
+            held, why = t - max(self.last[0], self.since), self.last[1]
+            self.seconds[why] = self.seconds.get(why, 0.0) + held
+        self.last = (t, reason)
+
+
 def truth_verdict(judge: Judge, left: str, right: str) -> str:
     a, b = judge.group_of(0, left), judge.group_of(1, right)
     if a.overlaps(b):
@@ -196,9 +210,11 @@ def battle(rig: Rig, odd: bool = False) -> dict:
     first, second = (pieces[0], pieces[1]) if rng.random() < 0.7 else (pieces[1], pieces[0])
     hands = [rig.place(*first[:2], at=t1, grams=first[2]), rig.place(*second[:2], at=t2, grams=second[2])]
     letgo, family = max(hands)
+    holds = Holds(letgo)
 
-    def ask():
+    def ask(t):
         verdict = judge.battle()
+        holds.see(t, verdict.reason or verdict.kind)
         return verdict if verdict.final else None
 
     found = rig.run(t2 + TIMEOUT_S, ask)
@@ -211,7 +227,7 @@ def battle(rig: Rig, odd: bool = False) -> dict:
         return odd_result(pieces[odd_pan][2], found, t2, letgo, family)
     truth = truth_verdict(judge, attacker, defender)
     result = {"truth": truth, "kind": REWEIGH, "latency": None, "oracle": oracle, "letgo": letgo - t2,
-              "family": family, "classes_ok": True}
+              "family": family, "classes_ok": True, "holds": holds.seconds}
     if found is not None:
         t, verdict = found
         result.update(kind=verdict.kind, latency=t - t2, classes_ok=verdict.kind == REWEIGH or (
@@ -231,9 +247,11 @@ def identification(rig: Rig, odd: bool = False) -> dict:
     rig.event(rig.clock(), "reset", scenario="identify")
     t0 = rig.clock() + rng.uniform(0.0, 0.3)
     letgo, family = rig.place(channel, None if odd else piece, at=t0, grams=grams)
+    holds = Holds(letgo)
 
-    def ask():
+    def ask(t):
         state = judge.identify(channel)
+        holds.see(t, state.reason or state.kind)
         return state if state.kind in ("class", REWEIGH) else None
 
     found = rig.run(t0 + TIMEOUT_S, ask)
@@ -245,7 +263,7 @@ def identification(rig: Rig, odd: bool = False) -> dict:
         return odd_result(grams, found, t0, letgo, family)
     oracle = rig.oracle(t0, [piece, None] if channel == 0 else [None, piece])
     result = {"truth": judge.group_of(channel, piece).name, "kind": REWEIGH, "latency": None, "oracle": oracle,
-              "letgo": letgo - t0, "family": family}
+              "letgo": letgo - t0, "family": family, "holds": holds.seconds}
     if found is not None and found[1].kind != REWEIGH:
         result.update(kind=found[1].group.name, latency=found[0] - t0)
     return result
@@ -380,6 +398,8 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=2, help="seed 1 is the one the judge was tuned on")
     parser.add_argument("--rate", type=float, default=80.0, help="samples per second (10 or 80)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--holds", action="store_true",
+                        help="per family, the mean seconds after the let-go each reason held the answer back")
     parser.add_argument("--record", metavar="DIR", help="save each session's stream and events to DIR")
     parser.add_argument("--replay", nargs="+", metavar="FILE", help="judge recordings instead of simulating")
     parser.set_defaults(count=None)
@@ -389,6 +409,18 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
     if args.quick:
         args.count = 300
     return args
+
+
+def holds_figures(results: list[dict]) -> dict:
+    """Per family: the mean seconds after the let-go that each reason held the answer back
+    (the reason of the reading before, so the last step's is the verdict's own)."""
+    figures = {}
+    for family in sorted({r["family"] for r in results}):
+        rows = [r["holds"] for r in results if r["family"] == family and r["latency"] is not None and "holds" in r]
+        reasons = {why for row in rows for why in row}
+        means = {why: sum(row.get(why, 0.0) for row in rows) / len(rows) for why in reasons}
+        figures[family] = {why: round(s, 4) for why, s in sorted(means.items(), key=lambda kv: -kv[1]) if s >= 5e-4}
+    return figures
 
 
 def latency_figures(results: list[dict]) -> dict:
