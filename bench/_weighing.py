@@ -13,7 +13,9 @@ The judge sees the readings only, never a hand's parameters.
 The yardstick is the hand: `letgo_overhead_s` is the verdict's time minus the
 moment the last hand let go (the end of its release, or of a straightening
 touch), `letgo_ratio_median` the latency over max(oracle, let-go), both
-counted from the second piece's landing.
+counted from the second piece's landing.  `settle_median_s` is when, after that
+let-go, both noiseless signals stay within `SETTLE_G` of their final weights: a
+floor for any judge that waits for a level, before it has averaged any noise.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ CHUNK_S = 0.1  # how often the rig polls the source (the app polls about as ofte
 TIMEOUT_S = 5.0  # no verdict this long after the last piece landed: counted as a reweigh
 ORACLE_SPAN_S = 3.0
 ORACLE_STEP_S = 0.002
+SETTLE_G = 0.1  # `settle`: when the noiseless signals stay this close to their final weights
 PER_SESSION = 50
 ODD = "odd"  # a foreign object's name in results and recordings
 ODD_BEYOND_G = 5.0  # odd objects reach this far past the heaviest class's band...
@@ -160,6 +163,18 @@ class Rig:
                 last_out = max(last_out, float(grid[out].max()) + ORACLE_STEP_S)
         return last_out - since
 
+    def settle(self, since: float) -> float:
+        """How long after `since` both noiseless signals stay within `SETTLE_G` of where they end
+        (a floor for any judge that waits for a level: noise is still to be averaged after it)."""
+        grid = since + np.arange(0.0, ORACLE_SPAN_S, ORACLE_STEP_S)
+        last_out = since
+        for channel in (0, 1):
+            ideal = self.sim.ideal_grams(channel, grid)
+            out = np.abs(ideal - ideal[-1]) > SETTLE_G
+            if out.any():
+                last_out = max(last_out, float(grid[out].max()) + ORACLE_STEP_S)
+        return last_out - since
+
     def clear(self, after: float) -> None:
         """People take their pieces back, then the pans rest empty for a moment."""
         t = after + self.rng.uniform(0.3, 0.8)
@@ -221,13 +236,14 @@ def battle(rig: Rig, odd: bool = False) -> dict:
     if found:
         rig.event(found[0], "verdict", kind=found[1].kind, left=found[1].left, right=found[1].right)
     oracle = 0.0 if odd else rig.oracle(t2, [attacker, defender])
+    settle = rig.settle(letgo)
     t_end = found[0] if found else rig.clock()
     rig.clear(t_end)
     if odd:
         return odd_result(pieces[odd_pan][2], found, t2, letgo, family)
     truth = truth_verdict(judge, attacker, defender)
     result = {"truth": truth, "kind": REWEIGH, "latency": None, "oracle": oracle, "letgo": letgo - t2,
-              "family": family, "classes_ok": True, "holds": holds.seconds}
+              "family": family, "classes_ok": True, "holds": holds.seconds, "settle": settle}
     if found is not None:
         t, verdict = found
         result.update(kind=verdict.kind, latency=t - t2, classes_ok=verdict.kind == REWEIGH or (
@@ -258,12 +274,13 @@ def identification(rig: Rig, odd: bool = False) -> dict:
     if found:
         rig.event(found[0], "verdict", kind=found[1].kind, pan=channel,
                   group=found[1].group.name if found[1].group else None)
-    rig.clear(found[0] if found else rig.clock())
+    settle = rig.settle(letgo)
+    oracle = 0.0 if odd else rig.oracle(t0, [piece, None] if channel == 0 else [None, piece])
+    rig.clear(found[0] if found else rig.clock())  # after the oracle and settle: they read the signal on
     if odd:
         return odd_result(grams, found, t0, letgo, family)
-    oracle = rig.oracle(t0, [piece, None] if channel == 0 else [None, piece])
     result = {"truth": judge.group_of(channel, piece).name, "kind": REWEIGH, "latency": None, "oracle": oracle,
-              "letgo": letgo - t0, "family": family, "holds": holds.seconds}
+              "letgo": letgo - t0, "family": family, "holds": holds.seconds, "settle": settle}
     if found is not None and found[1].kind != REWEIGH:
         result.update(kind=found[1].group.name, latency=found[0] - t0)
     return result
@@ -437,6 +454,7 @@ def latency_figures(results: list[dict]) -> dict:
             "oracle_median_s": round(float(np.median([r["oracle"] for r in results])), 4),
             "oracle_ratio_median": round(float(np.median(ratios)), 4) if ratios else None,
             "letgo_median_s": round(float(np.median([r["letgo"] for r in results])), 4),
+            **({"settle_median_s": round(float(np.median([r["settle"] for r in done])), 4)} if "settle" in done[0] else {}),
             "letgo_overhead_s": {"median": round(float(np.median(overhead)), 4),
                                  "p99": round(float(np.percentile(overhead, 99)), 4)},
             "letgo_ratio_median": round(float(np.median(latencies / np.maximum(
@@ -445,7 +463,10 @@ def latency_figures(results: list[dict]) -> dict:
                              "reweigh_rate": round(sum(r["family"] == f and r["latency"] is None for r in results)
                                                    / max(1, sum(r["family"] == f for r in results)), 4),
                              "letgo_overhead_median_s": round(float(np.median(
-                                 [r["latency"] - r["letgo"] for r in done if r["family"] == f] or [np.nan])), 4)}
+                                 [r["latency"] - r["letgo"] for r in done if r["family"] == f] or [np.nan])), 4),
+                             **({"settle_median_s": round(float(np.median(
+                                 [r["settle"] for r in done if r["family"] == f] or [np.nan])), 4)}
+                                if "settle" in done[0] else {})}
                          for f in families}}
 
 

@@ -21,7 +21,9 @@ max(oracle, let-go).  The oracle is the moment the noiseless signals enter, and
 stay within, the bands of their true classes (`Judge.band`), on a 2 ms grid; it
 often enters during the release, so alone it would ask the judge to predict a
 moving hand.  `families` gives each hand family's share, reweigh rate and
-median overhead (the family of the hand that let go last); `--holds` adds `holds_s`:
+median overhead (the family of the hand that let go last), and `settle_median_s`: when
+after the let-go both noiseless signals stay within 0.1 g of their final weights (a floor
+for waiting on a level, noise aside); `--holds` adds `holds_s`:
 per family, the mean seconds after the let-go that each reason (`Verdict.reason`:
 "pressed", "curved", "moving", ...) held the verdict back.
 """
