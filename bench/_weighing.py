@@ -13,7 +13,9 @@ The judge sees the readings only, never a hand's parameters.
 The yardstick is the hand: `letgo_overhead_s` is the verdict's time minus the
 moment the last hand let go (the end of its release, or of a straightening
 touch), `letgo_ratio_median` the latency over max(oracle, let-go), both
-counted from the second piece's landing.
+counted from the second piece's landing.  `settle_median_s` is when, after that
+let-go, both noiseless signals stay within `SETTLE_G` of their final weights: a
+floor for any judge that waits for a level, before it has averaged any noise.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ CHUNK_S = 0.1  # how often the rig polls the source (the app polls about as ofte
 TIMEOUT_S = 5.0  # no verdict this long after the last piece landed: counted as a reweigh
 ORACLE_SPAN_S = 3.0
 ORACLE_STEP_S = 0.002
+SETTLE_G = 0.1  # `settle`: when the noiseless signals stay this close to their final weights
 PER_SESSION = 50
 ODD = "odd"  # a foreign object's name in results and recordings
 ODD_BEYOND_G = 5.0  # odd objects reach this far past the heaviest class's band...
@@ -110,7 +113,7 @@ class Rig:
 
     def run(self, until: float, ask=None) -> tuple[float, object] | None:
         """Advance to `until`, feeding every reading; with `ask`, stop at the first
-        reading where ask() returns a final answer and return (time, answer)."""
+        reading where ask(its time) returns a final answer and return (time, answer)."""
         while self.clock() < until:
             self.clock.advance(CHUNK_S)
             found = None
@@ -120,7 +123,7 @@ class Rig:
             for reading in self.pipeline.feed(samples):
                 self.judge.feed(reading)
                 if ask is not None and found is None:
-                    answer = ask()
+                    answer = ask(reading.t)
                     if answer is not None:
                         found = (reading.t, answer)
             if found:
@@ -160,6 +163,18 @@ class Rig:
                 last_out = max(last_out, float(grid[out].max()) + ORACLE_STEP_S)
         return last_out - since
 
+    def settle(self, since: float) -> float:
+        """How long after `since` both noiseless signals stay within `SETTLE_G` of where they end
+        (a floor for any judge that waits for a level: noise is still to be averaged after it)."""
+        grid = since + np.arange(0.0, ORACLE_SPAN_S, ORACLE_STEP_S)
+        last_out = since
+        for channel in (0, 1):
+            ideal = self.sim.ideal_grams(channel, grid)
+            out = np.abs(ideal - ideal[-1]) > SETTLE_G
+            if out.any():
+                last_out = max(last_out, float(grid[out].max()) + ORACLE_STEP_S)
+        return last_out - since
+
     def clear(self, after: float) -> None:
         """People take their pieces back, then the pans rest empty for a moment."""
         t = after + self.rng.uniform(0.3, 0.8)
@@ -167,6 +182,20 @@ class Rig:
             for _ in self.sim.loads(channel):
                 self.sim.remove(channel, at=t + self.rng.uniform(0.0, 0.2))
         self.run(t + 0.6 + self.rng.uniform(0.2, 0.8))
+
+
+class Holds:
+    """What held the answer back after the last hand let go: seconds per reason (each reading's
+    reason counts until the next reading)."""
+
+    def __init__(self, since: float):
+        self.since, self.last, self.seconds = since, None, {}
+
+    def see(self, t: float, reason: str) -> None:
+        if self.last is not None and t > self.since:
+            held, why = t - max(self.last[0], self.since), self.last[1]
+            self.seconds[why] = self.seconds.get(why, 0.0) + held
+        self.last = (t, reason)
 
 
 def truth_verdict(judge: Judge, left: str, right: str) -> str:
@@ -196,22 +225,25 @@ def battle(rig: Rig, odd: bool = False) -> dict:
     first, second = (pieces[0], pieces[1]) if rng.random() < 0.7 else (pieces[1], pieces[0])
     hands = [rig.place(*first[:2], at=t1, grams=first[2]), rig.place(*second[:2], at=t2, grams=second[2])]
     letgo, family = max(hands)
+    holds = Holds(letgo)
 
-    def ask():
+    def ask(t):
         verdict = judge.battle()
+        holds.see(t, verdict.reason or verdict.kind)
         return verdict if verdict.final else None
 
     found = rig.run(t2 + TIMEOUT_S, ask)
     if found:
         rig.event(found[0], "verdict", kind=found[1].kind, left=found[1].left, right=found[1].right)
     oracle = 0.0 if odd else rig.oracle(t2, [attacker, defender])
+    settle = rig.settle(letgo)
     t_end = found[0] if found else rig.clock()
     rig.clear(t_end)
     if odd:
         return odd_result(pieces[odd_pan][2], found, t2, letgo, family)
     truth = truth_verdict(judge, attacker, defender)
     result = {"truth": truth, "kind": REWEIGH, "latency": None, "oracle": oracle, "letgo": letgo - t2,
-              "family": family, "classes_ok": True}
+              "family": family, "classes_ok": True, "holds": holds.seconds, "settle": settle}
     if found is not None:
         t, verdict = found
         result.update(kind=verdict.kind, latency=t - t2, classes_ok=verdict.kind == REWEIGH or (
@@ -231,21 +263,24 @@ def identification(rig: Rig, odd: bool = False) -> dict:
     rig.event(rig.clock(), "reset", scenario="identify")
     t0 = rig.clock() + rng.uniform(0.0, 0.3)
     letgo, family = rig.place(channel, None if odd else piece, at=t0, grams=grams)
+    holds = Holds(letgo)
 
-    def ask():
+    def ask(t):
         state = judge.identify(channel)
+        holds.see(t, state.reason or state.kind)
         return state if state.kind in ("class", REWEIGH) else None
 
     found = rig.run(t0 + TIMEOUT_S, ask)
     if found:
         rig.event(found[0], "verdict", kind=found[1].kind, pan=channel,
                   group=found[1].group.name if found[1].group else None)
-    rig.clear(found[0] if found else rig.clock())
+    settle = rig.settle(letgo)
+    oracle = 0.0 if odd else rig.oracle(t0, [piece, None] if channel == 0 else [None, piece])
+    rig.clear(found[0] if found else rig.clock())  # after the oracle and settle: they read the signal on
     if odd:
         return odd_result(grams, found, t0, letgo, family)
-    oracle = rig.oracle(t0, [piece, None] if channel == 0 else [None, piece])
     result = {"truth": judge.group_of(channel, piece).name, "kind": REWEIGH, "latency": None, "oracle": oracle,
-              "letgo": letgo - t0, "family": family}
+              "letgo": letgo - t0, "family": family, "holds": holds.seconds, "settle": settle}
     if found is not None and found[1].kind != REWEIGH:
         result.update(kind=found[1].group.name, latency=found[0] - t0)
     return result
@@ -380,6 +415,8 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=2, help="seed 1 is the one the judge was tuned on")
     parser.add_argument("--rate", type=float, default=80.0, help="samples per second (10 or 80)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--holds", action="store_true",
+                        help="per family, the mean seconds after the let-go each reason held the answer back")
     parser.add_argument("--record", metavar="DIR", help="save each session's stream and events to DIR")
     parser.add_argument("--replay", nargs="+", metavar="FILE", help="judge recordings instead of simulating")
     parser.set_defaults(count=None)
@@ -389,6 +426,18 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
     if args.quick:
         args.count = 300
     return args
+
+
+def holds_figures(results: list[dict]) -> dict:
+    """Per family: the mean seconds after the let-go that each reason held the answer back
+    (the reason of the reading before, so the last step's is the verdict's own)."""
+    figures = {}
+    for family in sorted({r["family"] for r in results}):
+        rows = [r["holds"] for r in results if r["family"] == family and r["latency"] is not None and "holds" in r]
+        reasons = {why for row in rows for why in row}
+        means = {why: sum(row.get(why, 0.0) for row in rows) / len(rows) for why in reasons}
+        figures[family] = {why: round(s, 4) for why, s in sorted(means.items(), key=lambda kv: -kv[1]) if s >= 5e-4}
+    return figures
 
 
 def latency_figures(results: list[dict]) -> dict:
@@ -405,6 +454,7 @@ def latency_figures(results: list[dict]) -> dict:
             "oracle_median_s": round(float(np.median([r["oracle"] for r in results])), 4),
             "oracle_ratio_median": round(float(np.median(ratios)), 4) if ratios else None,
             "letgo_median_s": round(float(np.median([r["letgo"] for r in results])), 4),
+            **({"settle_median_s": round(float(np.median([r["settle"] for r in done])), 4)} if "settle" in done[0] else {}),
             "letgo_overhead_s": {"median": round(float(np.median(overhead)), 4),
                                  "p99": round(float(np.percentile(overhead, 99)), 4)},
             "letgo_ratio_median": round(float(np.median(latencies / np.maximum(
@@ -413,7 +463,10 @@ def latency_figures(results: list[dict]) -> dict:
                              "reweigh_rate": round(sum(r["family"] == f and r["latency"] is None for r in results)
                                                    / max(1, sum(r["family"] == f for r in results)), 4),
                              "letgo_overhead_median_s": round(float(np.median(
-                                 [r["latency"] - r["letgo"] for r in done if r["family"] == f] or [np.nan])), 4)}
+                                 [r["latency"] - r["letgo"] for r in done if r["family"] == f] or [np.nan])), 4),
+                             **({"settle_median_s": round(float(np.median(
+                                 [r["settle"] for r in done if r["family"] == f] or [np.nan])), 4)}
+                                if "settle" in done[0] else {})}
                          for f in families}}
 
 

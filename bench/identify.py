@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import time
 
-from _weighing import REWEIGH, arguments, latency_figures, odd_figures, report, run_sessions
+from _weighing import REWEIGH, arguments, holds_figures, latency_figures, odd_figures, report, run_sessions
 
 
 def main() -> None:
@@ -30,6 +30,7 @@ def main() -> None:
         "misidentified": sum(r["kind"] != r["truth"] for r in decided),
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),
         **(odd_figures(results) if args.odd else latency_figures(results)),
+        **({"holds_s": holds_figures(results)} if args.holds else {}),
         "seconds": round(time.perf_counter() - start, 1),
     }
     report(figures, args.json)

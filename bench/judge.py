@@ -5,6 +5,7 @@
     bench/judge.py --json --rate 10    the same at 10 samples/s (most HX711 boards)
     bench/judge.py --json --odd        foreign objects between and beyond the classes' bands
     bench/judge.py --replay FILE...    judge recorded weighings (companion record, --record DIR)
+    bench/judge.py --json --holds      and per hand family, what held each verdict back after the let-go
 
 Asked for: misjudged 0 and misidentified 0 everywhere (a reweigh is allowed under
 --stress: reweigh_rate <= 0.05); at 80/s letgo_overhead_s median <= 0.05 and
@@ -20,7 +21,11 @@ max(oracle, let-go).  The oracle is the moment the noiseless signals enter, and
 stay within, the bands of their true classes (`Judge.band`), on a 2 ms grid; it
 often enters during the release, so alone it would ask the judge to predict a
 moving hand.  `families` gives each hand family's share, reweigh rate and
-median overhead (the family of the hand that let go last).
+median overhead (the family of the hand that let go last), and `settle_median_s`: when
+after the let-go both noiseless signals stay within 0.1 g of their final weights (a floor
+for waiting on a level, noise aside); `--holds` adds `holds_s`:
+per family, the mean seconds after the let-go that each reason (`Verdict.reason`:
+"pressed", "curved", "moving", ...) held the verdict back.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from __future__ import annotations
 import os
 import time
 
-from _weighing import REWEIGH, arguments, latency_figures, odd_figures, report, run_sessions
+from _weighing import REWEIGH, arguments, holds_figures, latency_figures, odd_figures, report, run_sessions
 
 
 def main() -> None:
@@ -45,6 +50,7 @@ def main() -> None:
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),
         "balanced_battles": sum(r["truth"] == "balanced" for r in results),
         **(odd_figures(results) if args.odd else latency_figures(results)),
+        **({"holds_s": holds_figures(results)} if args.holds else {}),
         "seconds": round(time.perf_counter() - start, 1),
     }
     report(figures, args.json)

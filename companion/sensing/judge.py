@@ -67,6 +67,20 @@ for a reading or two (seed 5: 3 in 2,000 foreign objects named a class,
 0.09-0.33 g outside a band), so there a pan's first class must fit unbroken
 for `sparse_confirm_s` (0.27 s slower; 0.1 s still let one through).
 
+Fitting the ringing instead was tried and taken out (`bench/judge.py --holds` shows the
+wait: rings and table knocks hold presses, drops and bumps as "curved" or "moving", the
+press rule holds slides).  A level plus a damped sine, over a grid of 5-20 Hz and 0.03 s to
+no decay, each fit within the noise giving its level +-3 standard errors, the union to lie
+in one band: on windows failing the line test it brought the median to 0.08 s but named 54
+in 1,000 foreign objects a class (seed 1; 16 in 500 even 0.5 s after landing), at a
+finger's push (shaped like half a 5 Hz swing), a press's or a cautious let-go's tail and
+knocks, whose level a wrong model extrapolates by more than the 0.08 g they lie outside a
+band; narrowing only the ringing windows' swing by it was 0.005 s sooner and named 2 in
+1,000.  A swing's own extremes stay the honest range.  The noiseless signals are hardly
+level sooner than 0.05 s: after the last let-go both pans stay within 0.1 g of their final
+weight from 0.053 s on (median; press 0.11 s, drop 0.14 s, bump 0.35 s; seed 5, 1,000
+battles), before any noise is averaged.
+
 The judge assumes nothing about the shape of a hand's release.  Bounding the
 rest of a falling signal by the simulator's release curve was tried (verdicts
 0.06 s sooner) and taken out: a real hand need not follow that curve.
