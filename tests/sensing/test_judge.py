@@ -273,6 +273,22 @@ def test_a_knock_read_10_times_a_second_does_not_name_an_odd_object():
     assert verdicts == {(REWEIGH, None)}
 
 
+def test_two_corrupt_reads_in_a_row_do_not_hide_a_straightening_push():
+    """A bench battle (80/s, seed 6) where two corrupt reads in a row passed the median of 3
+    (a reading of -11.9 g) just before a finger straightened a landing ship: taken for a
+    landing and averaged into the rest before the push, it hid the push, whose top the judge
+    named a submarine."""
+    rows = np.loadtxt(DATA / "straightened-after-a-glitch-80hz.csv", delimiter=",", comments="#")
+    j = Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=80.0)
+    named = set()
+    for t, ch, g, sample in rows:
+        j.feed(Reading(float(t), int(ch), 0, float(g), True, unfiltered_g=float(sample)))
+        state = j.identify(1)
+        if state.kind == "class":
+            named.add(state.group.name)
+    assert named == {"landing_ship"}
+
+
 def first_class_time(j, grams, rate, noise=0.05):
     """When the judge first names a class for a steady `grams` on the right pan (left empty)."""
     for r in readings(np.concatenate([np.zeros(int(rate)), np.full(int(3 * rate), grams)]), rate, noise=noise):
