@@ -67,15 +67,19 @@ def upgrade_actions(db: sqlite3.Connection) -> None:
 
 # step 5: turns, and a check on every row ---------------------------------------------
 
+def _crc(*fields) -> int:
+    return zlib.crc32(" ".join(map(str, fields)).encode("utf-8", "surrogatepass"))
+
+
 def action_crc(game_id, seq, entry, action) -> int:
     """The check of an actions row: CRC-32 of its fields, so a bit flipped on the card in a
     stored move (still JSON, perhaps another legal move) is seen when the game is read."""
-    return zlib.crc32(f"{game_id} {seq} {entry} {action}".encode("utf-8", "surrogatepass"))
+    return _crc(game_id, seq, entry, action)
 
 
 def game_crc(game_id, kind, options, players, scoreboard, lineup) -> int:
     """The check of a games row's fields fixed when the game starts."""
-    return zlib.crc32(f"{game_id} {kind} {options} {players} {scoreboard} {lineup}".encode("utf-8", "surrogatepass"))
+    return _crc(game_id, kind, options, players, scoreboard, lineup)
 
 
 def turns_and_checks(db: sqlite3.Connection) -> None:
@@ -90,8 +94,8 @@ def turns_and_checks(db: sqlite3.Connection) -> None:
     db.executemany("UPDATE actions SET crc = ? WHERE game_id = ? AND seq = ?",
                    [(action_crc(g, s, None, a), g, s) for g, s, a in rows if isinstance(a, str)])
     rows = db.execute("SELECT id, kind, options, players, scoreboard, lineup FROM games").fetchall()
-    db.executemany("UPDATE games SET crc = ? WHERE id = ?",
-                   [(game_crc(*row), row[0]) for row in rows if all(isinstance(v, (str, int, type(None))) for v in row)])
+    readable = [row for row in rows if all(isinstance(v, (str, int, type(None))) for v in row)]
+    db.executemany("UPDATE games SET crc = ? WHERE id = ?", [(game_crc(*row), row[0]) for row in readable])
 
 
 MIGRATIONS = [

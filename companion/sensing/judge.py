@@ -53,9 +53,9 @@ after the last hand lets go (median; p99 0.43 s), 0.16 s at the hard end
 foreign object between or beyond the classes' bands (`--odd`) is never named
 a class at either rate.  Most of the wait is for stillness: the
 0.1 s shortest window after the let-go, drops and knocks waiting for their
-ringing (0.21 s), slides for the press to end (0.15 s).  A 5-reading window's slope is known to
-only about 2 g/s (noise 0.08 g), too loose to show a hand has let go.  A 5-reading window was 0.01-0.02 s sooner but could lie
-on a ringing crest: a 20.95 g object was judged a carrier during a drop's
+ringing (0.21 s), slides for the press to end (0.15 s).  A 5-reading window's
+slope is known to only about 2 g/s (noise 0.08 g), too loose to show a hand has
+let go.  A 5-reading window was 0.01-0.02 s sooner but could lie on a ringing crest: a 20.95 g object was judged a carrier during a drop's
 ringing.  Skipping the line test while the table is quiet reached 0.08 s but
 took the flat top of a finger's push, fitted over a long window, for a
 weight: it stays.  Ending the press 0.2 s after landing instead of 0.3 s
