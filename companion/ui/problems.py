@@ -64,6 +64,7 @@ class ProblemPanel(BoxLayout):
         self.error = error
         self.add_widget(_wrapped(i18n.translate(headline or headline_key(error), lang), "22sp",
                                  theme.WARN, bold=True))
+        self.add_widget(_wrapped(i18n.translate("app.problem_detail", lang), "18sp", theme.MUTED))
         self.add_widget(_wrapped(detail(error), "18sp", theme.TEXT))
         self.add_widget(Widget())
         self.button = Button(text=i18n.translate(button, lang), font_size="22sp",
