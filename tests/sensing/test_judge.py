@@ -289,6 +289,24 @@ def test_two_corrupt_reads_in_a_row_do_not_hide_a_straightening_push():
     assert named == {"landing_ship"}
 
 
+def test_an_odd_object_lifted_into_a_band_by_the_other_pans_landing_is_not_named():
+    """A bench battle (80/s, odd, seed 7) where a 20.993 g object, lying still and fitting no
+    class, was lifted into the carrier band for a moment by a port landing on the other
+    pan: a class fitted after a still misfit, without emptying, must hold like a change."""
+    rows = np.loadtxt(DATA / "odd-object-lifted-by-a-landing-80hz.csv", delimiter=",", comments="#")
+    j = Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=80.0)
+    verdicts, reset = set(), False
+    for t, ch, g, sample in rows:
+        if t >= 0 and not reset:  # the pans were cleared: the battle begins
+            j.reset()
+            reset = True
+        j.feed(Reading(float(t), int(ch), 0, float(g), True, unfiltered_g=float(sample)))
+        v = j.battle()
+        if reset and v.final:
+            verdicts.add((v.kind, v.left))
+    assert verdicts == {(REWEIGH, None)}
+
+
 def first_class_time(j, grams, rate, noise=0.05):
     """When the judge first names a class for a steady `grams` on the right pan (left empty)."""
     for r in readings(np.concatenate([np.zeros(int(rate)), np.full(int(3 * rate), grams)]), rate, noise=noise):
