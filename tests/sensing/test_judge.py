@@ -307,6 +307,26 @@ def test_an_odd_object_lifted_into_a_band_by_the_other_pans_landing_is_not_named
     assert verdicts == {(REWEIGH, None)}
 
 
+def test_an_odd_object_straightened_by_a_finger_is_not_named_at_the_pushs_top():
+    """A bench weighing (identify, 80/s, odd, seed 6): an 11.026 g object lay still fitting
+    no class until a finger straightened it; the push, too small for the touch rule, lifted
+    it into the submarine band, where it was named.  A class after a still misfit of
+    `misfit_after_s` holds like a change."""
+    rows = np.loadtxt(DATA / "odd-object-straightened-80hz.csv", delimiter=",", comments="#")
+    pan = int(rows[np.argmax(rows[:, 2]), 1])
+    j = Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=80.0)
+    first, reset = None, False
+    for t, ch, g, sample in rows:
+        if t >= 0 and not reset:
+            j.reset()
+            reset = True
+        j.feed(Reading(float(t), int(ch), 0, float(g), True, unfiltered_g=float(sample)))
+        state = j.identify(pan)
+        if reset and first is None and state.kind in ("class", REWEIGH):
+            first = state.kind
+    assert first == REWEIGH
+
+
 def first_class_time(j, grams, rate, noise=0.05):
     """When the judge first names a class for a steady `grams` on the right pan (left empty)."""
     for r in readings(np.concatenate([np.zeros(int(rate)), np.full(int(3 * rate), grams)]), rate, noise=noise):
