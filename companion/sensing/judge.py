@@ -106,6 +106,7 @@ WAITING, UNSTABLE, REFUSED = "waiting", "unstable", "refused"
 FINAL = frozenset({LEFT, RIGHT, BALANCED, REWEIGH})
 AMBIGUOUS = "|"  # joins the names of classes that weigh the same
 MISFIT = ""  # what a pan showed when its still weight fitted no class
+EMPTIED_READINGS = 3  # readings in a row under half the lightest class: the pan was emptied
 
 
 @dataclass(frozen=True)
@@ -379,6 +380,7 @@ class Judge:
         self._seen: list[str | None] = [None, None]  # the class a pan showed last (MISFIT: none fitted)
         self._changing: list[tuple[str, float] | None] = [None, None]  # another class, since when
         self._idle: list[list[Reading]] = [[], []]
+        self._empty_run = [0, 0]  # readings in a row under the empty threshold
         self._block_n = max(config.min_samples + 3, round(config.idle_block_s * rate_hz))
         self._noise_runs: list[deque[float]] = [deque(maxlen=31), deque(maxlen=31)]
 
@@ -408,11 +410,23 @@ class Judge:
             while len(window) > self._keep_n and window[0].t < reading.t - self._keep_s:
                 window.popleft()
             self._estimates = {k: v for k, v in self._estimates.items() if k[0] != reading.channel}
+            self._watch_emptied(reading)
             self._watch_idle(reading)
 
     def feed_all(self, readings: Iterable[Reading]) -> None:
         for r in readings:
             self.feed(r)
+
+    def _watch_emptied(self, reading: Reading) -> None:
+        """A pan read empty `EMPTIED_READINGS` times in a row was emptied, whether or not
+        anyone asked about it meanwhile: what it showed before no longer counts."""
+        ch = reading.channel
+        if reading.grams < self.config.empty_fraction * self.groups[ch][0].low:
+            self._empty_run[ch] += 1
+            if self._empty_run[ch] >= EMPTIED_READINGS:
+                self._seen[ch] = self._changing[ch] = self._unfit_since[ch] = None
+        else:
+            self._empty_run[ch] = 0
 
     def _watch_idle(self, reading: Reading) -> None:
         """Cut idle signal into short blocks; the noise is the median of the blocks' scatter
