@@ -280,12 +280,18 @@ class Store:
         return [_record(row) for row in rows]
 
     def actions(self, game_id: int) -> list[Any]:
-        """The game's log; `UnreadableGame` if a row is not JSON, fails its check (a bit
-        flipped on the card) or the numbers have a gap."""
+        """The game's log (`log` without the turns)."""
+        return self.log(game_id)[0]
+
+    def log(self, game_id: int) -> tuple[list[Any], list[int]]:
+        """The game's actions and the number of each turn's first action (`extend` writes a
+        turn), ascending; an action whose turn is not known (older rows, damage) is a turn of
+        its own.  `UnreadableGame` if a row is not JSON, fails its check (a bit flipped on
+        the card) or the numbers have a gap."""
         rows = self._rows("reading a game's moves",
                           "SELECT seq, action, entry, crc FROM actions WHERE game_id = ? ORDER BY seq",
                           (game_id,))
-        log = []
+        log, turns = [], set()
         for expected, (seq, text, entry, crc) in enumerate(rows):
             try:
                 if seq != expected:
@@ -297,14 +303,8 @@ class Store:
                 raise UnreadableGame(
                     f"game {game_id} in {self.path} cannot be read (action {seq}: {exc}); it is "
                     "left out and kept in the database for repair") from None
-        return log
-
-    def turn_starts(self, game_id: int) -> list[int]:
-        """The number of each turn's first action (`extend` writes a turn), ascending; an
-        action whose turn is not known (older rows, damage) is a turn of its own."""
-        rows = self._rows("reading a game's turns", "SELECT seq, entry FROM actions WHERE game_id = ?",
-                          (game_id,))
-        return sorted({e if type(e) is int and 0 <= e <= seq else seq for seq, e in rows})
+            turns.add(entry if type(entry) is int and 0 <= entry <= seq else seq)
+        return log, sorted(turns)
 
     def append(self, game_id: int, seq: int, action: Any, outcome: dict | None = None) -> None:
         """Durably add action number `seq` (0-based); with `outcome` the game is finished."""

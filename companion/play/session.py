@@ -45,9 +45,9 @@ class Session:
         if record.problem:
             raise UnreadableGame(f"game {game_id} in {store.path} cannot be read "
                                  f"({record.problem}); it is kept in the database for repair")
-        actions = store.actions(game_id)
+        actions, turn_starts = store.log(game_id)
         try:
-            return cls(store, record, actions, store.turn_starts(game_id))
+            return cls(store, record, actions, turn_starts)
         except Exception as exc:  # stored rows are outside input: any failure means damage
             raise UnreadableGame(
                 f"game {game_id} ({record.kind}) in {store.path} cannot be replayed "
