@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 
-from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Line, Rectangle
 from kivy.properties import ListProperty, NumericProperty
 from kivy.uix.widget import Widget
 
 from companion.ui import theme
+from companion.ui.cell_grid import text_texture
 
 SEAT_COLOURS = [
     (0.90, 0.30, 0.30, 1), (0.30, 0.60, 0.95, 1), (0.35, 0.80, 0.40, 1),
@@ -48,14 +48,13 @@ class TotalsChart(Widget):
         """(text, font px, (x0, y0, x1, y1) in window coordinates) of every text drawn."""
         return list(self.texts)
 
-    def _put(self, text: str, x: float, y: float, over: bool = True) -> None:
-        """Draw `text` with its lower left corner at (x, y + 2), or its top at y - 2 when
-        not `over` or when it would stick out of the chart's top."""
-        label = CoreLabel(text=text, font_size=theme.TEXT_MIN)
-        label.refresh()
-        w, h = label.texture.size
-        y = y + 2 if over and y + 2 + h <= self.top else y - 2 - h
-        Rectangle(texture=label.texture, pos=(x, y), size=(w, h))
+    def _put(self, text: str, x: float, y: float) -> None:
+        """Draw `text` with its lower left corner at (x, y + 2), or its top at y - 2 where
+        it would stick out of the chart's top."""
+        texture = text_texture(text, theme.TEXT_MIN)
+        w, h = texture.size
+        y = y + 2 if y + 2 + h <= self.top else y - 2 - h
+        Rectangle(texture=texture, pos=(x, y), size=(w, h))
         x0, y0 = self.to_window(x, y)
         self.texts.append((text, theme.TEXT_MIN, (x0, y0, x0 + w, y0 + h)))
 
