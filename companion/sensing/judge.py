@@ -424,9 +424,13 @@ class Judge:
         if reading.grams < self.config.empty_fraction * self.groups[ch][0].low:
             self._empty_run[ch] += 1
             if self._empty_run[ch] >= EMPTIED_READINGS:
-                self._seen[ch] = self._changing[ch] = self._unfit_since[ch] = None
+                self._forget(ch)
         else:
             self._empty_run[ch] = 0
+
+    def _forget(self, channel: int) -> None:
+        """The pan was emptied: the class it showed, a change under way and a misfit end."""
+        self._seen[channel] = self._changing[channel] = self._unfit_since[channel] = None
 
     def _watch_idle(self, reading: Reading) -> None:
         """Cut idle signal into short blocks; the noise is the median of the blocks' scatter
@@ -516,7 +520,7 @@ class Judge:
         so the window must start `blind_settle_s` after the last landing on the other pan (the
         pan's own landing is the press rule's)."""
         cfg = self.config
-        if (window[-1].t - window[-n].t) / (n - 1) <= cfg.blind_interval_s:
+        if not self._blind(window, n):
             return False
         other = 1 - window[-1].channel
         pan = self._windows[other]
@@ -541,11 +545,14 @@ class Judge:
         return (max(abs(r) for r in resid) <= self.config.quiet_sigmas * sigma
                 and sum(r * r for r in resid) <= sigma * sigma * dof * _chi2_limit(dof, self.config.quiet_z))
 
+    def _blind(self, window: deque[Reading], n: int) -> bool:
+        """Whether the last `n` readings come too far apart to see a knock's ringing."""
+        return n > 1 and (window[-1].t - window[-n].t) / (n - 1) > self.config.blind_interval_s
+
     def _sparse(self, channel: int) -> bool:
-        """Whether the pan's readings come too far apart to see a knock's ringing."""
+        """Whether the pan's latest readings come too far apart to see a knock's ringing."""
         w = self._windows[channel]
-        n = min(len(w), self.config.min_samples)
-        return n > 1 and (w[-1].t - w[-n].t) / (n - 1) > self.config.blind_interval_s
+        return self._blind(w, min(len(w), self.config.min_samples))
 
     def _unfit(self, channel: int) -> PanState:
         """A still weight that fits nothing: wait a little, then ask for a reweigh."""
@@ -601,8 +608,7 @@ class Judge:
                 self._unfit_since[channel] = None  # real motion, not a noisy slope
             return PanState(UNSTABLE, reason=est.reason if est else "filling")
         if est.high < self.config.empty_fraction * groups[0].low:
-            self._unfit_since[channel] = None
-            self._seen[channel] = self._changing[channel] = None
+            self._forget(channel)
             return PanState(WAITING, reason="empty")
         for group in groups:
             if group.fits(est.low, est.high):
