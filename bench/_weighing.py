@@ -15,7 +15,9 @@ moment the last hand let go (the end of its release, or of a straightening
 touch), `letgo_ratio_median` the latency over max(oracle, let-go), both
 counted from the second piece's landing.  `settle_median_s` is when, after that
 let-go, both noiseless signals stay within `SETTLE_G` of their final weights: a
-floor for any judge that waits for a level, before it has averaged any noise.
+floor for any judge that waits for a level, before it has averaged any noise;
+`band_floor_s` the overhead of a judge that answered as soon as both noiseless
+signals were in their bands for good: the floor for any judge that waits for its bands.
 """
 
 from __future__ import annotations
@@ -440,6 +442,15 @@ def holds_figures(results: list[dict]) -> dict:
     return figures
 
 
+def band_floor(results: list[dict]) -> dict:
+    """The overhead of a judge that answered the moment both noiseless signals entered their bands
+    for good, or at the let-go if they already had: max(oracle, let-go) - let-go.  No judge that
+    waits for its bands can beat it (`over_0_2_s`: the share still outside a band 0.2 s on)."""
+    floor = np.array([max(r["oracle"], r["letgo"]) - r["letgo"] for r in results])
+    return {"median": round(float(np.median(floor)), 4), "p99": round(float(np.percentile(floor, 99)), 4),
+            "over_0_2_s": round(float(np.mean(floor > 0.2)), 4)}
+
+
 def latency_figures(results: list[dict]) -> dict:
     """Latency against the oracle and against the hand, overall and per hand family."""
     done = [r for r in results if r["latency"] is not None]
@@ -457,6 +468,7 @@ def latency_figures(results: list[dict]) -> dict:
             **({"settle_median_s": round(float(np.median([r["settle"] for r in done])), 4)} if "settle" in done[0] else {}),
             "letgo_overhead_s": {"median": round(float(np.median(overhead)), 4),
                                  "p99": round(float(np.percentile(overhead, 99)), 4)},
+            **({"band_floor_s": band_floor(results)} if "settle" in done[0] else {}),
             "letgo_ratio_median": round(float(np.median(latencies / np.maximum(
                 [r["oracle"] for r in done], [r["letgo"] for r in done]))), 4),
             "families": {f: {"share": round(sum(r["family"] == f for r in results) / len(results), 3),
@@ -465,7 +477,8 @@ def latency_figures(results: list[dict]) -> dict:
                              "letgo_overhead_median_s": round(float(np.median(
                                  [r["latency"] - r["letgo"] for r in done if r["family"] == f] or [np.nan])), 4),
                              **({"settle_median_s": round(float(np.median(
-                                 [r["settle"] for r in done if r["family"] == f] or [np.nan])), 4)}
+                                 [r["settle"] for r in done if r["family"] == f] or [np.nan])), 4),
+                                 "band_floor_p99_s": band_floor([r for r in results if r["family"] == f])["p99"]}
                                 if "settle" in done[0] else {})}
                          for f in families}}
 

@@ -23,7 +23,11 @@ often enters during the release, so alone it would ask the judge to predict a
 moving hand.  `families` gives each hand family's share, reweigh rate and
 median overhead (the family of the hand that let go last), and `settle_median_s`: when
 after the let-go both noiseless signals stay within 0.1 g of their final weights (a floor
-for waiting on a level, noise aside); `--holds` adds `holds_s`:
+for waiting on a level, noise aside).  `band_floor_s` is the overhead of a clairvoyant
+judge that answered the moment both noiseless signals entered their bands for good (or at
+the let-go): no judge that waits for its bands can beat it, and a knock on the table keeps
+a few battles in a hundred out of band for over 0.2 s (`over_0_2_s`; per family
+`band_floor_p99_s`); `--holds` adds `holds_s`:
 per family, the mean seconds after the let-go that each reason (`Verdict.reason`:
 "pressed", "curved", "moving", ...) held the verdict back.
 """
