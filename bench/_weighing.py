@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 from multiprocessing import Pool
 
 from dataclasses import replace
@@ -34,6 +35,7 @@ import numpy as np
 from companion.sensing.calibration import Calibrator
 from companion.sensing.judge import BALANCED, LEFT, REWEIGH, RIGHT, Judge
 from companion.games.gunkan.pieces import default_table, pan_classes
+from companion.sensing.wire_faults import WireBlindFaults
 from companion.sensing.pipeline import NotStableError, Pipeline
 from companion.sensing.recording import Recorder, read_recording
 from companion.sensing.simulator import FAMILIES, ManualClock, Realism, SimulatedSeesaw
@@ -59,7 +61,7 @@ def realism(noise_g: float, stress: bool) -> Realism:
 class Rig:
     """A simulated seesaw wired to the app's pipeline and judge, on a manual clock."""
 
-    def __init__(self, seed: int, rate_hz: float, stress: bool = False):
+    def __init__(self, seed: int, rate_hz: float, stress: bool = False, blind: float = 0.0):
         self.rng = np.random.default_rng([seed, 0x5EE5A7])
         self.stress = stress
         self.clock = ManualClock(0.0)
@@ -68,6 +70,7 @@ class Rig:
         noise = float(self.rng.uniform(0.05, 0.08))  # the hardware's: the same all session
         self.sim = SimulatedSeesaw(seed, rate_hz, self.clock, realism(noise, stress), counts_per_gram=scales,
                                    table=default_table())
+        self.poll = WireBlindFaults(self.sim.poll, blind, random.Random(seed)) if blind else self.sim.poll
         self.pipeline = Pipeline(2, rate_hz)
         self.table = default_table()
         self.left_classes, self.right_classes = pan_classes(self.table)
@@ -119,7 +122,7 @@ class Rig:
         while self.clock() < until:
             self.clock.advance(CHUNK_S)
             found = None
-            samples = self.sim.poll()
+            samples = self.poll()
             if self.recorder is not None:
                 self.recorder.samples(samples)
             for reading in self.pipeline.feed(samples):
@@ -311,8 +314,8 @@ SCENARIOS = {"battle": battle, "identify": identification}
 
 
 def session(job: tuple) -> list[dict]:
-    scenario, seed, count, rate_hz, stress, odd, record_dir = job
-    rig = Rig(seed, rate_hz, stress)
+    scenario, seed, count, rate_hz, stress, odd, blind, record_dir = job
+    rig = Rig(seed, rate_hz, stress, blind)
     rig.calibrate()
     if record_dir:
         name = f"{scenario}-{rate_hz:g}hz{'-stress' if stress else ''}{'-odd' if odd else ''}-{seed}.jsonl.gz"
@@ -396,7 +399,7 @@ def run_sessions(scenario: str, args: argparse.Namespace) -> list[dict]:
         return [r for path in args.replay for r in replay(path)]
     total, workers = args.count, args.workers
     jobs = [(scenario, args.seed * 100_003 + i, min(PER_SESSION, total - i * PER_SESSION), args.rate, args.stress,
-             args.odd, args.record) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
+             args.odd, args.blind, args.record) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
     if workers <= 1:
         results = [session(job) for job in jobs]
     else:
@@ -419,6 +422,8 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--holds", action="store_true",
                         help="per family, the mean seconds after the let-go each reason held the answer back")
+    parser.add_argument("--blind", type=float, default=0.0, metavar="SHARE",
+                        help="this share of readings hit by the HX711 fault its wire cannot show (docs/hx711.md)")
     parser.add_argument("--record", metavar="DIR", help="save each session's stream and events to DIR")
     parser.add_argument("--replay", nargs="+", metavar="FILE", help="judge recordings instead of simulating")
     parser.set_defaults(count=None)

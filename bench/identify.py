@@ -4,6 +4,7 @@
     bench/identify.py --json --stress  2,000 at the hard end of every family
     bench/identify.py --json --rate 10 the same at 10 samples/s
     bench/identify.py --json --odd     foreign objects between and beyond the classes' bands
+    bench/identify.py --json --blind 0.01 with HX711 faults the wire cannot show (bench/judge.py)
     bench/identify.py --replay FILE... judge recorded weighings
 
 Asked for the same figures as bench/judge.py (see there): misidentified 0, and the
@@ -26,7 +27,7 @@ def main() -> None:
     figures = {
         "identifications": len(results),
         **({"replayed": [os.path.basename(f) for f in args.replay]} if args.replay else
-           {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "seed": args.seed}),
+           {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "blind": args.blind, "seed": args.seed}),
         "misidentified": sum(r["kind"] != r["truth"] for r in decided),
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),
         **(odd_figures(results) if args.odd else latency_figures(results)),

@@ -44,6 +44,11 @@ GAIN_BY_PULSES = {pulses: setting for setting, pulses in PULSES.items()}
 DOUT_FAULTS = (None, "stuck_low", "stuck_high", "floating")
 
 
+def unsettled_output(previous: int, target: int) -> int:
+    """What an unsettled conversion outputs: halfway from the previous output to the input."""
+    return previous + (target - previous) // 2
+
+
 class FakeClock:
     """Nanoseconds that move only when told: `advance`, or `sleep` (seconds)."""
 
@@ -332,7 +337,7 @@ class EmulatedHX711:
                 self.queue.popleft()
             value, self._spike = target + self._spike, 0
         else:
-            value = self._last_output + (target - self._last_output) // 2
+            value = unsettled_output(self._last_output, target)
         value = max(MIN_RAW, min(MAX_RAW, value))
         self._last_output = value
         self._word = value & 0xFFFFFF

@@ -9,9 +9,10 @@ import bisect
 from gpiozero.exc import PinFixedPull
 from gpiozero.pins.mock import MockPin
 
-from companion.sensing.hx711 import HX711, PULSES, SETTLING_CONVERSIONS, to_signed
+from companion.sensing.hx711 import DATA_BITS, HX711, PULSES, SETTLING_CONVERSIONS, to_signed
 from companion.sensing.hx711_emulator import EmulatedHX711, FakeClock
-from companion.sensing.source import SensorError
+from companion.sensing.source import Sample, SensorError
+from companion.sensing.wire_faults import EXTRA_PULSES, WireBlindFaults
 
 CLOCK, LEFT, RIGHT = 5, 6, 13
 RAW = st.integers(-0x800000, 0x7FFFFF)
@@ -277,3 +278,23 @@ def test_no_gpio_on_this_machine_is_a_sensor_error(monkeypatch):
     monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_factory))
     with pytest.raises(SensorError, match="simulated or serial"):
         HX711(CLOCK, LEFT)
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=st.integers(-0x400000, 0x3FFFFF), other=st.sampled_from(sorted(EXTRA_PULSES)),
+       at_pulse=st.integers(1, DATA_BITS))
+def test_the_wire_blind_model_reads_what_the_driver_reads_from_the_chip(value, other, at_pulse):
+    """`WireBlindFaults`, which the judge's tests and bench use, against the emulated chip read
+    by the driver: the same readings, reading for reading, after the same glitch at A/128."""
+    _, _, (chip,), driver = rig()
+    for _ in range(SETTLING_CONVERSIONS + 2):
+        driver.read()
+    chip.signal = lambda channel, gain, t: value if (channel, gain) == ("A", 128) else (
+        value // 2 if (channel, gain) == ("A", 64) else 0)
+    driver.read()
+    chip.extra_pulses(at_pulse, EXTRA_PULSES[other])
+    got = [r.raw for _ in range(SETTLING_CONVERSIONS + 5) for r in driver.read()][1:]  # the first was under way
+    model = WireBlindFaults(lambda: [Sample(0.0, 0, value)], channel_b_counts=0.0)
+    model.arm(0, other, at_pulse)
+    expected = [model()[0].raw for _ in range(SETTLING_CONVERSIONS + 4)]
+    assert driver.bad == 0 and got == expected
