@@ -111,6 +111,30 @@ class EvenLabel(Label):
         self.text = "\n".join(self._paragraph(p) for p in self.words.split("\n")) if self.width > 1 else self.words
 
 
+class LatestLabel(Label):
+    """`lines` (newest last) shown from the newest back, as many whole as fit the label's
+    height: a salvo's volleys can wrap to more lines than a panel holds, and the newest news
+    is what the table reads.  The newest alone is shown even if it is cut."""
+
+    lines = StringProperty("")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.bind(lines=self._fit, size=self._fit, font_size=self._fit, text_size=self._fit)
+
+    def _height(self, text: str) -> float:
+        core = CoreLabel(text=text, font_size=self.font_size, font_name=self.font_name, bold=self.bold,
+                         text_size=(self.text_size[0], None), halign=self.halign)
+        core.refresh()
+        return core.texture.size[1]
+
+    def _fit(self, *_) -> None:
+        lines = [line for line in self.lines.split("\n") if line]
+        start = next((k for k in range(len(lines) - 1)
+                      if self._height("\n".join(lines[k:])) <= self.height), max(0, len(lines) - 1))
+        self.text = "\n".join(lines[start:])
+
+
 @lru_cache(maxsize=1)
 def _japanese_phrases():
     """BudouX's Japanese phrase model (loaded once, when a label first needs it)."""
