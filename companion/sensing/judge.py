@@ -51,13 +51,14 @@ after the last hand lets go (median; p99 0.43 s), 0.16 s at the hard end
 `despiked`: one had hidden a straightening push); at 10/s (10,000; 2,000 at the
 hard end) 0.76 s (p99 1.53 s), none wrong, a reweigh in at most 3 of 2,000 at
 the hard end; a foreign object between or beyond the classes' bands (`--odd`,
-seeds 5-9) is never named a class at either rate; with 1 % of readings hit by the
-HX711 glitch its wire cannot show (`--blind 0.01`, docs/hx711.md) one pan in 6,000 at the
-hard end and one foreign object in 2,000 identifications were misnamed.  Seeds 6-8 had 4 in 8,000 at
-80/s: an object lying still, fitting nothing, lifted into a band by the other
-pan's landing or by a finger's push too small for the touch rule; so a class
-after a still misfit of `misfit_after_s` holds like a change (0.02 s on p99).  Most of the wait is for stillness: the 0.1 s shortest window after
-the let-go, drops and knocks waiting for their ringing (0.21 s), slides for the
+seeds 5-9) is never named a class at either rate; with 1 % of readings hit by
+the HX711 glitch its wire cannot show (`--blind 0.01`, docs/hx711.md) one pan in
+6,000 at the hard end and one foreign object in 2,000 identifications were
+misnamed.  Seeds 6-8 had 4 in 8,000 at 80/s: an object lying still, fitting
+nothing, lifted into a band by the other pan's landing or by a finger's push too
+small for the touch rule; so a class after a still misfit of `misfit_after_s`
+holds like a change (0.02 s on p99).  Most of the wait is for stillness: the
+0.1 s shortest window after the let-go, drops and knocks waiting for their ringing (0.21 s), slides for the
 press to end (0.15 s).  A 5-reading window's slope is known to only about 2 g/s
 (noise 0.08 g), too loose to show a hand has let go.  A 5-reading window was
 0.01-0.02 s sooner but could lie on a ringing crest: a 20.95 g object was judged
@@ -207,9 +208,10 @@ def _touched(t: Sequence[float], g: Sequence[float], n: int, level: float, cfg: 
     """Whether the window sits at the top of a rise by more than `touch_rise_g` within the last
     `press_guard_s`, from a load that lay at rest for `touch_rest_s` before (not a landing or a
     cautious hand still rising): a finger pushing it, whose flat top is a line.  At rest: a
-    quarter of those readings at least as high as the rise's foot, not their mean, which a
-    glitch the HX711's wire cannot show (its dip of about six readings, docs/hx711.md) pulls
-    down like a rise (seed 5, `--stress --blind 0.01`: 3 in 2,000 named the push's class)."""
+    quarter of those readings no lower than half a touch rise under the rise's foot.  Their
+    mean had been pulled down, like a rise, by a glitch the HX711's wire cannot show (a dip
+    of about six readings, docs/hx711.md; seed 5 at 80/s, `--blind 0.01`: 6 in 4,000 hard-end
+    battles and foreign objects were named the push's class)."""
     start = next(i for i, ti in enumerate(t) if ti >= t[-1] - cfg.press_guard_s)
     low = min(range(start, len(g)), key=g.__getitem__)
     before = [v for ti, v in zip(t[:low], g[:low]) if ti >= t[low] - cfg.touch_rest_s]

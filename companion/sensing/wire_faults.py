@@ -34,8 +34,8 @@ class WireBlindFaults:
     """Wraps a source's poll(): a share `rate` of readings is hit at random, and `arm` hits a
     channel's next one on purpose; `faults` counts them."""
 
-    def __init__(self, poll: Callable[[], Iterable[Sample]], rate: float = 0.0, rng: random.Random | None = None,
-                 channel_b_counts: float = 200.0):
+    def __init__(self, poll: Callable[[], Iterable[Sample]], rate: float = 0.0,
+                 rng: random.Random | None = None, channel_b_counts: float = 200.0):
         self.poll, self.rate, self.rng = poll, rate, rng or random.Random(0)
         self.channel_b_counts = channel_b_counts  # rms counts of the unconnected channel B
         self.unsettled: dict[int, tuple[int, int, str | None]] = {}  # channel: (left, last output, other)
@@ -57,8 +57,10 @@ class WireBlindFaults:
                 raw = unsettled_output(last, target)
                 self.unsettled[sample.channel] = (left - 1, raw, None)
             elif sample.channel in self.armed or self.rng.random() < self.rate:
-                other, at_pulse = self.armed.pop(sample.channel, (self.rng.choice(list(EXTRA_PULSES)), None))
-                raw = shifted_word(sample.raw, EXTRA_PULSES[other], at_pulse or self.rng.randint(1, DATA_BITS))
+                other, at_pulse = self.armed.pop(sample.channel,
+                                                 (self.rng.choice(list(EXTRA_PULSES)), None))
+                at_pulse = at_pulse or self.rng.randint(1, DATA_BITS)
+                raw = shifted_word(sample.raw, EXTRA_PULSES[other], at_pulse)
                 self.unsettled[sample.channel] = (SETTLING_CONVERSIONS + 1, sample.raw, other)
                 self.faults += 1
             else:

@@ -1,6 +1,7 @@
 """The HX711 fault its wire cannot show (docs/hx711.md, `WireBlindFaults`): a shifted word, one
-conversion of another setting, then four settling ones, all accepted by the driver.  The pipeline and the judge must not turn it into
-a wrong verdict, whenever it comes, on either pan, at 10 and 80 samples/s."""
+conversion of another setting, then four settling ones, all accepted by the driver.  The
+pipeline and the judge must not turn it into a wrong verdict, whenever it comes, on either
+pan, at 10 and 80 samples/s."""
 
 import pytest
 
@@ -34,8 +35,9 @@ def test_a_wire_blind_fault_never_makes_a_wrong_verdict(rate):
             clock.advance(step)
             for reading in pipe.feed(faulty()):
                 judge.feed(reading)
-                if verdict is None and judge.battle().final:
-                    verdict = judge.battle()
+                battle = judge.battle()
+                if verdict is None and battle.final:
+                    verdict = battle
         return verdict
 
     run(1.0)
@@ -56,6 +58,7 @@ def test_a_wire_blind_fault_never_makes_a_wrong_verdict(rate):
         sim.place(1, defender)
         verdict = run(3.0, (clock() + after, pan, setting) if after >= 0 else None)
         assert faulty.faults == before + 1
-        assert verdict is not None and verdict.kind == kind, (attacker, defender, after, pan, setting, verdict)
+        assert verdict is not None and verdict.kind == kind, (attacker, defender, after, pan, setting,
+                                                              verdict)
         sim.clear()
         run(1.5)
