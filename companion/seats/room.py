@@ -27,6 +27,8 @@ from companion.play.controller import TABLE, Offer, Refused, Text
 from companion.seats.claims import Claims, digest
 
 LANGS = ("ja", "en")
+MAX_ID = 2**53 - 1  # a message number a phone's JavaScript counts exactly (and SQLite's INTEGER holds)
+MAX_STEP = 2**20  # how far past the last applied number the next may be: none is ever used up by a leap
 
 
 def render(value: Any, lang: str) -> Any:
@@ -66,6 +68,11 @@ class Link:
     key_hash: str | None = None
     chose: bool = False  # showed a valid room token on this socket
     waiting_key: str | None = None  # the device key it said hello with (tried again when a game opens)
+
+    @property
+    def admitted(self) -> bool:
+        """It showed a valid room token or device key on this socket (it may stay)."""
+        return self.seat is not None or self.watching or self.chose
 
 
 class Room:
@@ -144,6 +151,10 @@ class Room:
 
     # frames from a phone -----------------------------------------------------------
 
+    def knows(self, key_hash: str) -> bool:
+        """A claim (of any game) is held with this device key's hash."""
+        return self.claims.by_hash(key_hash) is not None
+
     def connect(self, link: Link) -> None:
         self.links.append(link)
 
@@ -165,7 +176,8 @@ class Room:
                 raise Refusal("malformed")
             replies = handler(link, message)
         except Refusal as refusal:
-            extra = {"id": message["id"]} if isinstance(message.get("id"), int) else {}
+            seq = message.get("id")
+            extra = {"id": seq} if isinstance(seq, int) and not isinstance(seq, bool) and 0 < seq <= MAX_ID else {}
             replies = [refusal.message(link.lang, **extra)]
         for reply in replies:
             link.send(reply)
@@ -189,7 +201,8 @@ class Room:
             raise Refusal("no_game")
 
     def _check_token(self, token) -> None:
-        if not isinstance(token, str) or not secrets.compare_digest(token, self.token or ""):
+        if not isinstance(token, str) or not secrets.compare_digest(
+                token.encode("utf-8", "surrogatepass"), (self.token or "").encode()):
             raise Refusal("room_token")
 
     def _choose(self, link: Link, token) -> list[dict]:
@@ -248,10 +261,13 @@ class Room:
 
     def _on_act(self, link: Link, message: dict) -> list[dict]:
         seq, kind = message.get("id"), message.get("kind")
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq <= 0 or not isinstance(kind, str):
+        if not isinstance(seq, int) or isinstance(seq, bool) or not 0 < seq <= MAX_ID or not isinstance(kind, str):
             raise Refusal("malformed")
         if link.seat is None:
             raise Refusal("watching_only" if link.watching else "not_joined")
+        claim = self.claims.by_hash(link.key_hash)
+        if claim is not None and seq > claim.last_seq + MAX_STEP:
+            raise Refusal("out_of_order")
         if not self.claims.advance(link.key_hash, seq):  # used before it is tried: at most once
             raise Refusal("replay")
         try:
