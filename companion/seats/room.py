@@ -84,6 +84,7 @@ class Room:
         self.game_id: int | None = None
         self.links: list[Link] = []
         self.listeners: list[Callable[[], None]] = []  # the table's seats panel
+        self._acting: list | None = None  # [link, message id, acked] while a phone's input is applied
 
     # the game on the table -------------------------------------------------------
 
@@ -92,8 +93,8 @@ class Room:
         if self.controller is not None and self._changed in self.controller.listeners:
             self.controller.listeners.remove(self._changed)
         self.controller = controller
-        if controller is not None:
-            controller.listeners.append(self._changed)
+        if controller is not None:  # first: phones hear of a change before the table redraws
+            controller.listeners.insert(0, self._changed)
         self._follow_game()
         self._tell_table()
 
@@ -270,14 +271,17 @@ class Room:
             raise Refusal("out_of_order")
         if not self.claims.advance(link.key_hash, seq):  # used before it is tried: at most once
             raise Refusal("replay")
+        self._acting = [link, seq, False]
         try:
             applied = self.controller.act(link.seat, kind, message.get("value"))
         except Refused as refused:
             raise Refusal("not_now", Text(refused.key, refused.params)) from None
+        finally:
+            acked, self._acting = self._acting[2], None
         if applied is False:  # the rules said no; the seat's display holds why
             notice = self.controller.display(link.seat).get("notice")
             raise Refusal("rules", notice if isinstance(notice, Text) else None)
-        return [{"type": "done", "id": seq}]
+        return [] if acked else [{"type": "done", "id": seq}]
 
     # what goes out -------------------------------------------------------------------
 
@@ -295,9 +299,16 @@ class Room:
                 "model": render(model, link.lang)}
 
     def _changed(self) -> None:
+        """The game changed (it is on disk by now): the phone whose input it was gets its
+        model and "done" first, then every other phone its own; the table redraws after."""
         self._follow_game()
+        acting = self._acting[0] if self._acting and self._acting[0] in self.links else None
+        if acting is not None:
+            acting.send(self.snapshot(acting))
+            acting.send({"type": "done", "id": self._acting[1]})
+            self._acting[2] = True
         for link in self.links:
-            if link.seat is not None or link.watching:
+            if (link.seat is not None or link.watching) and link is not acting:
                 link.send(self.snapshot(link))
 
     def _drop(self, link: Link, refusal: Refusal) -> None:
