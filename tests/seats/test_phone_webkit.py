@@ -1,10 +1,10 @@
 """The phone page under WebKitGTK, Safari's engine (issue 25): Debian's WebKitWebDriver
 drives WebKitGTK's MiniBrowser (selenium from PyPI), each phone a browser of its own
 with its own storage, at a phone's window size (360x740; MiniBrowser's smallest content
-area is wider).  Two phones join by the QR's link
-and play Ultimate Tic-Tac-Toe; one reloads mid-game and is back in its seat; the
-table's server goes away and comes back (the phones' network lost and back) and both
-resume with their device keys."""
+area is wider).  Two phones join by the QR's link and play Ultimate Tic-Tac-Toe; one
+reloads mid-game and is back in its seat; the table's server goes away and comes back
+(the phones' network lost and back) and both resume with their device keys.  Two
+phones play a whole Battleship game, one reloading mid-game."""
 
 from __future__ import annotations
 
@@ -114,6 +114,59 @@ def play_one(table: Table, phones: list[WebKitPhone], rng: random.Random) -> Non
     phone.touch(cell[0])
     phone.until(lambda: phone.text("#ack").startswith("✓"), what="the ack")
     assert table.call(lambda: len(c.session.actions)) == count + 1
+
+
+def tap(phone: WebKitPhone, css: str) -> None:
+    """A tap on the first element `css` finds (once it is there), until the phone's "done"."""
+    phone.driver.execute_script("ack('')")
+    phone.touch(phone.until(lambda: phone.find(css), what=css)[0])
+    phone.until(lambda: phone.text("#ack").startswith("✓"), what=f"the ack of {css}")
+
+
+def tap_cell(phone: WebKitPhone, cell: int) -> None:
+    """A cell of the Battleship sea: its quarter first (unless shown), then the cell."""
+    target = f'.bzoom button[data-cell="{cell}"]'
+    if not phone.find(target):
+        row, col = divmod(cell, 10)
+        phone.touch(phone.until(lambda: phone.find(f'.sea .quarter[data-quarter="{(row // 5) * 2 + col // 5}"]'),
+                                what="the quarter")[0])
+    tap(phone, target)
+
+
+def test_two_webkit_phones_play_a_whole_battleship_game(tmp_path, phones):
+    from companion.games.battleship.fleet import index
+    from tests.seats.test_phone_games_browser import BLUE_SHOTS, RED_FLEET, open_battleship
+
+    table = Table(tmp_path, open_battleship)
+    try:
+        c = table.controller
+        red, blue = phones(), phones()
+        join(red, table, 0)
+        join(blue, table, 1)
+        for ship, cell, direction in RED_FLEET:
+            if table.call(lambda: c.desks[0].direction) != direction:
+                tap(red, 'button[data-kind="rotate"]')
+            tap(red, f'button[data-ship="{ship}"]')
+            tap_cell(red, index(cell))
+        tap(blue, 'button[data-kind="random"]')
+        assert table.call(c.phase) == "shoot"
+        secrets = {seat: table.call(c.session.state.secrets, seat) for seat in (0, 1)}
+        targets = {0: [index(s.split(":")[1]) for s in secrets[1]], 1: [index(s) for s in BLUE_SHOTS]}
+        by_seat = {0: red, 1: blue}
+        while not table.call(lambda: c.session.state.is_over()):
+            mover = table.call(lambda: c.session.state.to_move())
+            phone = by_seat[mover]
+            if mover == 0 and len(targets[0]) == 9:
+                phone.driver.refresh()  # reload mid-game: the key brings the seat (and the sea) back
+                phone.until(lambda: "1" in phone.text("#who"), what="the seat after a reload")
+            tap_cell(phone, targets[mover].pop(0))
+            tap(phone, 'button[data-kind="fire"]')
+            if table.call(c.stage) == "result":
+                tap(by_seat[1 - mover], '#actions button[data-kind="continue"]')
+        assert table.call(lambda: c.session.state.outcome().winner) == 0
+        red.shot("battleship-over")
+    finally:
+        table.stop()
 
 
 def test_two_webkit_phones_join_play_reload_and_come_back_after_the_network(table, phones):
