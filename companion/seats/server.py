@@ -106,17 +106,21 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
         if origin != f"http://{request.host}":
             return web.Response(status=403, text="refused: foreign origin\n")
         address, key_hash = address_of((request.remote,)), _offered_key(request)
+        full = web.Response(status=503, text="refused: no place for another phone now\n")
         if not gate.admit(address, key_hash):  # counted now, before anything is awaited
-            return web.Response(status=503, text="refused: no place for another phone now\n")
+            return full
+        held = (address, key_hash)
         try:
             if key_hash is not None and not await on_game(room.knows, key_hash):
-                gate.leave(address, key_hash)  # an unknown key: a keyless socket (its hello is refused)
-                key_hash = None
+                gate.leave(*held)  # an unknown key: a keyless socket (its hello is refused)
+                held = None
                 if not gate.admit(address, None):
-                    return web.Response(status=503, text="refused: no place for another phone now\n")
-            return await serve(request, key_hash is not None)
+                    return full
+                held = (address, None)
+            return await serve(request, held[1] is not None)
         finally:
-            gate.leave(address, key_hash)
+            if held is not None:
+                gate.leave(*held)
 
     async def serve(request: web.Request, keyed: bool) -> web.StreamResponse:
         ws = web.WebSocketResponse(protocols=(PROTOCOL,), max_msg_size=HARD_FRAME, heartbeat=beat_s * 1.5)

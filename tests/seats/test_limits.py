@@ -211,3 +211,15 @@ async def test_a_path_with_a_control_character_or_too_long_is_not_found(phones, 
     answer = (await reader.read()).decode(errors="replace")
     writer.close()
     assert 400 <= int(answer.split()[1]) < 500, answer
+
+
+async def test_an_unknown_key_refused_for_want_of_a_place_gives_back_only_what_it_took(phones, table):
+    from companion.seats.gate import Gate
+
+    gate = Gate(keyless=2, keyless_per_address=2)
+    first = [await phones(gate=gate) for _ in range(2)]
+    with pytest.raises(aiohttp.WSServerHandshakeError):
+        await raw_ws(phones, key="unknown-key")  # a keyed place, then no keyless one
+    assert gate.keyless.held == {"127.0.0.1": 2} and len(gate.keyed) == 0
+    for phone in first:
+        await phone.ws.close()
