@@ -10,7 +10,21 @@ phones (two seated, seven watching) in a child process speaking the real protoco
   retry delay at its longest (0.25 s) it connects again and has its full snapshot.
 - server_rss_mb: what aiohttp, the room and the server with nine phones add to this process.
 Targets (issue 15): ack median <= 50 ms, p95 <= 150 ms with 9 phones; reconnect <= 1 s; <= 25 MB.
-Usage: python bench/seats.py [--json] [--taps N] [--cuts N]
+
+--app: the same nine phones against the real Kivy app (under Xvfb when there is no
+display) at 800x480, its Ultimate Tic-Tac-Toe screen open and the room handing every
+frame to Kivy's Clock as the app does (issue 25).  Besides the figures above:
+- drop_detected_s (max): a seated phone's network goes silent (no close: a proxy stops
+  carrying its bytes); until the table's room sees the phone gone, and until the phone
+  itself (phone.js's rule: no beat heard for MISSED_BEATS beats) notices.
+- back_s (median, max): the network comes back; until the phone, retrying as phone.js
+  does (BACKOFF_MAX, CONNECT_MS), has its seat's snapshot again.
+- server_rss_mb: what starting the phones' server and connecting the nine phones added
+  to the app's memory.
+Taps come --gap apart (1 s: people take turns; back to back, a tap waits for the
+table's redraw of the last move, which the ack need not).
+Targets (issue 25): ack median <= 40 ms, p95 <= 120 ms; drop <= 3 s; back <= 1 s; <= 25 MB.
+Usage: python bench/seats.py [--json] [--taps N] [--cuts N] [--app [--drops N]]
 """
 
 from __future__ import annotations
@@ -18,6 +32,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import random
+import re
 import statistics
 import subprocess
 import sys
@@ -26,6 +43,11 @@ import time
 from pathlib import Path
 
 FIRST_RETRY_S = 0.25  # phone.js: the first reconnect waits 0.125..0.25 s
+ROOT = Path(__file__).resolve().parents[1]
+PHONE_JS = (ROOT / "companion" / "seats" / "static" / "phone.js").read_text()
+BACKOFF_MAX_S, CONNECT_S = (int(re.search(rf"{name} = (\d+)", PHONE_JS).group(1)) / 1000
+                            for name in ("BACKOFF_MAX", "CONNECT_MS"))
+MISSED_BEATS = float(re.search(r"MISSED_BEATS = ([\d.]+)", PHONE_JS).group(1))
 PLIES = 12  # moves played before taking them all back: no Ultimate Tic-Tac-Toe game ends this soon
 
 
@@ -41,12 +63,21 @@ def p95(values: list[float]) -> float:
 # the phones (child process) --------------------------------------------------------
 
 
-async def phones(url: str, token: str, taps: int, cuts: int) -> dict:
+async def phones(url: str, token: str, taps: int, cuts: int, drop_count: int = 0, gap_s: float = 0.0,
+                 connected=lambda: None) -> dict:
     import aiohttp
 
+    sessions: dict = {}  # each phone from an address of its own, as on a real Wi-Fi
+
+    def own(n: int):
+        if n not in sessions:
+            sessions[n] = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(f"127.0.0.{10 + n}", 0)))
+        return sessions[n]
+
     async with aiohttp.ClientSession() as http:
-        async def connect():
-            ws = await http.ws_connect(f"{url}/ws", headers={"Origin": url})
+        async def connect(key=None, via=url, n=0):
+            protocols = ("companion",) + ((f"companion.key.{key}",) if key else ())
+            ws = await own(n).ws_connect(f"{via}/ws", headers={"Origin": url}, protocols=protocols)
             assert (await ws.receive_json(timeout=5))["type"] == "welcome"
             return ws
 
@@ -58,13 +89,13 @@ async def phones(url: str, token: str, taps: int, cuts: int) -> dict:
 
         seated, keys = [], []
         for seat in (0, 1):
-            ws = await connect()
+            ws = await connect(n=seat)
             await ws.send_json({"type": "claim", "room": token, "seat": seat})
             keys.append((await until(ws, "claimed"))["device"])
             seated.append([ws, await until(ws, "display")])
         watchers = []
-        for _ in range(7):
-            ws = await connect()
+        for n in range(7):
+            ws = await connect(n=2 + n)
             await ws.send_json({"type": "watch", "room": token})
             await until(ws, "display")
             watchers.append(ws)
@@ -80,9 +111,11 @@ async def phones(url: str, token: str, taps: int, cuts: int) -> dict:
             entry[1] = await settle(entry[0], entry[1])
         for ws in watchers:
             await settle(ws)
+        connected()
 
         samples, seq, played, undoing = [], 0, 0, False
         for _ in range(taps):
+            await asyncio.sleep(gap_s)
             seq += 1
             undoing = (undoing or played == PLIES) and played > 0
             mover = next(i for i, (_, shown) in enumerate(seated)
@@ -108,14 +141,100 @@ async def phones(url: str, token: str, taps: int, cuts: int) -> dict:
             await seated[0][0].close()
             cut = time.monotonic()
             await asyncio.sleep(FIRST_RETRY_S)
-            ws = await connect()
+            ws = await connect(keys[0])
             await ws.send_json({"type": "hello", "device": keys[0]})
             seated[0][1] = await until(ws, "display")
             seated[0][0] = ws
             reconnects.append(time.monotonic() - cut)
+        drops = [await drop(http, url, keys[1], seated[1][0]) for _ in range(drop_count)]
         for ws in [s[0] for s in seated] + watchers:
             await ws.close()
-        return {"samples": samples, "reconnects": reconnects}
+        for session in sessions.values():
+            await session.close()
+        return {"samples": samples, "reconnects": reconnects, "drops": drops}
+
+
+class Blackhole:
+    """A TCP proxy to the table that can go silent (bytes held, nothing closed) and come back."""
+
+    def __init__(self, target: str):
+        self.host, self.port = target.split("//")[1].split(":")
+        self.silent = False
+        self.tasks: set = set()
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._client, "127.0.0.1", 0)
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    async def _client(self, reader, writer):
+        while self.silent:  # a connection while the network is gone: never answered
+            await asyncio.sleep(0.01)
+        up_reader, up_writer = await asyncio.open_connection(self.host, int(self.port))
+
+        async def pipe(src, dst):
+            while data := await src.read(65536):
+                while self.silent:
+                    await asyncio.sleep(0.01)
+                dst.write(data)
+            dst.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer), return_exceptions=True)
+
+
+async def drop(http, url: str, key: str, ws_direct, down_s: float = 4.0) -> dict:
+    """One silent drop of a seated phone connected through a `Blackhole`, and its return."""
+    await ws_direct.close()
+    hole = Blackhole(url)
+    via = await hole.start()
+    headers = {"Origin": url, "Host": url.split("//")[1]}  # the table's own, as the page sends them
+    ws = await http.ws_connect(f"{via}/ws", headers=headers, autoping=True,
+                               protocols=("companion", f"companion.key.{key}"))
+    await ws.send_json({"type": "hello", "device": key})
+    while (await ws.receive_json(timeout=5))["type"] != "display":
+        pass
+    heard = time.monotonic()
+    receiving = asyncio.create_task(ws.receive())
+    hole.silent = True
+    gone = time.monotonic()
+    noticed = None
+    while noticed is None:  # phone.js: checks every 250 ms for MISSED_BEATS beats unheard
+        await asyncio.sleep(0.25)
+        if receiving.done():
+            heard, receiving = time.monotonic(), asyncio.create_task(ws.receive())
+        if time.monotonic() - heard > MISSED_BEATS * BEAT_S:
+            noticed = time.monotonic()
+    receiving.cancel()
+    await asyncio.sleep(max(0.0, gone + down_s - time.monotonic()))
+
+    async def retry():  # phone.js: a try not open within CONNECT_MS is given up; backoff after a close
+        backoff = FIRST_RETRY_S
+        while True:
+            try:
+                return await asyncio.wait_for(http.ws_connect(f"{via}/ws", headers=headers,
+                                                              protocols=("companion", f"companion.key.{key}")),
+                                              CONNECT_S)
+            except asyncio.TimeoutError:
+                continue
+            except aiohttp.ClientError:
+                await asyncio.sleep(backoff * random.uniform(0.5, 1))
+                backoff = min(backoff * 2, BACKOFF_MAX_S)
+
+    trying = asyncio.create_task(retry())
+    await asyncio.sleep(random.uniform(0.3, 1.5))  # the phone has been trying a while when the network is back
+    hole.silent = False
+    back_at = time.monotonic()
+    ws2 = await trying
+    await ws2.send_json({"type": "hello", "device": key})
+    while (await ws2.receive_json(timeout=5))["type"] != "display":
+        pass
+    back = time.monotonic() - back_at
+    await ws2.close()
+    await ws.close()
+    hole.server.close()
+    return {"gone": gone, "phone_noticed_s": noticed - gone, "back_s": back}
+
+
+BEAT_S = 1.0  # the server's beat (companion.seats.server.BEAT_S)
 
 
 # the table (this process) -------------------------------------------------------------
@@ -177,7 +296,126 @@ def table(taps: int, cuts: int) -> dict:
     }
 
 
+# the real app as the table (--app) -----------------------------------------------------------
+
+
+def app_table() -> None:
+    """The app in this process (a child of the bench), on Xvfb when there is no display."""
+    sys.path.insert(0, str(ROOT))
+    from companion.ui.virtual_display import ensure_display
+
+    ensure_display()
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.environ["KIVY_NO_ARGS"] = "1"
+    import dataclasses
+    import threading
+
+    from companion import config
+    from companion.ui.app import CompanionApp
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    data = tempfile.mkdtemp(prefix="bench-seats-")
+    path = Path(data) / "config.yaml"
+    path.write_text(f"data_dir: {data}\nseats:\n  enabled: false\n  host: 127.0.0.1\n"
+                    f"  port: {free_port()}\nsound:\n  enabled: false\n")
+    cfg = config.load(path, with_settings=False)
+    app = CompanionApp(cfg)
+    report: dict = {"changes": [], "claims": []}
+
+    def begin(_):
+        Window.size = (800, 480)
+        app.open_game("uttt")  # as a tap on its tile: a new two-player game
+        Clock.schedule_once(serve, 3.0)  # once its first frames are drawn (fonts, textures)
+
+    def serve(_):
+        controller = app.manager.current_screen.controller
+        report["rss_before_mb"] = rss_mb()
+        app.cfg = dataclasses.replace(cfg, seats=dataclasses.replace(cfg.seats, enabled=True))
+        app._start_seats()
+        room = app.seats.room
+        moves = [len(controller.session.actions)]
+
+        def moved():
+            if len(controller.session.actions) != moves[0]:
+                moves[0] = len(controller.session.actions)
+                report["changes"].append(time.monotonic())
+
+        controller.listeners.insert(0, moved)
+        room.listeners.append(lambda: report["claims"].append((time.monotonic(), {str(k): v for k, v in
+                                                                                   room.claimed().items()})))
+        print(json.dumps({"url": f"http://127.0.0.1:{app.seats.port}", "token": room.token}), flush=True)
+
+        def wait():
+            sys.stdin.readline()  # the nine phones are connected
+            report["rss_after_mb"] = rss_mb()
+            sys.stdin.read()
+            Clock.schedule_once(lambda _: app.stop())
+
+        threading.Thread(target=wait, daemon=True).start()
+
+    Clock.schedule_once(begin, 1.0)
+    app.run()
+    print(json.dumps(report), flush=True)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def app(taps: int, cuts: int, drops: int, gap_s: float) -> dict:
+    child = subprocess.Popen([sys.executable, __file__, "--app-table"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True, cwd=ROOT)
+    try:
+        line = child.stdout.readline()
+        while line and not line.startswith("{"):
+            line = child.stdout.readline()
+        where = json.loads(line)
+
+        def connected():
+            child.stdin.write("connected\n")
+            child.stdin.flush()
+
+        result = asyncio.run(phones(where["url"], where["token"], taps, cuts, drops, gap_s, connected))
+    finally:
+        child.stdin.close()
+        lines = [line for line in child.stdout.read().splitlines() if line.startswith("{")]
+        child.wait(timeout=60)
+    table_side = json.loads(lines[-1])
+    samples, changes = result["samples"], table_side["changes"]
+    assert len(changes) == len(samples), (len(changes), len(samples))
+    ack = [1000 * (s["ack"] - s["sent"]) for s in samples]
+    to_table = [1000 * (at - s["sent"]) for at, s in zip(changes, samples)]
+    detected = []
+    for d in result["drops"]:
+        seen = next(t for t, claimed in table_side["claims"] if t > d["gone"] and not claimed.get("1", True))
+        detected.append(seen - d["gone"])
+    noticed = [d["phone_noticed_s"] for d in result["drops"]]
+    back = [d["back_s"] for d in result["drops"]]
+    return {
+        "app": True, "window": "800x480", "gap_s": gap_s, "phones": 9, "taps": len(samples), "cuts": len(result["reconnects"]),
+        "drops": len(result["drops"]),
+        "tap_to_ack_ms_median": round(statistics.median(ack), 2), "tap_to_ack_ms_p95": round(p95(ack), 2),
+        "tap_to_ack_ms_max": round(max(ack), 2), "tap_to_table_ms_p95": round(p95(to_table), 2),
+        "reconnect_s_median": round(statistics.median(result["reconnects"]), 3),
+        "reconnect_s_max": round(max(result["reconnects"]), 3),
+        "drop_detected_by_table_s_max": round(max(detected), 3),
+        "drop_noticed_by_phone_s_max": round(max(noticed), 3),
+        "back_s_median": round(statistics.median(back), 3), "back_s_max": round(max(back), 3),
+        "server_rss_mb": round(table_side["rss_after_mb"] - table_side["rss_before_mb"], 1),
+        "targets": {"tap_to_ack_ms_median": 40, "tap_to_ack_ms_p95": 120, "drop_s": 3.0, "back_s": 1.0,
+                    "server_rss_mb": 25},
+    }
+
+
 def main() -> None:
+    if sys.argv[1:] == ["--app-table"]:
+        return app_table()
     if len(sys.argv) > 1 and sys.argv[1] == "--phones":
         url, token, taps, cuts = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
         print(json.dumps(asyncio.run(phones(url, token, taps, cuts))))
@@ -186,8 +424,12 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--taps", type=int, default=300)
     parser.add_argument("--cuts", type=int, default=20)
+    parser.add_argument("--app", action="store_true", help="the real Kivy app as the table (Xvfb)")
+    parser.add_argument("--drops", type=int, default=5, help="with --app: silent drops and returns")
+    parser.add_argument("--gap", type=float, default=1.0,
+                        help="with --app: seconds between taps (the table's redraw of the last move is done)")
     args = parser.parse_args()
-    report = table(args.taps, args.cuts)
+    report = app(args.taps, args.cuts, args.drops, args.gap) if args.app else table(args.taps, args.cuts)
     print(json.dumps(report) if args.json else json.dumps(report, indent=2))
 
 

@@ -94,6 +94,7 @@ class NavalWar:
 @dataclass(frozen=True)
 class Seats:
     enabled: bool = True  # the phones' server (companion/seats): players join from their phones
+    host: str = ""  # where it listens: "" every address of this machine (IPv6 too), or one address or name
     port: int = _opt(8765, min=1024, max=65535)
 
 

@@ -5,7 +5,7 @@
 set -eu
 
 packages="libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-cjk"
-[ "${1:-run}" = test ] && packages="$packages xvfb xauth shellcheck openscad sqlite3 chromium zbar-tools"
+[ "${1:-run}" = test ] && packages="$packages xvfb xauth shellcheck openscad sqlite3 chromium zbar-tools webkit2gtk-driver"
 # npm installs MicroPython's WebAssembly port for the firmware tests; a machine whose
 # Node.js came from elsewhere (with its own npm) needs neither Debian package.
 [ "${1:-run}" = test ] && ! command -v node >/dev/null 2>&1 && packages="$packages nodejs"

@@ -1,10 +1,12 @@
 """Where phones reach the table: this machine's address on the local network, the
-hotspot deploy/hotspot.sh made (if it is up), and the QR codes (segno) for both."""
+names and addresses a phone's request may carry in its Host header, the hotspot
+deploy/hotspot.sh made (if it is up), and the QR codes (segno) for both."""
 
 from __future__ import annotations
 
 import fcntl
 import io
+import ipaddress
 import socket
 import struct
 import subprocess
@@ -17,20 +19,53 @@ SIOCGIFADDR = 0x8915  # Linux: an interface's IPv4 address (asks the kernel; sen
 HOTSPOT = "companion-hotspot"  # the NetworkManager connection deploy/hotspot.sh makes
 
 
-def lan_address() -> str:
-    """The first IPv4 address of an interface other than loopback; 127.0.0.1 when none."""
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+IF_INET6 = "/proc/net/if_inet6"  # Linux: every interface's IPv6 addresses, one a line
+
+
+def ipv4_addresses() -> list[str]:
+    """Each interface's IPv4 address (loopback's too), in the interfaces' order."""
+    found = []
     for _, name in sorted(socket.if_nameindex()):
-        if name == "lo":
-            continue
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             try:
                 packed = fcntl.ioctl(s.fileno(), SIOCGIFADDR, struct.pack("256s", name.encode()[:15]))
             except OSError:  # down, or no IPv4 address
                 continue
-        address = socket.inet_ntoa(packed[20:24])
-        if not address.startswith("127."):
-            return address
-    return "127.0.0.1"
+        found.append(socket.inet_ntoa(packed[20:24]))
+    return found
+
+
+def ipv6_addresses() -> list[str]:
+    """Each interface's IPv6 address (none where the kernel has no IPv6)."""
+    try:
+        with open(IF_INET6) as lines:
+            return [str(ipaddress.IPv6Address(int(line.split()[0], 16))) for line in lines if line.strip()]
+    except OSError:
+        return []
+
+
+def lan_address() -> str:
+    """The first IPv4 address of an interface other than loopback (what the QR shows);
+    127.0.0.1 when none."""
+    return next((a for a in ipv4_addresses() if not a.startswith("127.")), "127.0.0.1")
+
+
+def local_hosts() -> frozenset[str]:
+    """The host names a request to this machine may carry (lower case, IPv6 without
+    brackets): loopback, every address of every interface, and the machine's own name
+    (also as NAME.local, as mDNS announces it).  Any other name is a page elsewhere
+    pointing its own name at this machine (DNS rebinding)."""
+    name = socket.gethostname().lower()
+    return LOOPBACK | {name, f"{name}.local"} | set(ipv4_addresses()) | set(ipv6_addresses())
+
+
+def host_name(host: str) -> str:
+    """The name in a Host header, without its port and (IPv6) brackets, lower case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
 def qr_png(text: str, scale: int = 6) -> bytes:

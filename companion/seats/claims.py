@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass
 
 def digest(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()  # any str a frame may hold
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,11 @@ class Claims:
         return {row[1]: Claim(*row) for row in rows}
 
     def by_key(self, key: str) -> Claim | None:
+        return self.by_hash(digest(key))
+
+    def by_hash(self, key_hash: str) -> Claim | None:
         row = self._db.execute("SELECT game_id, seat, key_hash, last_seq FROM seat_claims"
-                               " WHERE key_hash = ?", (digest(key),)).fetchone()
+                               " WHERE key_hash = ?", (key_hash,)).fetchone()
         return Claim(*row) if row else None
 
     def claim(self, game_id: int, seat: int) -> str | None:

@@ -27,6 +27,8 @@ from companion.play.controller import TABLE, Offer, Refused, Text
 from companion.seats.claims import Claims, digest
 
 LANGS = ("ja", "en")
+MAX_ID = 2**53 - 1  # a message number a phone's JavaScript counts exactly (and SQLite's INTEGER holds)
+MAX_STEP = 2**20  # how far past the last applied number the next may be: none is ever used up by a leap
 
 
 def render(value: Any, lang: str) -> Any:
@@ -67,6 +69,11 @@ class Link:
     chose: bool = False  # showed a valid room token on this socket
     waiting_key: str | None = None  # the device key it said hello with (tried again when a game opens)
 
+    @property
+    def admitted(self) -> bool:
+        """It showed a valid room token or device key on this socket (it may stay)."""
+        return self.seat is not None or self.watching or self.chose
+
 
 class Room:
     def __init__(self, claims: Claims, token: Callable[[], str] = lambda: secrets.token_urlsafe(16)):
@@ -77,6 +84,7 @@ class Room:
         self.game_id: int | None = None
         self.links: list[Link] = []
         self.listeners: list[Callable[[], None]] = []  # the table's seats panel
+        self._acting: list | None = None  # [link, message id, acked] while a phone's input is applied
 
     # the game on the table -------------------------------------------------------
 
@@ -85,8 +93,8 @@ class Room:
         if self.controller is not None and self._changed in self.controller.listeners:
             self.controller.listeners.remove(self._changed)
         self.controller = controller
-        if controller is not None:
-            controller.listeners.append(self._changed)
+        if controller is not None:  # first: phones hear of a change before the table redraws
+            controller.listeners.insert(0, self._changed)
         self._follow_game()
         self._tell_table()
 
@@ -144,6 +152,10 @@ class Room:
 
     # frames from a phone -----------------------------------------------------------
 
+    def knows(self, key_hash: str) -> bool:
+        """A claim (of any game) is held with this device key's hash."""
+        return self.claims.by_hash(key_hash) is not None
+
     def connect(self, link: Link) -> None:
         self.links.append(link)
 
@@ -165,7 +177,8 @@ class Room:
                 raise Refusal("malformed")
             replies = handler(link, message)
         except Refusal as refusal:
-            extra = {"id": message["id"]} if isinstance(message.get("id"), int) else {}
+            seq = message.get("id")
+            extra = {"id": seq} if isinstance(seq, int) and not isinstance(seq, bool) and 0 < seq <= MAX_ID else {}
             replies = [refusal.message(link.lang, **extra)]
         for reply in replies:
             link.send(reply)
@@ -189,7 +202,8 @@ class Room:
             raise Refusal("no_game")
 
     def _check_token(self, token) -> None:
-        if not isinstance(token, str) or not secrets.compare_digest(token, self.token or ""):
+        if not isinstance(token, str) or not secrets.compare_digest(
+                token.encode("utf-8", "surrogatepass"), (self.token or "").encode()):
             raise Refusal("room_token")
 
     def _choose(self, link: Link, token) -> list[dict]:
@@ -248,20 +262,26 @@ class Room:
 
     def _on_act(self, link: Link, message: dict) -> list[dict]:
         seq, kind = message.get("id"), message.get("kind")
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq <= 0 or not isinstance(kind, str):
+        if not isinstance(seq, int) or isinstance(seq, bool) or not 0 < seq <= MAX_ID or not isinstance(kind, str):
             raise Refusal("malformed")
         if link.seat is None:
             raise Refusal("watching_only" if link.watching else "not_joined")
+        claim = self.claims.by_hash(link.key_hash)
+        if claim is not None and seq > claim.last_seq + MAX_STEP:
+            raise Refusal("out_of_order")
         if not self.claims.advance(link.key_hash, seq):  # used before it is tried: at most once
             raise Refusal("replay")
+        self._acting = [link, seq, False]
         try:
             applied = self.controller.act(link.seat, kind, message.get("value"))
         except Refused as refused:
             raise Refusal("not_now", Text(refused.key, refused.params)) from None
+        finally:
+            acked, self._acting = self._acting[2], None
         if applied is False:  # the rules said no; the seat's display holds why
             notice = self.controller.display(link.seat).get("notice")
             raise Refusal("rules", notice if isinstance(notice, Text) else None)
-        return [{"type": "done", "id": seq}]
+        return [] if acked else [{"type": "done", "id": seq}]
 
     # what goes out -------------------------------------------------------------------
 
@@ -279,9 +299,16 @@ class Room:
                 "model": render(model, link.lang)}
 
     def _changed(self) -> None:
+        """The game changed (it is on disk by now): the phone whose input it was gets its
+        model and "done" first, then every other phone its own; the table redraws after."""
         self._follow_game()
+        acting = self._acting[0] if self._acting and self._acting[0] in self.links else None
+        if acting is not None:
+            acting.send(self.snapshot(acting))
+            acting.send({"type": "done", "id": self._acting[1]})
+            self._acting[2] = True
         for link in self.links:
-            if link.seat is not None or link.watching:
+            if (link.seat is not None or link.watching) and link is not acting:
                 link.send(self.snapshot(link))
 
     def _drop(self, link: Link, refusal: Refusal) -> None:

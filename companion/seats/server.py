@@ -10,9 +10,11 @@ in order.  Plain HTTP: phones refuse WebSockets to self-signed certificates.
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import logging
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -20,12 +22,22 @@ from aiohttp import WSMsgType, web
 
 from companion import i18n
 from companion.errors import CompanionError
+from companion.seats.address import host_name, local_hosts
+from companion.seats.claims import digest
+from companion.seats.gate import Connections, Gate, address_of
 from companion.seats.room import LANGS, Link, Refusal, Room
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_FRAME = 2048  # characters: every message a phone sends is far smaller
 HARD_FRAME = 65536  # bytes: aiohttp closes the socket (1009) on anything larger
-MAX_SOCKETS = 32  # at one table: more is someone's loop, refused before the game hears of it
+MAX_DEPTH = 8  # nesting of a frame's JSON: the deepest a phone sends is 3
+HELLO_S = 3.0  # a socket with neither a known device key nor a room token by then is closed
+KEEPALIVE_S = 5.0  # aiohttp closes a connection that sent no whole request for this long
+BEAT_S = 1.0  # the server's beat: a phone that hears none for 2.5 beats reconnects
+PROTOCOL = "companion"  # the WebSocket subprotocol; "companion.key.<device key>" beside it shows the key
+KEY_PROTOCOL = "companion.key."
+CLOSE_LATE = 4408  # close code: no room token or device key in time
+RETRIED = (errno.EADDRINUSE, errno.EADDRNOTAVAIL)  # listening again later may work
 log = logging.getLogger(__name__)
 
 Marshal = Callable[[Callable[[], None]], None]
@@ -35,10 +47,15 @@ class SeatsError(CompanionError):
     """The phones' server could not start."""
 
 
-def make_app(room: Room, marshal: Marshal, beat_s: float = 5.0, static: Path = STATIC) -> web.Application:
-    """The aiohttp application; `marshal(fn)` runs `fn()` on the game's thread."""
+def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path = STATIC,
+             hosts: Callable[[], frozenset[str]] = local_hosts, gate: Gate | None = None,
+             hello_s: float = HELLO_S) -> web.Application:
+    """The aiohttp application; `marshal(fn)` runs `fn()` on the game's thread.  A WebSocket
+    is opened only for a Host among `hosts()` (the table's own names and addresses) with
+    its own page's Origin, and only while `gate` has a place for it."""
     static = static.resolve()
-    sockets: set = set()  # the open ones (on the server's loop only)
+    gate = gate or Gate()
+    quiet = Quiet(log)
 
     async def on_game(fn, *args):
         """`fn(*args)` on the game's thread, awaited here."""
@@ -62,10 +79,17 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = 5.0, static: Path = S
 
     async def page(request: web.Request) -> web.StreamResponse:
         name = request.match_info.get("path") or "index.html"
-        target = (static / name).resolve()
-        if not target.is_relative_to(static):
+        if not name.isprintable():  # a NUL or a control character: no file has such a name
+            return web.Response(status=404, text="not found\n")
+        try:
+            target = (static / name).resolve()
+            inside = target.is_relative_to(static)
+            found = inside and target.is_file()
+        except (OSError, ValueError):  # a name too long, or one the file system refuses
+            return web.Response(status=404, text="not found\n")
+        if not inside:
             return web.Response(status=403, text="refused: outside the phone page's folder\n")
-        if not target.is_file():
+        if not found:
             return web.Response(status=404, text="not found\n")
         return web.FileResponse(target, headers={"Cache-Control": "no-cache"})
 
@@ -76,12 +100,30 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = 5.0, static: Path = S
                                  dumps=lambda v: json.dumps(v, ensure_ascii=False))
 
     async def socket(request: web.Request) -> web.StreamResponse:
+        if host_name(request.host) not in hosts():
+            return web.Response(status=403, text="refused: not one of this table's names or addresses\n")
         origin = request.headers.get("Origin")
         if origin != f"http://{request.host}":
-            return web.Response(status=403, text=f"refused: foreign origin {origin!r}\n")
-        if len(sockets) >= MAX_SOCKETS:
-            return web.Response(status=503, text=f"refused: {MAX_SOCKETS} phones are connected already\n")
-        ws = web.WebSocketResponse(max_msg_size=HARD_FRAME, heartbeat=max(beat_s * 2, 1.0))
+            return web.Response(status=403, text="refused: foreign origin\n")
+        address, key_hash = address_of((request.remote,)), _offered_key(request)
+        full = web.Response(status=503, text="refused: no place for another phone now\n")
+        if not gate.admit(address, key_hash):  # counted now, before anything is awaited
+            return full
+        held = (address, key_hash)
+        try:
+            if key_hash is not None and not await on_game(room.knows, key_hash):
+                gate.leave(*held)  # an unknown key: a keyless socket (its hello is refused)
+                held = None
+                if not gate.admit(address, None):
+                    return full
+                held = (address, None)
+            return await serve(request, held[1] is not None)
+        finally:
+            if held is not None:
+                gate.leave(*held)
+
+    async def serve(request: web.Request, keyed: bool) -> web.StreamResponse:
+        ws = web.WebSocketResponse(protocols=(PROTOCOL,), max_msg_size=HARD_FRAME, heartbeat=beat_s * 1.5)
         await ws.prepare(request)
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
@@ -92,14 +134,15 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = 5.0, static: Path = S
         link = Link(send=lambda m: put("send", m), close=lambda m: put("close", m))
         writer = asyncio.create_task(_write(ws, queue))
         beats = asyncio.create_task(_beat(queue, beat_s))
+        late = None if keyed else loop.call_later(hello_s, _close_unless_admitted, link, queue)
         queue.put_nowait(("send", {"type": "welcome", "beat_s": beat_s}))
-        await on_game(room.connect, link)
-        sockets.add(ws)
         try:
+            await on_game(room.connect, link)
             async for frame in ws:
-                await _handle(frame, link, room, on_game)
+                await _handle(frame, link, room, on_game, quiet)
         finally:
-            sockets.discard(ws)
+            if late is not None:
+                late.cancel()
             beats.cancel()
             queue.put_nowait(("stop", None))
             try:  # bounded: while the app stops, its thread may no longer run what is handed to it
@@ -117,6 +160,50 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = 5.0, static: Path = S
     return app
 
 
+def _offered_key(request: web.Request) -> str | None:
+    """The hash of the device key the page offered as a subprotocol, if any."""
+    for header in request.headers.getall("Sec-WebSocket-Protocol", []):
+        for offered in header.split(","):
+            offered = offered.strip()
+            if offered.startswith(KEY_PROTOCOL) and len(offered) > len(KEY_PROTOCOL):
+                return digest(offered[len(KEY_PROTOCOL):])
+    return None
+
+
+def _close_unless_admitted(link: Link, queue: asyncio.Queue) -> None:
+    """The hello time is over: a socket that showed no token or key goes (its place is free)."""
+    if not link.admitted:
+        queue.put_nowait(("close", Refusal("hello_late").message(link.lang) | {"close_code": CLOSE_LATE}))
+
+
+def _depth(value, limit: int) -> int:
+    """How deep `value` nests (lists and dicts), counted up to `limit` + 1, without recursion."""
+    deepest, level = 0, [(value, 1)]
+    while level:
+        item, depth = level.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            if deepest > limit:
+                break
+            level.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+class Quiet:
+    """Tracebacks to the log at most once a minute (a broken phone's loop never fills the log)."""
+
+    def __init__(self, logger: logging.Logger, every_s: float = 60.0):
+        self.logger, self.every_s, self.last, self.missed = logger, every_s, -every_s, 0
+
+    def exception(self, text: str) -> None:
+        now = time.monotonic()
+        if now - self.last < self.every_s:
+            self.missed += 1
+            return
+        self.logger.exception("%s (%d more since the last one logged)", text, self.missed)
+        self.last, self.missed = now, 0
+
+
 def _hand_back(loop: asyncio.AbstractEventLoop, fn, *args) -> None:
     """`fn(*args)` on the server's loop, from any thread; nothing once the server has stopped."""
     try:
@@ -125,8 +212,8 @@ def _hand_back(loop: asyncio.AbstractEventLoop, fn, *args) -> None:
         pass
 
 
-async def _handle(frame, link: Link, room: Room, on_game) -> None:
-    """One frame: refused here when it is no JSON object of a sane size, else the room's."""
+async def _handle(frame, link: Link, room: Room, on_game, quiet: Quiet) -> None:
+    """One frame: refused here when it is no JSON object of a sane size and depth, else the room's."""
     if frame.type != WSMsgType.TEXT:
         if frame.type == WSMsgType.BINARY:
             link.send(Refusal("malformed").message(link.lang))
@@ -135,14 +222,14 @@ async def _handle(frame, link: Link, room: Room, on_game) -> None:
         return link.send(Refusal("too_large").message(link.lang))
     try:
         message = json.loads(frame.data)
-    except ValueError:
+    except (ValueError, RecursionError):
         message = None
-    if not isinstance(message, dict):
+    if not isinstance(message, dict) or _depth(message, MAX_DEPTH) > MAX_DEPTH:
         return link.send(Refusal("malformed").message(link.lang))
     try:
         await on_game(room.handle, link, message)
     except Exception:  # a fault of ours: the phone is told, the table goes on
-        log.exception("seats: a frame could not be handled")
+        quiet.exception("seats: a frame could not be handled")
         link.send(Refusal("internal").message(link.lang))
 
 
@@ -153,12 +240,25 @@ async def _write(ws: web.WebSocketResponse, queue: asyncio.Queue) -> None:
         if what == "stop":
             return
         try:
-            if message is not None:
-                await ws.send_str(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
             if what == "close":
-                await ws.close()
+                code = message.pop("close_code", 1000)
+                await ws.send_str(_dumps(message))
+                await ws.close(code=code)
+            elif message is not None:
+                await ws.send_str(_dumps(message))
         except (ConnectionError, RuntimeError):
             pass  # the phone is gone; the reader's end says so
+
+
+def _dumps(message: dict) -> str:
+    # ensure_ascii=False keeps Japanese readable on the wire; a lone surrogate (from a
+    # phone's frame) goes escaped, as no UTF-8 text may hold it
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        text = json.dumps(message, separators=(",", ":"))
+    return text
 
 
 async def _beat(queue: asyncio.Queue, beat_s: float) -> None:
@@ -169,48 +269,89 @@ async def _beat(queue: asyncio.Queue, beat_s: float) -> None:
 
 
 class SeatServer:
-    """`make_app` served on `host:port` from a thread of its own; `stop()` ends it."""
+    """`make_app` served on `host:port` from a thread of its own; `stop()` ends it.
 
-    def __init__(self, room: Room, marshal: Marshal, host: str, port: int, beat_s: float = 5.0):
+    `host` "" listens on every address of this machine, IPv6 too where it has IPv6 (else a
+    name or one address).  While the port is taken (another program, or the last run's
+    socket not yet let go) or the address not yet there (the network still coming up),
+    it tries again every `retry_s` until it can listen: `listening` says whether it does,
+    `problem` why not."""
+
+    def __init__(self, room: Room, marshal: Marshal, host: str, port: int, beat_s: float = BEAT_S,
+                 retry_s: float = 2.0, gate: Gate | None = None, connections: Connections | None = None):
         self.room, self.marshal, self.host, self.port, self.beat_s = room, marshal, host, port, beat_s
+        self.retry_s, self.gate, self.connections = retry_s, gate or Gate(), connections or Connections()
+        self.listening = threading.Event()
+        self.problem: str | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._runner: web.AppRunner | None = None
+
+    @property
+    def where(self) -> str:
+        return f"{self.host or '*'}:{self.port}"
 
     def start(self) -> None:
-        ready, failure = threading.Event(), []
-        self._thread = threading.Thread(target=self._serve, args=(ready, failure), name="seats", daemon=True)
+        """Listen, or (port busy, address missing) say why in `problem` and go on trying;
+        SeatsError for what no waiting mends (a name that does not resolve, no permission)."""
+        tried, failure = threading.Event(), []
+        self._thread = threading.Thread(target=self._serve, args=(tried, failure), name="seats", daemon=True)
         self._thread.start()
-        ready.wait()
+        tried.wait()
         if failure:
             self._thread.join()
-            raise SeatsError(f"the phones' server cannot listen on {self.host}:{self.port}: {failure[0]}"
-                             " (set seats.port in config.yaml, or seats.enabled: false)")
+            raise SeatsError(f"the phones' server cannot listen on {self.where}: {failure[0]}"
+                             " (set seats.host / seats.port in config.yaml, or seats.enabled: false)")
 
-    def _serve(self, ready: threading.Event, failure: list) -> None:
+    def _serve(self, tried: threading.Event, failure: list) -> None:
         loop = self._loop = asyncio.new_event_loop()
-        self._runner = web.AppRunner(make_app(self.room, self.marshal, self.beat_s), handle_signals=False,
-                                     shutdown_timeout=1.0)
-        try:
-            loop.run_until_complete(self._runner.setup())
-            site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
-            loop.run_until_complete(site.start())
-            self.port = site._server.sockets[0].getsockname()[1]  # the real one when 0 was asked
-        except OSError as error:
-            failure.append(error)
-            loop.run_until_complete(self._runner.cleanup())
-            loop.close()
-            ready.set()
-            return
-        ready.set()
-        loop.run_forever()
-        loop.run_until_complete(self._runner.cleanup())
+        runner = web.AppRunner(make_app(self.room, self.marshal, self.beat_s, gate=self.gate),
+                               handle_signals=False, shutdown_timeout=1.0, keepalive_timeout=KEEPALIVE_S)
+        loop.run_until_complete(runner.setup())
+        self.connections.watch(runner.server)
+        loop.run_until_complete(self._listen(runner, tried, failure))
+        if not failure:
+            loop.run_forever()
+        loop.run_until_complete(runner.cleanup())
         left = asyncio.all_tasks(loop)
         for task in left:
             task.cancel()
         if left:
             loop.run_until_complete(asyncio.wait(left, timeout=2))
         loop.close()
+
+    async def _listen(self, runner: web.AppRunner, tried: threading.Event, failure: list) -> None:
+        """The first try here; while it is a passing problem, again every `retry_s` (in a task)."""
+        site = web.TCPSite(runner, self.host or None, self.port, reuse_address=True)
+        try:
+            await site.start()
+        except OSError as error:
+            if error.errno not in RETRIED:
+                failure.append(error)
+            else:
+                self.problem = f"the phones' server waits for {self.where}: {error.strerror}; trying again"
+                log.warning("seats: %s", self.problem)
+                asyncio.get_running_loop().create_task(self._retry(runner))
+            tried.set()
+            return
+        self._listening(site)
+        tried.set()
+
+    async def _retry(self, runner: web.AppRunner) -> None:
+        while True:
+            await asyncio.sleep(self.retry_s)
+            site = web.TCPSite(runner, self.host or None, self.port, reuse_address=True)
+            try:
+                await site.start()
+            except OSError:
+                continue
+            self._listening(site)
+            log.warning("seats: listening on %s after all", self.where)
+            return
+
+    def _listening(self, site: web.TCPSite) -> None:
+        self.port = site._server.sockets[0].getsockname()[1]  # the real one when 0 was asked
+        self.problem = None
+        self.listening.set()
 
     def stop(self) -> None:
         if self._thread is None:

@@ -115,12 +115,14 @@ class CompanionApp(App):
         from companion.seats.server import SeatServer, SeatsError
 
         server = SeatServer(Room(Claims(self.store)), lambda fn: Clock.schedule_once(lambda _: fn()),
-                            "0.0.0.0", self.cfg.seats.port)
+                            self.cfg.seats.host, self.cfg.seats.port)
         try:
-            server.start()
+            server.start()  # a busy port is tried again on its own (server.problem says so meanwhile)
         except SeatsError as exc:
             self.notice = f"{self.notice}  {exc}".strip()
             return
+        if server.problem:
+            self.notice = f"{self.notice}  {server.problem}".strip()
         self.seats = server
         if self.manager.current_screen is not None:  # a game opened before the server started
             self._seat_controller(self.manager.current_screen)

@@ -9,7 +9,8 @@ import subprocess
 
 import pytest
 
-from companion.seats.address import Hotspot, hotspot, lan_address, qr_png
+from companion.seats.address import Hotspot, host_name, hotspot, lan_address, local_hosts, qr_png
+from companion.seats.gate import address_of
 
 
 def fake_nmcli(tmp_path, monkeypatch, output: str, code: int = 0):
@@ -53,3 +54,23 @@ def test_qr_codes_decode_to_the_join_link_and_the_wifi(tmp_path):
     join = "http://192.168.1.20:8765/#room=Qx-3_kd93jsa0P2lm1"
     assert zbar(qr_png(join), tmp_path) == join
     assert zbar(Hotspot("Table; 1", "secret:123").qr_png(), tmp_path) == "WIFI:T:WPA;S:Table\\; 1;P:secret\\:123;;"
+
+
+def test_the_hosts_a_request_may_name_hold_loopback_and_the_qrs_address():
+    hosts = local_hosts()
+    assert {"localhost", "127.0.0.1", "::1", lan_address()} <= hosts
+    assert "evil.example" not in hosts
+
+
+@pytest.mark.parametrize("header, name", [("192.168.4.1:8765", "192.168.4.1"), ("[fd00::2]:8765", "fd00::2"),
+                                          ("Pi.Local", "pi.local"), ("fd00::2", "fd00::2"), ("[::1]", "::1")])
+def test_a_host_header_is_read_without_its_port(header, name):
+    assert host_name(header) == name
+
+
+def test_ipv6_addresses_count_by_their_network():
+    assert address_of(("2001:db8::1", 1, 0, 0)) == address_of(("2001:db8::ffff:2", 1, 0, 0)) == "2001:db8::/64"
+    assert address_of(("::ffff:10.0.0.7", 1, 0, 0)) == "10.0.0.7"
+    assert address_of(("10.0.0.7", 1)) == "10.0.0.7" and address_of(None) == "?"
+
+

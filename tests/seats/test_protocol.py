@@ -324,13 +324,12 @@ async def test_a_phone_waiting_with_its_key_joins_when_its_game_is_back_on_the_t
     assert room.game_id == game and room.claimed() == {0: True}
 
 
-async def test_more_sockets_than_a_table_has_use_for_are_refused(phones, table, monkeypatch):
+async def test_more_sockets_than_a_table_has_use_for_are_refused(phones, table):
     from aiohttp import WSServerHandshakeError
 
-    from companion.seats import server
+    from companion.seats.gate import Gate
 
-    monkeypatch.setattr(server, "MAX_SOCKETS", 3)
-    first = [await phones() for _ in range(3)]
+    first = [await phones(gate=Gate(keyless=3)) for _ in range(3)]
     with pytest.raises(WSServerHandshakeError) as refused:
         await phones()
     assert refused.value.status == 503

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import socket
 import threading
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -55,12 +58,93 @@ def test_frames_reach_the_game_only_on_its_thread(game):
     assert thread.call(room.claimed) == {0: False}  # the phone left; its claim stays
 
 
-def test_a_port_in_use_is_a_clear_error(game):
+def test_a_busy_port_is_tried_again_until_it_is_free(game):
+    """Issue 29, 7: the phones' server gave up for good when its port was busy at start."""
     thread, room = game
     first = SeatServer(room, thread.marshal, "127.0.0.1", 0)
     first.start()
+    second = SeatServer(room, thread.marshal, "127.0.0.1", first.port, retry_s=0.1)
     try:
-        with pytest.raises(SeatsError, match=r"cannot listen on 127.0.0.1:\d+.*seats.port"):
-            SeatServer(room, thread.marshal, "127.0.0.1", first.port).start()
+        second.start()  # returns: it goes on trying
+        assert not second.listening.is_set()
+        assert re.search(r"waits for 127.0.0.1:\d+: .*trying again", second.problem)
+        first.stop()
+        assert second.listening.wait(5) and second.problem is None
+
+        async def phone():
+            url = f"http://127.0.0.1:{second.port}"
+            async with aiohttp.ClientSession() as http, http.ws_connect(f"{url}/ws", headers={"Origin": url}) as ws:
+                return (await ws.receive_json(timeout=2))["type"]
+
+        assert asyncio.run(phone()) == "welcome"
     finally:
         first.stop()
+        second.stop()
+
+
+def test_an_address_no_waiting_mends_is_a_clear_error(game):
+    thread, room = game
+    with pytest.raises(SeatsError, match=r"cannot listen on no-such-host.invalid:\d+.*seats.host"):
+        SeatServer(room, thread.marshal, "no-such-host.invalid", 0).start()
+
+
+@pytest.mark.skipif(not socket.has_ipv6 or not Path("/proc/net/if_inet6").exists(), reason="no IPv6 here")
+def test_every_address_is_listened_on_ipv6_too(game):
+    thread, room = game
+    from tests.seats.browser import free_port
+
+    server = SeatServer(room, thread.marshal, "", free_port())  # port 0 would be one port per family
+    server.start()
+    try:
+        async def phone(host):
+            url = f"http://{host}:{server.port}"
+            async with aiohttp.ClientSession() as http, http.ws_connect(f"{url}/ws", headers={"Origin": url}) as ws:
+                return (await ws.receive_json(timeout=2))["type"]
+
+        assert asyncio.run(phone("127.0.0.1")) == asyncio.run(phone("[::1]")) == "welcome"
+    finally:
+        server.stop()
+
+
+def test_half_open_requests_are_capped_per_address_and_dropped(game, monkeypatch):
+    """Issue 25, 3: 1,100 half-open requests were held for good and ran the table out of files."""
+    from companion.seats import server as seats_server
+
+    monkeypatch.setattr(seats_server, "KEEPALIVE_S", 0.5)
+    thread, room = game
+    server = SeatServer(room, thread.marshal, "127.0.0.1", 0)
+    server.start()
+    per = server.connections.pool.per
+
+    async def attack():
+        half = []
+        for _ in range(per + 12):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port, local_addr=("127.0.0.2", 0))
+            writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # and never the rest
+            half.append((reader, writer))
+        await asyncio.sleep(0.2)
+        closed_at_once = sum(await asyncio.gather(*[_closed(reader) for reader, _ in half]))
+        url = f"http://127.0.0.1:{server.port}"
+        async with aiohttp.ClientSession() as http, http.ws_connect(f"{url}/ws", headers={"Origin": url}) as ws:
+            welcome = (await ws.receive_json(timeout=2))["type"]  # another address is not held up
+        await asyncio.sleep(1.0)
+        closed_later = sum(await asyncio.gather(*[_closed(reader) for reader, _ in half]))
+        for _, writer in half:
+            writer.close()
+        return closed_at_once, welcome, closed_later
+
+    try:
+        closed_at_once, welcome, closed_later = asyncio.run(attack())
+    finally:
+        server.stop()
+    assert closed_at_once == 12 and welcome == "welcome"
+    assert closed_later == per + 12  # aiohttp's keepalive timeout dropped the rest
+
+
+async def _closed(reader) -> bool:
+    try:
+        return await asyncio.wait_for(reader.read(), 0.05) == b"" or reader.at_eof()
+    except asyncio.TimeoutError:
+        return False
+    except ConnectionError:
+        return True

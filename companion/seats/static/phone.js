@@ -5,7 +5,7 @@ const $ = (s) => document.querySelector(s);
 const KEY = "companion.device", SEQ = "companion.seq", LANG = "companion.lang";
 const room = new URLSearchParams(location.hash.slice(1)).get("room");
 let lang = localStorage.getItem(LANG) || (navigator.language.startsWith("ja") ? "ja" : "en");
-let words = {}, ws = null, timer = 0, backoff = 250, heard = 0, beat = 5000;
+let words = {}, ws = null, timer = 0, backoff = 250, heard = 0, beat = 1000;
 let pending = null, shown = null, seated = false, tried = false, retry = 0;
 
 const t = (key, values = {}) =>
@@ -30,24 +30,30 @@ async function loadWords() {
 }
 
 // the socket: reconnect with backoff, at once when visible again, after missed beats --
+// (the device key goes as a subprotocol too, so a returning phone finds its place kept)
+const BACKOFF_MAX = 500, CONNECT_MS = 1000, MISSED_BEATS = 2.5;
 function connect() {
   clearTimeout(timer);
   if (ws) { ws.onclose = ws.onmessage = null; ws.close(); }
-  ws = new WebSocket(`ws://${location.host}/ws`);
+  const device = localStorage.getItem(KEY);
+  ws = new WebSocket(`ws://${location.host}/ws`, device ? ["companion", `companion.key.${device}`] : ["companion"]);
+  const opening = ws;
+  setTimeout(() => { if (ws === opening && ws.readyState === WebSocket.CONNECTING) connect(); }, CONNECT_MS);
   ws.onmessage = (e) => { heard = Date.now(); receive(JSON.parse(e.data)); };
   ws.onclose = () => {
     ws = null;
     setStatus(t("offline"));
+    if (!localStorage.getItem(KEY) && !room) { setStatus(t("scan")); return; } // nothing to show the table
     timer = setTimeout(connect, backoff * (0.5 + Math.random() / 2));
-    backoff = Math.min(backoff * 2, 8000);
+    backoff = Math.min(backoff * 2, BACKOFF_MAX);
   };
 }
 function send(message) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
 }
 setInterval(() => {
-  if (ws && ws.readyState === WebSocket.OPEN && Date.now() - heard > 2.5 * beat) connect();
-}, 500);
+  if (ws && ws.readyState === WebSocket.OPEN && Date.now() - heard > MISSED_BEATS * beat) connect();
+}, 250);
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden && (!ws || ws.readyState !== WebSocket.OPEN)) { backoff = 250; connect(); }
 });
