@@ -24,6 +24,7 @@ def model(c, who) -> dict:
         "pans": [p.kind for p in c.pans], "has_sensor": c.seesaw is not None, "weighing": c.weighing,
         "can_undo": ("ask", ("undo",)) in kinds, "can_end": ("ask", ("end",)) in kinds,
         "tray": _tray(c) if who == TABLE else None,
+        "counterweight_next": _counterweight_next(c) if who == TABLE else False,
         "question": _question(c) if who == TABLE else None,
         "cue": {"n": c.cue[0], "sound": c.cue[1]} if c.cue else None,
         "pan_tones": ["text", "text"],  # in a battle: the attacker's colour left, the defender's right
@@ -71,10 +72,22 @@ def _button(c, offer: Offer) -> dict:
 
 
 def _tray(c) -> str | None:
-    """The pan a virtual tray opens on: the left while it is empty, else the right."""
+    """The pan a virtual tray opens on: the attacker's (left) while it is empty or while the
+    attacker is asked about the counterweight, else the defender's (right)."""
     if not c.virtual:
         return None
-    return "L" if c.pans[0].kind == "empty" else "R"
+    attacker_places = c.pans[0].kind == "empty" or (c.session and c.state.phase == "counterweight")
+    return "L" if attacker_places else "R"
+
+
+def _counterweight_next(c) -> bool:
+    """The attacker said the counterweight is on and the defender has not placed yet: the
+    counterweight is the next piece (so a virtual tray opens on the attacker's pan until it lies
+    there; only the tray knows what lies on a pan)."""
+    if not c.virtual or c.session is None or c.state.current is None or c.pans[1].kind != "empty":
+        return False
+    battle = c.state.current
+    return c.counterweight_tap if c.identify else bool(battle.counterweight and not battle.counterweight_off)
 
 
 def _question(c) -> dict | None:

@@ -381,6 +381,26 @@ def test_the_virtual_tray_opens_on_the_left_pan_until_it_holds_a_piece(store):
     assert GunkanController.open(store, seesaw=FakeSeesaw()).display(TABLE)["tray"] is None
 
 
+def test_the_tray_opens_on_the_attackers_pan_while_the_counterweight_comes_next(store):
+    """Issue 29 finding 3: after ⑥ on the left pan, 錘 is the attacker's next piece."""
+    c = GunkanController.open(store, seesaw=FakeSeesaw(), virtual=True)
+    act(c, TABLE, "mode", "seesaw")
+    act(c, TABLE, "attack", 0)
+    weigh(c, None, LOADED, EMPTY)
+    act(c, TABLE, "declare", "ship")
+    assert c.display(TABLE)["tray"] == "L"  # the attacker is asked about the counterweight
+    act(c, TABLE, "counterweight", "on")
+    assert c.display(TABLE)["counterweight_next"] and c.display(0)["counterweight_next"] is False
+    weigh(c, None, LOADED, LOADED)
+    assert not c.display(TABLE)["counterweight_next"]  # the defender has placed: too late to be next
+    c = GunkanController(store, None, FakeSeesaw(), virtual=True)  # a new game beside that one
+    act(c, TABLE, "mode", "identify")
+    act(c, TABLE, "attack", 1)
+    assert not c.display(TABLE)["counterweight_next"]
+    act(c, TABLE, "counterweight", "tap")
+    assert c.display(TABLE)["counterweight_next"]
+
+
 def test_a_weighing_that_changes_nothing_shown_is_not_announced(store):
     c = GunkanController.open(store, seesaw=FakeSeesaw())
     heard = []
