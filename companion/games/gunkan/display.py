@@ -24,7 +24,6 @@ def model(c, who) -> dict:
         "pans": [p.kind for p in c.pans], "has_sensor": c.seesaw is not None, "weighing": c.weighing,
         "can_undo": ("ask", ("undo",)) in kinds, "can_end": ("ask", ("end",)) in kinds,
         "tray": _tray(c) if who == TABLE else None,
-        "counterweight_next": _counterweight_next(c) if who == TABLE else False,
         "question": _question(c) if who == TABLE else None,
         "cue": {"n": c.cue[0], "sound": c.cue[1]} if c.cue else None,
         "pan_tones": ["text", "text"],  # in a battle: the attacker's colour left, the defender's right
@@ -71,23 +70,17 @@ def _button(c, offer: Offer) -> dict:
             "value": value, "label": offer.label, "tone": tone}
 
 
-def _tray(c) -> str | None:
-    """The pan a virtual tray opens on: the attacker's (left) while it is empty or while the
-    attacker is asked about the counterweight, else the defender's (right)."""
+def _tray(c) -> dict | None:
+    """A virtual tray (on a simulated seesaw): `attacker_next` while the attacker is asked about the
+    counterweight or said it is on before the defender placed (it is then the next piece).  Only
+    the tray knows what lies on a pan, so it chooses the pan it opens on from that."""
     if not c.virtual:
         return None
-    attacker_places = c.pans[0].kind == "empty" or (c.session and c.state.phase == "counterweight")
-    return "L" if attacker_places else "R"
-
-
-def _counterweight_next(c) -> bool:
-    """The attacker said the counterweight is on and the defender has not placed yet: the
-    counterweight is the next piece (so a virtual tray opens on the attacker's pan until it lies
-    there; only the tray knows what lies on a pan)."""
-    if not c.virtual or c.session is None or c.state.current is None or c.pans[1].kind != "empty":
-        return False
-    battle = c.state.current
-    return c.counterweight_tap if c.identify else bool(battle.counterweight and not battle.counterweight_off)
+    battle = c.state.current if c.session else None
+    if battle is None:
+        return {"attacker_next": False}
+    said_on = c.counterweight_tap if c.identify else bool(battle.counterweight and not battle.counterweight_off)
+    return {"attacker_next": c.state.phase == "counterweight" or (said_on and c.pans[1].kind == "empty")}
 
 
 def _question(c) -> dict | None:

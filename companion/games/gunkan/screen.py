@@ -28,7 +28,7 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from companion.games.gunkan.controller import GunkanController, Weighing
 from companion.games.gunkan.display import render
 from companion.games.gunkan.sounds import Sounds
-from companion.games.gunkan.widgets import ATTACKER_PAN, ChoiceDialog, SeesawView, VirtualTray  # noqa: F401
+from companion.games.gunkan.widgets import ChoiceDialog, SeesawView, VirtualTray  # noqa: F401
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
@@ -146,15 +146,12 @@ class GunkanScreen(ControllerScreen):
         return taken
 
     def open_tray(self) -> None:
-        model = self.controller.display(TABLE) if self.controller else {"tray": None}
-        pan = model["tray"]
-        if pan is None:
+        tray = self.controller.display(TABLE)["tray"] if self.controller else None
+        if tray is None:
             return
         if self._tray is None or self._tray_lang != self.app.lang:
-            self._tray, self._tray_lang = VirtualTray(self.app.source, self.tr, pan), self.app.lang
-        if model["counterweight_next"] and self._tray.counterweight_on() is None:
-            pan = ATTACKER_PAN  # the counterweight comes next, onto the submarine
-        self._tray.show_pan(pan)
+            self._tray, self._tray_lang = VirtualTray(self.app.source, self.tr), self.app.lang
+        self._tray.show_pan(self._tray.opening_pan(tray["attacker_next"]))
         self.dialog = self._tray
         self.dialog.open()
 

@@ -158,6 +158,12 @@ class VirtualTray(ModalView):
         self.add_widget(box)
         self.show_pan(pan)
 
+    def opening_pan(self, attacker_next: bool) -> str:
+        """The pan a person reaches for: the attacker's while it is bare, or while the attacker
+        places next (asked about the counterweight, or it is the next piece), else the defender's."""
+        bare = not self.sim.loads(ATTACKER_PAN)
+        return ATTACKER_PAN if bare or (attacker_next and self.counterweight_on() is None) else "R"
+
     def show_pan(self, pan: str) -> None:
         """Choose the pan (opened again and again)."""
         self.pan = pan

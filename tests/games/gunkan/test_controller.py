@@ -369,36 +369,27 @@ def test_input_from_a_seat_that_may_not_act_is_refused_and_changes_nothing(store
     assert c.session.actions == [{"type": "battle", "attacker": 0}]
 
 
-def test_the_virtual_tray_opens_on_the_left_pan_until_it_holds_a_piece(store):
-    c = GunkanController.open(store, seesaw=FakeSeesaw(), virtual=True)
-    act(c, TABLE, "mode", "identify")
-    assert c.display(TABLE)["tray"] == "L" and c.display(0)["tray"] is None
-    act(c, TABLE, "attack", 0)
-    weigh(c, None, LOADED, EMPTY)
-    assert c.display(TABLE)["tray"] == "R"
-    weigh(c, None, REFUSED, EMPTY)
-    assert c.display(TABLE)["tray"] == "R"
-    assert GunkanController.open(store, seesaw=FakeSeesaw()).display(TABLE)["tray"] is None
-
-
-def test_the_tray_opens_on_the_attackers_pan_while_the_counterweight_comes_next(store):
+def test_the_virtual_tray_is_told_when_the_attacker_places_next(store):
     """Issue 29 finding 3: after ⑥ on the left pan, 錘 is the attacker's next piece."""
+    assert GunkanController.open(store, seesaw=FakeSeesaw()).display(TABLE)["tray"] is None  # real pans
     c = GunkanController.open(store, seesaw=FakeSeesaw(), virtual=True)
     act(c, TABLE, "mode", "seesaw")
+    assert c.display(TABLE)["tray"] == {"attacker_next": False} and c.display(0)["tray"] is None
     act(c, TABLE, "attack", 0)
     weigh(c, None, LOADED, EMPTY)
+    assert not c.display(TABLE)["tray"]["attacker_next"]  # the defender declares, then places
     act(c, TABLE, "declare", "ship")
-    assert c.display(TABLE)["tray"] == "L"  # the attacker is asked about the counterweight
+    assert c.display(TABLE)["tray"]["attacker_next"]  # the attacker is asked about the counterweight
     act(c, TABLE, "counterweight", "on")
-    assert c.display(TABLE)["counterweight_next"] and c.display(0)["counterweight_next"] is False
+    assert c.display(TABLE)["tray"]["attacker_next"]  # it is the next piece
     weigh(c, None, LOADED, LOADED)
-    assert not c.display(TABLE)["counterweight_next"]  # the defender has placed: too late to be next
+    assert not c.display(TABLE)["tray"]["attacker_next"]  # the defender has placed
     c = GunkanController(store, None, FakeSeesaw(), virtual=True)  # a new game beside that one
     act(c, TABLE, "mode", "identify")
     act(c, TABLE, "attack", 1)
-    assert not c.display(TABLE)["counterweight_next"]
+    assert not c.display(TABLE)["tray"]["attacker_next"]
     act(c, TABLE, "counterweight", "tap")
-    assert c.display(TABLE)["counterweight_next"]
+    assert c.display(TABLE)["tray"]["attacker_next"]
 
 
 def test_a_weighing_that_changes_nothing_shown_is_not_announced(store):
