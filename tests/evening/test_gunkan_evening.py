@@ -11,8 +11,8 @@ counterweight refused on another ship, a foreign object weighed again, a mine cl
 and a mine that takes the attacker with it, the port taken). The players know their
 own pieces, so the verdict each battle must give is known: every one is checked.
 
-Every drawn frame is checked: the table-ready layout check (tests/gui/layout_check.py),
-and the shared screen for leaks: no ship's name, no rank and no weight on it before the
+Every drawn frame is checked: the table-ready layout check (tests/gui/layout_check.py), no
+word broken across lines (tests/gui/word_breaks.py), and the shared screen for leaks: no ship's name, no rank and no weight on it before the
 end (the tray, the placing hand's own, is not the shared screen). `EVENING_SEED=n`
 replays a run; a failure names its seed.
 """
@@ -28,6 +28,7 @@ import pytest
 from kivy.core.window import Window
 
 import layout_check
+import word_breaks
 from companion import i18n
 from companion.games.gunkan.table import FLEET, RANK, SHIPS, judge_identified, judge_mine
 from companion.games.gunkan.widgets import VirtualTray
@@ -67,7 +68,7 @@ class FrameWatch:
         if self.fault is not None:
             return
         self.frames += 1
-        faults = layout_check.problems(self.gui.app)
+        faults = layout_check.problems(self.gui.app) + word_breaks.problems(self.gui.app)
         leak = self.leak()
         if faults or leak:
             self.fault = f"frame {self.frames} ({self.screen.prompt_text!r}): {faults or leak}"
@@ -153,7 +154,7 @@ class Evening:
             self.gui.wait_until(lambda: self.watch.fault is not None or predicate(), timeout=timeout, what=what)
         except AssertionError as exc:
             raise AssertionError(f"{exc}: prompt {self.screen.prompt_text!r}, pans {self.pans()}, "
-                                 f"actions {self.screen.session.actions[-4:]}") from None
+                                 f"battles {len(self.screen.session.state.battles)}, actions {self.screen.session.actions[-6:]}") from None
         self.watch.check()
 
     def empty_pans(self) -> None:
@@ -224,7 +225,8 @@ class Evening:
         else:
             self._seesaw(kind, attacker, defender, counterweight)
         if screen.stage != "over":
-            self.wait(lambda: len(screen.session.state.battles) > fought, "the verdict")
+            self.wait(lambda: len(screen.session.state.battles) > fought, f"the verdict of battle {fought + 1}: "
+                      f"{attacker} against {defender}")
         got = screen.session.state.battles[-1]
         want = expected_verdict(self.judging, attacker, defender, counterweight and kind != "counterweight_refused")
         assert got.verdict == want, f"{kind}: {attacker} attacked {defender}: {got.verdict}, not {want}"

@@ -94,3 +94,30 @@ def test_identify_the_counterweight_rides_on_the_attacker(gui, gunkan):
     assert pans(gui) == [["submarine", "counterweight"], ["carrier"]]
     battle = verdict(gui, gunkan, 0)
     assert (battle.verdict, battle.attacker_piece, battle.defender_piece) == ("attacker_wins", "submarine", "carrier")
+
+
+def test_the_final_report_shows_whole_lines_and_whole_words(gui, gunkan):
+    """Issue 29, finding 10: the report was cut at the bottom and broke 「⑦揚｜陸艦」."""
+    import word_breaks
+
+    tap_action(gui, gunkan, "mode:identify")
+    fights = [("cruiser", "destroyer"), ("battleship", "landing_ship"), ("minesweeper", "mine"),
+              ("destroyer", "battleship"), ("cruiser", "cruiser"), ("landing_ship", "port")]
+    for n, (attacker, defender) in enumerate(fights):
+        tap_action(gui, gunkan, f"attack:{n % 2}")
+        put(gui, gunkan, attacker)
+        put(gui, gunkan, defender)
+        if defender != "port":
+            verdict(gui, gunkan, n)
+            gui.tap(gunkan.ids.tray)
+            gui.tap(gunkan.dialog.buttons["clear"])
+            gui.wait_until(lambda: gunkan.stage == "idle", what="empty pans")
+    gui.wait_until(lambda: gunkan.stage == "over", what="the port captured")
+    gui.pump(0.2)
+    gui.screenshot("report")
+    assert not word_breaks.problems(gui.app), word_breaks.problems(gui.app)
+    scroll, detail = gunkan.ids.detail_scroll, gunkan.ids.detail
+    line = gunkan.whole_lines(1, detail.font_size)
+    assert scroll.height >= 5 * line  # room for the report, not two lines of it
+    assert abs(scroll.height / line - round(scroll.height / line)) < 0.01  # whole lines: none cut
+    assert "⑦揚陸艦" in detail.text

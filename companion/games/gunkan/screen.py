@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
@@ -156,6 +157,12 @@ class GunkanScreen(ControllerScreen):
         self.dialog.open()
 
     # drawing ------------------------------------------------------------------------------
+
+    @staticmethod
+    def whole_lines(height: float, font_size: float) -> float:
+        """The tallest height up to `height` holding a whole number of lines of text at `font_size`."""
+        line = CoreLabel(font_size=font_size).get_extents("国Ag")[1]
+        return max(line, height // line * line)
 
     def words(self, text) -> str:
         """A Text or a line in this screen's language."""
