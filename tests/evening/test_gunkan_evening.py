@@ -74,17 +74,24 @@ class FrameWatch:
             self.fault = f"frame {self.frames} ({self.screen.prompt_text!r}): {faults or leak}"
 
     def shared_texts(self) -> str:
-        """The referee screen and its dialogs: everything but the tray (the hand placing a piece)."""
+        """The referee screen and its dialogs: everything but the tray (the hand placing a piece),
+        each text as written (without the line breaks EvenLabel puts between words), the rules'
+        own sentences left out."""
         roots = [self.screen] + [w for w in Window.children
                                  if w is not self.gui.app.root and not isinstance(w, VirtualTray)]
-        return "\n".join(self.gui.texts(root) for root in roots)
+        texts = []
+        for root in roots:
+            for widget in self.gui.widgets(root):
+                text = str(getattr(widget, "text", ""))
+                for rule in RULE_TEXTS:
+                    text = text.replace("\n", "").replace(rule.replace("\n", ""), "")
+                texts.append(text)
+        return "\n".join(texts)
 
     def leak(self) -> str | None:
         if self.screen.stage == "over":  # the identify report names the pieces: the game is over
             return None
         shown = self.shared_texts()
-        for rule in RULE_TEXTS:
-            shown = shown.replace(rule, "")
         for word in SECRET_WORDS:
             if word.lower() in shown.lower():
                 return f"the shared screen names {word!r}"
@@ -255,6 +262,8 @@ class Evening:
         assert self.pans()[1] == [defender], self.pans()
         if kind == "foreign_object":
             self.wait(lambda: self.screen.controller.await_change, "the re-weigh")
+            said = i18n.translate("gunkan_ui.reweigh_left", self.gui.app.lang)
+            assert self.screen.prompt_text == said, self.screen.prompt_text  # which pan, and what to do
             self.take_off("L")
             self.put(attacker)
         if kind == "counterweight_off":
@@ -273,6 +282,8 @@ class Evening:
         assert self.pans()[1] == [defender], self.pans()
         if kind == "foreign_object":
             self.wait(lambda: self.screen.controller.await_change, "the re-weigh")
+            said = i18n.translate("gunkan_ui.reweigh_left", self.gui.app.lang)
+            assert self.screen.prompt_text == said, self.screen.prompt_text  # which pan, and what to do
             self.take_off("L")
             self.put(attacker)
         if kind == "counterweight_refused":

@@ -16,7 +16,7 @@ from companion.games.gunkan.controller import GunkanController, Weighing
 from companion.games.gunkan import display
 from companion.games.gunkan.display import render
 from companion.games.gunkan.pieces import default_table
-from companion.games.gunkan.seesaw import EMPTY, LOADED, REFUSED, PanStatus, Seesaw, virtual_calibration
+from companion.games.gunkan.seesaw import EMPTY, LOADED, MISFIT, REFUSED, PanStatus, Seesaw, virtual_calibration
 from companion.games.gunkan.table import RANK, SHIPS, rank_label
 from companion.play.controller import TABLE, Refused, to_json
 from companion.sensing.judge import BALANCED, LEFT, REWEIGH, RIGHT, Verdict
@@ -172,7 +172,7 @@ def test_seesaw_mode_a_whole_game(store):
     act(c, TABLE, "counterweight", "off")
     weigh(c, Verdict(REWEIGH, 1.0))
     assert c.session.state.current.reweighs == 1
-    assert words(c.display(TABLE)["prompt"]) == "量り直し：駒を置き直してください"
+    assert words(c.display(TABLE)["prompt"]) == "量り直し：駒を一度下ろして、\n皿の中央に置き直してください"
     assert c.display(TABLE)["tone"] == "warn"
     weigh(c, None, changed=True)
     weigh(c, Verdict(LEFT, 1.0))
@@ -256,7 +256,7 @@ def test_identify_mode_a_whole_game_and_the_report_at_the_end(store):
     actions = list(c.session.actions)
     weigh(c, Verdict(LEFT, 1.0, "battleship", "carrier"))
     assert c.session.actions == actions == store.actions(c.session.id)  # no lone declaration either
-    assert words(c.display(TABLE)["prompt"]) == "量り直し：駒を置き直してください"
+    assert words(c.display(TABLE)["prompt"]) == "量り直し：駒を一度下ろして、\n皿の中央に置き直してください"
     weigh(c, None, changed=True)
     weigh(c, Verdict(LEFT, 1.0, "battleship", "cruiser"))
     assert last(c) == "attacker_wins"
@@ -282,8 +282,9 @@ def test_identify_mode_a_whole_game_and_the_report_at_the_end(store):
 
     # re-weigh (not logged: nobody declared yet), then the port
     act(c, TABLE, "attack", 0)
-    weigh(c, Verdict(REWEIGH, 1.0))
+    act(c, TABLE, "weighing", Weighing((PanStatus(LOADED, MISFIT), PanStatus(LOADED)), Verdict(REWEIGH, 1.0)))
     assert c.session.state.current.reweighs == 0 and c.display(TABLE)["tone"] == "warn"
+    assert words(c.display(TABLE)["prompt"]).startswith("量り直し：左の皿の物はどの駒の重さでもありません")
     weigh(c, None, changed=True)
     weigh(c, Verdict(RIGHT, 1.0, "landing_ship", "port"))
     assert c.stage() == "over" and c.session.state.outcome().winner == 0 and sound(c) == "fanfare"
