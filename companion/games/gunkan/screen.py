@@ -50,6 +50,7 @@ class GunkanScreen(ControllerScreen):
     big_text = StringProperty("")
     detail_text = StringProperty("")
     log_text = StringProperty("")
+    judging_text = StringProperty("")
     pan_texts = ListProperty(["", ""])
     pan_colours = ListProperty([theme.TEXT, theme.TEXT])
     weighing = BooleanProperty(False)
@@ -173,6 +174,8 @@ class GunkanScreen(ControllerScreen):
             return
         model = self.controller.display(TABLE)
         self.stage = model["stage"]
+        self.judging_text = self.tr("gunkan_ui.judging", mode=self.tr(f"app.mode_{model['judging']}")) \
+            if model["judging"] else ""
         self.can_undo, self.can_end = model["can_undo"], model["can_end"]
         self.prompt_text, self.prompt_colour = self.words(model["prompt"]), TONES[model["tone"]]
         self.big_text = self.words(model["big"])
