@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 from kivy.clock import Clock
-from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
@@ -33,6 +32,7 @@ from companion.games.gunkan.widgets import ChoiceDialog, SeesawView, VirtualTray
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
+from companion.ui.widgets import whole_lines
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -159,11 +159,7 @@ class GunkanScreen(ControllerScreen):
 
     # drawing ------------------------------------------------------------------------------
 
-    @staticmethod
-    def whole_lines(height: float, font_size: float) -> float:
-        """The tallest height up to `height` holding a whole number of lines of text at `font_size`."""
-        line = CoreLabel(font_size=font_size).get_extents("国Ag")[1]
-        return max(line, height // line * line)
+    whole_lines = staticmethod(whole_lines)
 
     def words(self, text) -> str:
         """A Text or a line in this screen's language."""
