@@ -42,6 +42,8 @@ def test_the_gunkan_screen_opens_its_page_and_shows_the_judging(gui):
     gui.tap(gui.tile("gunkan"))
     gunkan = gui.screen
     assert gunkan.judging_text == ""  # not chosen yet
+    assert "はじめての対局" in gunkan.detail_text  # the walkthrough is offered where a game begins
+    gui.screenshot("gunkan-start-ja")
     gui.tap(gunkan.ids.bar.ids.rules)
     rules = gui.screen
     assert rules.name == "rules" and rules.kind == "gunkan"

@@ -30,7 +30,7 @@ def model(c, who) -> dict:
     }
     if c.session is None:
         return shown | {"prompt": Text("gunkan_ui.new_game"), "tone": "panel", "big": None,
-                        "detail": [], "log": []}
+                        "detail": [[Text("gunkan_ui.first_game_hint")]], "log": []}
     view = c.session.state.view(None)
     shown["log"] = _log(view)
     if who in (0, 1):
