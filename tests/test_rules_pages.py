@@ -19,7 +19,7 @@ def test_the_pages_explain_what_a_new_group_asked_about():
     kuku = " ".join(b.text for b in page("kuku", "ja"))
     assert "九九ボム" in kuku and "積 N" in kuku
     gunkan = {b.text for b in page("gunkan", "ja") if b.kind == "heading"}
-    assert {"はじめての対局", "コンパニオンでの戦闘の手順", "仮想駒", "ルール"} <= gunkan
+    assert {"はじめてのゲーム", "コンパニオンでの戦闘の手順", "仮想駒", "ルール"} <= gunkan
     english = {b.text for b in page("gunkan", "en") if b.kind == "heading"}
     assert {"Your first game", "A battle with the companion", "Virtual pieces", "The rules"} <= english
 

@@ -42,13 +42,13 @@ def test_the_gunkan_screen_opens_its_page_and_shows_the_judging(gui):
     gui.tap(gui.tile("gunkan"))
     gunkan = gui.screen
     assert gunkan.judging_text == ""  # not chosen yet
-    assert "はじめての対局" in gunkan.detail_text  # the walkthrough is offered where a game begins
+    assert "はじめてのゲーム" in gunkan.detail_text  # the walkthrough is offered where a game begins
     gui.screenshot("gunkan-start-ja")
     gui.tap(gunkan.ids.bar.ids.rules)
     rules = gui.screen
     assert rules.name == "rules" and rules.kind == "gunkan"
     headings = [b.text for b in rules.blocks if b.kind == "heading"]
-    assert headings[:3] == ["はじめての対局", "コンパニオンでの戦闘の手順", "仮想駒"]  # the walkthrough first
+    assert headings[:3] == ["はじめてのゲーム", "コンパニオンでの戦闘の手順", "仮想駒"]  # the walkthrough first
     gui.tap(rules.tab_buttons["back"])
     assert gui.screen is gunkan
     gui.wait_until(lambda: "mode:identify" in gunkan.action_buttons, what="the judging buttons")
