@@ -272,6 +272,14 @@ class Evening:
         self.press(f"counterweight:{'on' if counterweight else 'off'}")
         if counterweight:
             self.put("counterweight")  # it rides with the submarine
+        self._defend(kind, attacker, defender)
+        if kind == "counterweight_off":
+            self.wait(lambda: self.screen.session.state.current.counterweight_off, "the counterweight to come off")
+            self.put("counterweight")  # its button takes it off
+            assert "counterweight" not in self.pans()[0]
+
+    def _defend(self, kind, attacker, defender) -> None:
+        """The defender's piece on the right pan; a foreign object on the left is then re-placed."""
         self.put(defender)
         assert self.pans()[1] == [defender], self.pans()
         if kind == "foreign_object":
@@ -280,10 +288,6 @@ class Evening:
             assert self.screen.prompt_text == said, self.screen.prompt_text  # which pan, and what to do
             self.take_off("L")
             self.put(attacker)
-        if kind == "counterweight_off":
-            self.wait(lambda: self.screen.session.state.current.counterweight_off, "the counterweight to come off")
-            self.put("counterweight")  # its button takes it off
-            assert "counterweight" not in self.pans()[0]
 
     def _identify(self, kind, attacker, defender, counterweight) -> None:
         if counterweight:
@@ -292,14 +296,7 @@ class Evening:
         if counterweight:
             self.put("counterweight")
             assert self.pans()[0][-1] == "counterweight"  # with the attacker's piece, not the defender's
-        self.put(defender)
-        assert self.pans()[1] == [defender], self.pans()
-        if kind == "foreign_object":
-            self.wait(lambda: self.screen.controller.await_change, "the re-weigh")
-            said = i18n.translate("gunkan_ui.reweigh_left", self.gui.app.lang)
-            assert self.screen.prompt_text == said, self.screen.prompt_text  # which pan, and what to do
-            self.take_off("L")
-            self.put(attacker)
+        self._defend(kind, attacker, defender)
         if kind == "counterweight_refused":
             self.wait(lambda: self.screen.controller.await_change, "the counterweight refused")
             self.put("counterweight")  # off again

@@ -30,6 +30,15 @@ def pans(gui):
     return [[label for _, label, _ in sim.loads(pan)] for pan in ("L", "R")]
 
 
+def submarine_with_counterweight_attacks(gui, screen, seat):
+    """Judging "seesaw": ⑥ on the attacker's pan, a ship declared, the counterweight said to be on."""
+    tap_action(gui, screen, "mode:seesaw")
+    tap_action(gui, screen, f"attack:{seat}")
+    put(gui, screen, "submarine")
+    tap_action(gui, screen, "declare:ship")
+    tap_action(gui, screen, "counterweight:on")
+
+
 def verdict(gui, screen, fought):
     gui.wait_until(lambda: len(screen.session.state.battles) > fought, timeout=10, what="the verdict")
     assert_no_secrets(gui, screen)
@@ -37,11 +46,7 @@ def verdict(gui, screen, fought):
 
 
 def test_seesaw_the_submarine_with_the_counterweight_beats_the_carrier(gui, gunkan):
-    tap_action(gui, gunkan, "mode:seesaw")
-    tap_action(gui, gunkan, "attack:0")
-    put(gui, gunkan, "submarine")
-    tap_action(gui, gunkan, "declare:ship")
-    tap_action(gui, gunkan, "counterweight:on")
+    submarine_with_counterweight_attacks(gui, gunkan, 0)
     assert put(gui, gunkan, "counterweight") == "L"  # the attacker was just asked: their pan
     assert pans(gui) == [["submarine", "counterweight"], []]
     assert put(gui, gunkan, "carrier") == "R"  # the defender's turn: the tray opens on the right
@@ -52,11 +57,7 @@ def test_seesaw_the_submarine_with_the_counterweight_beats_the_carrier(gui, gunk
 
 
 def test_the_counterweight_goes_with_the_submarine_whichever_pan_is_chosen(gui, gunkan):
-    tap_action(gui, gunkan, "mode:seesaw")
-    tap_action(gui, gunkan, "attack:1")
-    put(gui, gunkan, "submarine")
-    tap_action(gui, gunkan, "declare:ship")
-    tap_action(gui, gunkan, "counterweight:on")
+    submarine_with_counterweight_attacks(gui, gunkan, 1)
     gui.tap(gunkan.ids.tray)
     gui.tap(gunkan.dialog.buttons["pan:R"])
     gui.tap(gunkan.dialog.buttons["counterweight"])  # the right pan chosen: 錘 still rides on ⑥
@@ -67,11 +68,7 @@ def test_the_counterweight_goes_with_the_submarine_whichever_pan_is_chosen(gui, 
 
 
 def test_the_tray_takes_the_counterweight_off_when_asked(gui, gunkan):
-    tap_action(gui, gunkan, "mode:seesaw")
-    tap_action(gui, gunkan, "attack:0")
-    put(gui, gunkan, "submarine")
-    tap_action(gui, gunkan, "declare:ship")
-    tap_action(gui, gunkan, "counterweight:on")
+    submarine_with_counterweight_attacks(gui, gunkan, 0)
     put(gui, gunkan, "counterweight")
     put(gui, gunkan, "battleship")
     gui.wait_until(lambda: "錘を外して" in gunkan.prompt_text, what="take the counterweight off")
