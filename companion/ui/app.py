@@ -144,6 +144,16 @@ class CompanionApp(App):
     def show_screen(self, name: str) -> None:
         self.manager.current = name
 
+    def show_rules(self, kind: str = "", back_to: str = "") -> None:
+        """A game's rules page (the first game's, from Home); `back_to` a screen to return to."""
+        from companion.ui.rules import RulesScreen  # the first time only: it reads the docs
+
+        if not self.manager.has_screen("rules"):
+            self.manager.add_widget(RulesScreen())
+        screen = self.manager.get_screen("rules")
+        screen.show(kind or screen.kind, back_to)
+        self.manager.current = "rules"
+
     def show_home(self) -> None:
         self.manager.current = "home"
         self.manager.get_screen("home").refresh()

@@ -9,6 +9,7 @@ move by move (◀ ▶: `companion/play/review.py`; Kuku steps through its attack
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from pathlib import Path
 
 from kivy.app import App
@@ -16,6 +17,7 @@ from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.uix.screenmanager import Screen
 
+from companion import i18n
 from companion.store import GameRecord
 from companion.ui.tiles import tiles
 
@@ -24,11 +26,21 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 SHOWN = 50  # rows: the newest games; older ones stay in the database
 
 
+SEAT_WORDS = ("red", "blue", "you", "cpu", "p1", "p2")
+
+
 def person(app, name: str) -> str:
-    """A player's name as people read it: the seat words (red, cpu, ...) translated, names as typed."""
-    key = f"app.player_{name}"
-    text = app.tr(key, app.lang)
-    return name if text == key else text
+    """A player's name as people read it: the seat words (red, cpu, ...) translated, names as typed.
+    A default name kept as it read in a language (Kuku keeps its names as typed: 「赤」) is a seat
+    word too, and reads in the app's language (not "赤 v 青" in English)."""
+    word = name if name in SEAT_WORDS else _seat_word(name)
+    return app.tr(f"app.player_{word}", app.lang) if word else name
+
+
+@lru_cache(maxsize=None)
+def _seat_word(name: str) -> str | None:
+    return next((word for word in SEAT_WORDS for lang in i18n.LANGUAGES
+                 if i18n.translate(f"app.player_{word}", lang) == name), None)
 
 
 def mode(record: GameRecord, tr) -> list[str]:

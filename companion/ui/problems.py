@@ -75,10 +75,11 @@ class ProblemPanel(BoxLayout):
 
 
 def _wrapped(text: str, size: str, colour, **kwargs) -> Label:
-    """A label as tall as its text wrapped to its width."""
-    label = Label(text=text, font_size=size, color=colour, halign="left", size_hint_y=None, **kwargs)
-    label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
-               texture_size=lambda w, size: setattr(w, "height", size[1]))
+    """A label as tall as its text wrapped to its width, Japanese broken between words."""
+    from companion.ui.widgets import EvenLabel  # here: it loads kv, after the font is installed
+
+    label = EvenLabel(words=text, font_size=size, color=colour, halign="left", size_hint_y=None, **kwargs)
+    label.bind(texture_size=lambda w, size: setattr(w, "height", size[1]))
     return label
 
 

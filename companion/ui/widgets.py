@@ -50,6 +50,13 @@ NO_BREAK = "\u00a0"
 CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")  # kana, kanji, full-width forms
 
 
+def whole_lines(height: float, font_size: float) -> float:
+    """The tallest height up to `height` holding a whole number of lines of text at `font_size`
+    (a scroll view that high never shows a line cut in half at its bottom)."""
+    line = CoreLabel(font_size=font_size).get_extents("国Ag")[1]
+    return max(line, height // line * line)
+
+
 class EvenLabel(Label):
     """`words` wrapped in even lines: a Japanese paragraph too wide for one line is broken
     (by "\n") between phrases (BudouX's, so never inside a word like 選んで) at the

@@ -86,7 +86,9 @@ def battle(gui, screen, attacker, left, right, declare=None, counterweight=None)
     if right:
         place(gui, screen, "R", right)
         try:
-            gui.wait_until(lambda: screen.weighing or len(screen.session.state.battles) > fought, what="weighing")
+            # weighing, or weighed already: a verdict, or a re-weigh asked (a loaded machine may miss the frames between)
+            gui.wait_until(lambda: screen.weighing or len(screen.session.state.battles) > fought
+                           or screen.controller.await_change, what="weighing")
         except AssertionError:
             raise AssertionError(describe(gui, screen)) from None
         assert_no_secrets(gui, screen)

@@ -1,5 +1,6 @@
 """九九戦艦 refereed by the screen: fleets behind a cover, attacks and bombs by touch (RULES.md §1)."""
 
+import word_breaks
 from test_kuku_screen_helpers import assert_no_leak, open_and_start, tap_cell, type_keys
 
 
@@ -112,6 +113,19 @@ def test_refereed_game_by_touch_with_bombs_and_no_fleet_on_the_shared_screen(gui
     assert "3 / 8" in screen.review_title
     assert "24" in screen.review_text and "正しくは" in screen.review_text
     gui.screenshot("10-review-failed-bomb")
+    # both fleets are told apart, with a legend; the step's words are whole lines (issue 29, finding 10)
+    assert "■ Akiの船" in screen.ids.legend.text and "□ Benの船" in screen.ids.legend.text
+    assert {seat for ships in screen.grid.owners.values() for seat, _ in ships} == {0, 1}
+    line = screen.whole_lines(1, screen.ids.review.font_size)
+    scroll = screen.ids.review_scroll
+    assert scroll.height >= 4 * line and abs(scroll.height / line - round(scroll.height / line)) < 0.01
+    assert not word_breaks.problems(gui.app), word_breaks.problems(gui.app)
+    gui.app.lang = "en"
+    screen.refresh()
+    gui.screenshot("10-review-en")
+    assert "■ Aki  □ Ben" in screen.ids.legend.text
+    gui.app.lang = "ja"
+    screen.refresh()
     gui.tap(screen.ids.over_report)
     assert screen.stage == "report" and "24: 1回中 1回まちがい" in screen.report_text
     assert "抜け: 6×4" in screen.report_text

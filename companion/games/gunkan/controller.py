@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from companion.games.gunkan import display
 from companion.games.gunkan.display import seat_name
-from companion.games.gunkan.seesaw import COMPARISON, EMPTY, REFUSED, PanStatus, identities
+from companion.games.gunkan.seesaw import COMPARISON, EMPTY, MISFIT, REFUSED, PanStatus, identities
 from companion.games.gunkan.table import declaration_of
 from companion.play.controller import TABLE, Controller, Offer, Text, Who
 from companion.play.session import Session
@@ -265,11 +265,11 @@ class GunkanController(Controller):
                 self.on_weighed(None, COMPARISON[verdict.kind])
             else:
                 self._play([{"type": "reweigh"}])
-                self._redo("gunkan_ui.reweigh")
+                self._redo(self._reweigh_key())
             return
         found = identities(verdict, None if self.seesaw.counterweight_sensed else self.counterweight_tap)
         if found.redo:
-            self._redo(REDO_KEYS.get(found.redo, "gunkan_ui.reweigh"))
+            self._redo(REDO_KEYS.get(found.redo) or self._reweigh_key())
             return
         actions = [{"type": "identified", "attacker": found.attacker, "defender": found.defender,
                     "counterweight": found.counterweight}]
@@ -279,6 +279,12 @@ class GunkanController(Controller):
             self._play(actions)  # one turn: both, or neither
         except IllegalAction:  # e.g. a class no longer in play: the weighing was wrong
             self._redo("gunkan_ui.reweigh")
+
+    def _reweigh_key(self) -> str:
+        """What to do when the judge could not decide: a pan whose load weighs like no piece is
+        named (a coin, a finger, two pieces), else both are placed again."""
+        misfits = [side for side, pan in zip(("left", "right"), self.pans) if pan.reason == MISFIT]
+        return f"gunkan_ui.reweigh_{misfits[0]}" if len(misfits) == 1 else "gunkan_ui.reweigh"
 
     def _play(self, actions: list) -> None:
         fought = len(self.state.battles)

@@ -30,7 +30,7 @@ def model(c, who) -> dict:
     }
     if c.session is None:
         return shown | {"prompt": Text("gunkan_ui.new_game"), "tone": "panel", "big": None,
-                        "detail": [], "log": []}
+                        "detail": [[Text("gunkan_ui.first_game_hint")]], "log": []}
     view = c.session.state.view(None)
     shown["log"] = _log(view)
     if who in (0, 1):
@@ -70,11 +70,17 @@ def _button(c, offer: Offer) -> dict:
             "value": value, "label": offer.label, "tone": tone}
 
 
-def _tray(c) -> str | None:
-    """The pan a virtual tray opens on: the left while it is empty, else the right."""
+def _tray(c) -> dict | None:
+    """A virtual tray (on a simulated seesaw): `attacker_next` while the attacker is asked about the
+    counterweight or said it is on before the defender placed (it is then the next piece).  Only
+    the tray knows what lies on a pan, so it chooses the pan it opens on from that."""
     if not c.virtual:
         return None
-    return "L" if c.pans[0].kind == "empty" else "R"
+    battle = c.state.current if c.session else None
+    if battle is None:
+        return {"attacker_next": False}
+    said_on = c.counterweight_tap if c.identify else bool(battle.counterweight and not battle.counterweight_off)
+    return {"attacker_next": c.state.phase == "counterweight" or (said_on and c.pans[1].kind == "empty")}
 
 
 def _question(c) -> dict | None:

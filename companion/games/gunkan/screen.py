@@ -32,6 +32,7 @@ from companion.games.gunkan.widgets import ChoiceDialog, SeesawView, VirtualTray
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
+from companion.ui.widgets import whole_lines
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -49,6 +50,7 @@ class GunkanScreen(ControllerScreen):
     big_text = StringProperty("")
     detail_text = StringProperty("")
     log_text = StringProperty("")
+    judging_text = StringProperty("")
     pan_texts = ListProperty(["", ""])
     pan_colours = ListProperty([theme.TEXT, theme.TEXT])
     weighing = BooleanProperty(False)
@@ -146,16 +148,18 @@ class GunkanScreen(ControllerScreen):
         return taken
 
     def open_tray(self) -> None:
-        pan = self.controller.display(TABLE)["tray"] if self.controller else None
-        if pan is None:
+        tray = self.controller.display(TABLE)["tray"] if self.controller else None
+        if tray is None:
             return
         if self._tray is None or self._tray_lang != self.app.lang:
-            self._tray, self._tray_lang = VirtualTray(self.app.source, self.tr, pan), self.app.lang
-        self._tray.show_pan(pan)
+            self._tray, self._tray_lang = VirtualTray(self.app.source, self.tr), self.app.lang
+        self._tray.show_pan(self._tray.opening_pan(tray["attacker_next"]))
         self.dialog = self._tray
         self.dialog.open()
 
     # drawing ------------------------------------------------------------------------------
+
+    whole_lines = staticmethod(whole_lines)
 
     def words(self, text) -> str:
         """A Text or a line in this screen's language."""
@@ -166,6 +170,8 @@ class GunkanScreen(ControllerScreen):
             return
         model = self.controller.display(TABLE)
         self.stage = model["stage"]
+        self.judging_text = self.tr("gunkan_ui.judging", mode=self.tr(f"app.mode_{model['judging']}")) \
+            if model["judging"] else ""
         self.can_undo, self.can_end = model["can_undo"], model["can_end"]
         self.prompt_text, self.prompt_colour = self.words(model["prompt"]), TONES[model["tone"]]
         self.big_text = self.words(model["big"])

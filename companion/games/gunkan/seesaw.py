@@ -42,6 +42,7 @@ from companion.sensing.pipeline import NotStableError, Pipeline, rate_differs
 from companion.sensing.source import WeightSource
 
 EMPTY, SETTLING, LOADED, REFUSED = "empty", "settling", "loaded", "refused"
+MISFIT = "misfit"  # a LOADED pan's reason when what lies there weighs like no piece
 STACKED = SUBMARINE + COMBINE + COUNTERWEIGHT  # "submarine+counterweight"
 COMPARISON = {LEFT: "attacker_heavier", RIGHT: "defender_heavier", BALANCED: "balanced"}
 _HISTORY_S = 1.0  # per pan, for `settled`
@@ -54,7 +55,7 @@ class PanStatus:
     """What the referee screen may know about a pan: never a weight."""
 
     kind: str  # EMPTY, SETTLING, LOADED, REFUSED
-    reason: str = ""
+    reason: str = ""  # REFUSED: the judge's; LOADED: MISFIT when it weighs like no piece
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,7 @@ class Seesaw:
         if state.kind == WAITING:
             return PanStatus(EMPTY)
         if state.kind in ("class", REWEIGH):
-            return PanStatus(LOADED)
+            return PanStatus(LOADED, MISFIT if state.kind == REWEIGH else "")
         latest = self.pipeline.latest(channel)
         if latest is not None and latest.stable and abs(latest.grams) < self._empty_g():
             return PanStatus(EMPTY)

@@ -9,7 +9,9 @@ attacker can win (a submarine against the carrier), so a tilt would tell.
 The virtual pieces tray stands in for hands on a laptop.  It names pieces to
 the person placing them, so it lives in a popup outside the screen (never in
 the referee screen's widget tree) and closes as soon as a piece is placed or
-taken off: the shared screen never shows a piece name during a battle.
+taken off: the shared screen never shows a piece name during a battle.  The one
+counterweight rides with the attacking submarine, so its button puts it on the
+attacker's pan whichever pan is chosen, and takes it off again while it lies on one.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
+from companion.games.gunkan.pieces import COUNTERWEIGHT
 from companion.ui import theme
 
+ATTACKER_PAN = "L"  # the attacker's piece goes on the left pan, the defender's on the right
 TRAY_PIECES = ("carrier", "battleship", "cruiser", "destroyer", "minesweeper", "submarine",
                "landing_ship", "mine", "port", "counterweight")
 ODD_OBJECT_G = 7.0  # a 500-yen coin: far from every class, heavier than an empty pan (re-weigh demo)
@@ -133,7 +137,6 @@ class VirtualTray(ModalView):
             pans.add_widget(toggle)
             self.buttons[f"pan:{key}"] = toggle
         box.add_widget(pans)
-        self.show_pan(pan)
         grid = GridLayout(cols=4, spacing=6)
         items = [(name, piece_name(tr, name), {"piece": name}) for name in TRAY_PIECES]
         items.append(("odd", tr("gunkan_ui.tray_odd"), {"grams": ODD_OBJECT_G}))
@@ -153,17 +156,44 @@ class VirtualTray(ModalView):
             self.buttons[key] = button
         box.add_widget(row)
         self.add_widget(box)
+        self.show_pan(pan)
+
+    def opening_pan(self, attacker_next: bool) -> str:
+        """The pan a person reaches for: the attacker's while it is bare, or while the attacker
+        places next (asked about the counterweight, or it is the next piece), else the defender's."""
+        bare = not self.sim.loads(ATTACKER_PAN)
+        return ATTACKER_PAN if bare or (attacker_next and self.counterweight_on() is None) else "R"
 
     def show_pan(self, pan: str) -> None:
-        """Choose the pan and show how many loads each pan holds (opened again and again)."""
+        """Choose the pan (opened again and again)."""
         self.pan = pan
+        self._show_loads()
+
+    def on_pre_open(self) -> None:
+        self._show_loads()
+
+    def _show_loads(self) -> None:
+        """How many loads each pan holds, and whether the counterweight is on one."""
         for key, label in (("L", "tray_left"), ("R", "tray_right")):
             toggle = self.buttons[f"pan:{key}"]
             toggle.text = self.tr(f"gunkan_ui.{label}", n=len(self.sim.loads(key)))
-            toggle.state = "down" if key == pan else "normal"
+            toggle.state = "down" if key == self.pan else "normal"
+        on = self.counterweight_on()
+        self.buttons[COUNTERWEIGHT].text = self.tr(f"gunkan_ui.tray_counterweight_{'off' if on else 'on'}")
+
+    def counterweight_on(self) -> tuple[str, int] | None:
+        """(pan, load id) of the counterweight while it lies on a pan."""
+        return next(((pan, load) for pan in ("L", "R") for load, label, _ in self.sim.loads(pan)
+                     if label == COUNTERWEIGHT), None)
 
     def _place(self, load: dict) -> None:
-        self.sim.place(self.pan, load.get("piece"), grams=load.get("grams"))
+        piece = load.get("piece")
+        if piece != COUNTERWEIGHT:
+            self.sim.place(self.pan, piece, grams=load.get("grams"))
+        elif (on := self.counterweight_on()) is not None:
+            self.sim.remove(*on)
+        else:
+            self.sim.place(ATTACKER_PAN, piece)
         self.dismiss()
 
     def _remove(self) -> None:

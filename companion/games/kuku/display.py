@@ -145,6 +145,7 @@ def _over(c, who, pad, board) -> dict:
     record = _attack(board, history, c.review_index)
     review = headline(record, names) if record else None
     return {"status": [status, Text(f"kuku.reason_{outcome['reason']}")], "status_seat": winner,
+            "legend": Text("kuku_ui.fleets_legend", {"first": names[0], "second": names[1]}),
             "review_title": Text("kuku_ui.review", {"i": c.review_index, "n": len(history)}),
             "review": [review] + announcement(record, names) if record else [Text("kuku_ui.review_start")]}
 

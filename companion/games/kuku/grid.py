@@ -31,6 +31,7 @@ HINT = (0.35, 0.95, 0.55, 1)
 class KukuGrid(CellGrid):
     markers = DictProperty({})  # cell → "red" | "blue"
     ships = DictProperty({})  # cell → "normal" | "leader" (private placement, or after the game)
+    owners = DictProperty({})  # after the game, both fleets: cell → [(seat, kind)]; seat 0 filled, seat 1 framed
     rings = ListProperty([])  # cells ringed in gold: the attack just made
     hints = ListProperty([])  # cells ringed in green: the right listing after a failed bomb
     aim = StringProperty("")  # the cell picked, not attacked yet
@@ -40,7 +41,7 @@ class KukuGrid(CellGrid):
         super().__init__(**kwargs)
         self.drawn: dict[str, str] = {cell: "" for cell in CELLS}
         redraw = Clock.create_trigger(self.redraw)
-        self.bind(pos=redraw, size=redraw, markers=redraw, ships=redraw, rings=redraw,
+        self.bind(pos=redraw, size=redraw, markers=redraw, ships=redraw, owners=redraw, rings=redraw,
                   hints=redraw, aim=redraw, show_values=redraw, interactive=redraw)
 
     # geometry -------------------------------------------------------------------
@@ -113,10 +114,17 @@ class KukuGrid(CellGrid):
         Rectangle(pos=(x + 1, y + 1), size=(size - 2, size - 2))
         mark = ""
         kind = self.ships.get(cell)
-        if kind:
-            pad = size * 0.10
+        pad = size * 0.10
+        for seat, seat_kind in self.owners.get(cell, []):  # both fleets: the first filled, the second framed
+            Color(*SHIP[seat_kind])
+            if seat == 0:
+                Rectangle(pos=(x + pad * 2, y + pad * 2), size=(size - 4 * pad, size - 4 * pad))
+            else:
+                Line(rectangle=(x + pad * 0.6, y + pad * 0.6, size - 1.2 * pad, size - 1.2 * pad), width=2.5)
+        if kind and not self.owners:
             Color(*SHIP[kind])
             Rectangle(pos=(x + pad, y + pad), size=(size - 2 * pad, size - 2 * pad))
+        if kind:
             mark += "L" if kind == "leader" else "N"
         colour = self.markers.get(cell)
         if colour:

@@ -23,10 +23,11 @@ from companion.games.kuku.setup import KIND
 from companion.games.kuku.grid import KukuGrid  # noqa: F401  (used in kv)
 from companion.games.kuku.keypad import KukuKeypad  # noqa: F401  (used in kv)
 from companion.games.kuku.rules import KINDS
-from companion.games.kuku.texts import fleet_kinds
+from companion.games.kuku.texts import fleet_kinds, fleet_owners
 from companion.play.controller import Text
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
+from companion.ui.widgets import whole_lines
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -56,6 +57,7 @@ class KukuScreen(ControllerScreen):
     confirm_text = StringProperty("")
     continue_text = StringProperty("")
     review_text = StringProperty("")
+    legend_text = StringProperty("")  # after the game: which drawn fleet is whose
     review_title = StringProperty("")
     score_text = StringProperty("")
     report_text = StringProperty("")
@@ -117,6 +119,8 @@ class KukuScreen(ControllerScreen):
         self.notice_text = self.words(model["notice"]).replace("。", "。\n").strip()  # breaks between sentences
         board, grid = model["board"], self.grid
         grid.markers, grid.ships = board["markers"], fleet_kinds(board["fleet"])
+        owners = fleet_owners(board["fleet"])  # both fleets after the game: each seat drawn its own way
+        grid.owners = owners if len({seat for ships in owners.values() for seat, _ in ships}) > 1 else {}
         grid.rings, grid.hints, grid.aim = board["rings"], board["hints"], board["aim"]
         grid.show_values, grid.interactive = board["values"], board["interactive"]
         self.keypad.entry = model.get("entry", "")
@@ -184,6 +188,9 @@ class KukuScreen(ControllerScreen):
 
     def _draw_over(self, model, offered) -> None:
         self.review_title, self.review_text = self.words(model["review_title"]), self.words(model["review"])
+        self.legend_text = self.words(model["legend"])
+
+    whole_lines = staticmethod(whole_lines)
 
 
 class AnswerToggle(ToggleButton):

@@ -99,6 +99,16 @@ def fleet_kinds(tokens: list[str]) -> dict[str, str]:
     return {cell: kind for kind, cell in map(ship_of, tokens)}
 
 
+def fleet_owners(tokens: list[str]) -> dict[str, list[tuple[int, str]]]:
+    """Cell → [(seat, kind), ...] from ship tokens such as "0:leader@4×6": after the game both
+    fleets are shown, and both players may hold the same cell."""
+    owners: dict[str, list[tuple[int, str]]] = {}
+    for token in tokens:
+        kind, cell = ship_of(token)
+        owners.setdefault(cell, []).append((int(token.split(":")[0]), kind))
+    return owners
+
+
 def computer_turn(ai, state, seat: int) -> list:
     """The computer's actions until its step is done: its fleet, or one whole attack.
 

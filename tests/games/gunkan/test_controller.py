@@ -16,7 +16,7 @@ from companion.games.gunkan.controller import GunkanController, Weighing
 from companion.games.gunkan import display
 from companion.games.gunkan.display import render
 from companion.games.gunkan.pieces import default_table
-from companion.games.gunkan.seesaw import EMPTY, LOADED, REFUSED, PanStatus, Seesaw, virtual_calibration
+from companion.games.gunkan.seesaw import EMPTY, LOADED, MISFIT, REFUSED, PanStatus, Seesaw, virtual_calibration
 from companion.games.gunkan.table import RANK, SHIPS, rank_label
 from companion.play.controller import TABLE, Refused, to_json
 from companion.sensing.judge import BALANCED, LEFT, REWEIGH, RIGHT, Verdict
@@ -172,7 +172,7 @@ def test_seesaw_mode_a_whole_game(store):
     act(c, TABLE, "counterweight", "off")
     weigh(c, Verdict(REWEIGH, 1.0))
     assert c.session.state.current.reweighs == 1
-    assert words(c.display(TABLE)["prompt"]) == "量り直し：駒を置き直してください"
+    assert words(c.display(TABLE)["prompt"]) == "量り直し：駒を一度下ろして、\n皿の中央に置き直してください"
     assert c.display(TABLE)["tone"] == "warn"
     weigh(c, None, changed=True)
     weigh(c, Verdict(LEFT, 1.0))
@@ -256,7 +256,7 @@ def test_identify_mode_a_whole_game_and_the_report_at_the_end(store):
     actions = list(c.session.actions)
     weigh(c, Verdict(LEFT, 1.0, "battleship", "carrier"))
     assert c.session.actions == actions == store.actions(c.session.id)  # no lone declaration either
-    assert words(c.display(TABLE)["prompt"]) == "量り直し：駒を置き直してください"
+    assert words(c.display(TABLE)["prompt"]) == "量り直し：駒を一度下ろして、\n皿の中央に置き直してください"
     weigh(c, None, changed=True)
     weigh(c, Verdict(LEFT, 1.0, "battleship", "cruiser"))
     assert last(c) == "attacker_wins"
@@ -282,8 +282,9 @@ def test_identify_mode_a_whole_game_and_the_report_at_the_end(store):
 
     # re-weigh (not logged: nobody declared yet), then the port
     act(c, TABLE, "attack", 0)
-    weigh(c, Verdict(REWEIGH, 1.0))
+    act(c, TABLE, "weighing", Weighing((PanStatus(LOADED, MISFIT), PanStatus(LOADED)), Verdict(REWEIGH, 1.0)))
     assert c.session.state.current.reweighs == 0 and c.display(TABLE)["tone"] == "warn"
+    assert words(c.display(TABLE)["prompt"]).startswith("量り直し：左の皿の物はどの駒の重さでもありません")
     weigh(c, None, changed=True)
     weigh(c, Verdict(RIGHT, 1.0, "landing_ship", "port"))
     assert c.stage() == "over" and c.session.state.outcome().winner == 0 and sound(c) == "fanfare"
@@ -369,16 +370,27 @@ def test_input_from_a_seat_that_may_not_act_is_refused_and_changes_nothing(store
     assert c.session.actions == [{"type": "battle", "attacker": 0}]
 
 
-def test_the_virtual_tray_opens_on_the_left_pan_until_it_holds_a_piece(store):
+def test_the_virtual_tray_is_told_when_the_attacker_places_next(store):
+    """Issue 29 finding 3: after ⑥ on the left pan, 錘 is the attacker's next piece."""
+    assert GunkanController.open(store, seesaw=FakeSeesaw()).display(TABLE)["tray"] is None  # real pans
     c = GunkanController.open(store, seesaw=FakeSeesaw(), virtual=True)
-    act(c, TABLE, "mode", "identify")
-    assert c.display(TABLE)["tray"] == "L" and c.display(0)["tray"] is None
+    act(c, TABLE, "mode", "seesaw")
+    assert c.display(TABLE)["tray"] == {"attacker_next": False} and c.display(0)["tray"] is None
     act(c, TABLE, "attack", 0)
     weigh(c, None, LOADED, EMPTY)
-    assert c.display(TABLE)["tray"] == "R"
-    weigh(c, None, REFUSED, EMPTY)
-    assert c.display(TABLE)["tray"] == "R"
-    assert GunkanController.open(store, seesaw=FakeSeesaw()).display(TABLE)["tray"] is None
+    assert not c.display(TABLE)["tray"]["attacker_next"]  # the defender declares, then places
+    act(c, TABLE, "declare", "ship")
+    assert c.display(TABLE)["tray"]["attacker_next"]  # the attacker is asked about the counterweight
+    act(c, TABLE, "counterweight", "on")
+    assert c.display(TABLE)["tray"]["attacker_next"]  # it is the next piece
+    weigh(c, None, LOADED, LOADED)
+    assert not c.display(TABLE)["tray"]["attacker_next"]  # the defender has placed
+    c = GunkanController(store, None, FakeSeesaw(), virtual=True)  # a new game beside that one
+    act(c, TABLE, "mode", "identify")
+    act(c, TABLE, "attack", 1)
+    assert not c.display(TABLE)["tray"]["attacker_next"]
+    act(c, TABLE, "counterweight", "tap")
+    assert c.display(TABLE)["tray"]["attacker_next"]
 
 
 def test_a_weighing_that_changes_nothing_shown_is_not_announced(store):

@@ -1,0 +1,72 @@
+"""The Rules screen: each game's rules page (companion/rules_pages.py reads docs/rules.md and
+docs/rules.ja.md), in the app's language, a tab per game; opened from Home or from a game
+screen's Rules button, which it returns to."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.lang import Builder
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion import rules_pages
+from companion.ui import theme
+from companion.ui.tiles import tiles
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+STYLE = {"title": ("24sp", True, theme.GOLD), "heading": ("22sp", True, theme.TEXT),
+         "para": ("20sp", False, theme.TEXT), "item": ("20sp", False, theme.TEXT),
+         "row": ("18sp", False, theme.TEXT)}
+
+
+class RulesScreen(Screen):
+    kind = StringProperty("gunkan")  # the game whose page is shown
+    back_to = StringProperty("")  # the game screen it was opened from ("" from Home)
+    shown = StringProperty("")  # "kind:lang" of the page drawn
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.tab_buttons: dict = {}
+        self.blocks: list = []
+
+    def show(self, kind: str, back_to: str = "") -> None:
+        self.kind, self.back_to = kind, back_to
+        self.draw()
+
+    def on_pre_enter(self, *_):
+        self.draw()
+
+    def draw(self) -> None:
+        app = App.get_running_app()
+        self._draw_tabs(app)
+        if self.shown == f"{self.kind}:{app.lang}":
+            return
+        self.shown = f"{self.kind}:{app.lang}"
+        page = self.ids.page
+        page.clear_widgets()
+        self.blocks = rules_pages.page(self.kind, app.lang)
+        for block in self.blocks:
+            size, bold, colour = STYLE[block.kind]
+            page.add_widget(Factory.RulesBlock(words=block.text, font_size=size, bold=bold, color=colour))
+        self.ids.scroll.scroll_y = 1
+
+    def _draw_tabs(self, app) -> None:
+        row = self.ids.tabs
+        row.clear_widgets()
+        self.tab_buttons = {}
+        for tile in tiles():
+            button = Factory.ChoiceButton(text=app.tr(f"app.rules_tab_{tile.kind}", app.lang), font_size="18sp",
+                                          group="rules_tabs", state="down" if tile.kind == self.kind else "normal")
+            button.bind(on_release=lambda _, k=tile.kind: self.show(k, self.back_to))
+            row.add_widget(button)
+            self.tab_buttons[tile.kind] = button
+        if self.back_to:
+            back = Factory.BigButton(text=app.tr("app.rules_back", app.lang), font_size="18sp",
+                                     background_color=theme.ACCENT)
+            back.bind(on_release=lambda *_: app.show_screen(self.back_to))
+            row.add_widget(back)
+            self.tab_buttons["back"] = back

@@ -1,0 +1,41 @@
+"""The rules pages the app shows come from docs/rules.md and docs/rules.ja.md, section for section."""
+
+import pytest
+
+from companion import rules_pages
+from companion.rules_pages import RulesPageError, page, plain
+from companion.ui.tiles import tiles
+
+
+@pytest.mark.parametrize("kind", [t.kind for t in tiles()])
+def test_every_game_has_a_page_in_both_languages_with_the_same_shape(kind):
+    ja, en = page(kind, "ja"), page(kind, "en")
+    assert [b.kind for b in ja] == [b.kind for b in en]  # the Japanese page follows the English one
+    assert ja[0].kind == "title" and all(b.text for b in ja + en)
+    assert not any(mark in b.text for b in ja + en for mark in ("**", "`", "](", "<!--"))
+
+
+def test_the_pages_explain_what_a_new_group_asked_about():
+    kuku = " ".join(b.text for b in page("kuku", "ja"))
+    assert "九九ボム" in kuku and "積 N" in kuku
+    gunkan = {b.text for b in page("gunkan", "ja") if b.kind == "heading"}
+    assert {"はじめてのゲーム", "コンパニオンでの戦闘の手順", "仮想駒", "ルール"} <= gunkan
+    english = {b.text for b in page("gunkan", "en") if b.kind == "heading"}
+    assert {"Your first game", "A battle with the companion", "Virtual pieces", "The rules"} <= english
+
+
+def test_markdown_becomes_words():
+    assert plain("**Our ruling.** see [the deck](navalwar_deck.md), `3×8` and *seesaw*") == \
+        "Our ruling. see the deck, 3×8 and seesaw"
+    blocks = rules_pages._blocks(["| a | b |", "|---|---|", "| 1 | 2 |", "", "- one", "  more", "1. first"],
+                                 " ", "• ")
+    assert [(b.kind, b.text) for b in blocks] == [("row", "a ｜ b"), ("row", "1 ｜ 2"), ("item", "• one more"),
+                                                   ("item", "1. first")]
+
+
+def test_a_missing_section_or_file_names_it(tmp_path):
+    (tmp_path / "rules.md").write_text("<!-- help: kuku -->\n## Kuku\n")
+    with pytest.raises(RulesPageError, match=r"rules\.md: no section for 'uttt'"):
+        page("uttt", "en", tmp_path)
+    with pytest.raises(RulesPageError, match=r"rules\.ja\.md: cannot read"):
+        page("kuku", "ja", tmp_path)
