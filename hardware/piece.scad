@@ -113,7 +113,16 @@ module cap() {
 
 if (part == "piece") piece();
 else if (part == "cavity") void();
-else if (part == "section") difference() { piece(); translate([0, -1, -1]) cube([width, height + 2, thickness + 2]); }
+else if (part == "section")  // cut through one half of the cavity, beside the rib
+    difference() { piece(); translate([width / 6, -1, -1]) cube([width, height + 2, thickness + 2]); }
 else if (part == "cap") translate([0, 0, cap_plate + cap_skirt + pocket_depth]) mirror([0, 0, 1]) cap();
-else if (part == "cap_on_piece") { piece(); translate([0, 0, thickness - cap_skirt + 0.01]) cap(); }
+else if (part == "cap_on_piece") {  // for the pictures: the counterweight on a piece, washers in
+    color("Ivory") piece();
+    translate([0, 0, thickness - cap_skirt + 0.01]) {
+        color("SteelBlue") cap();
+        color("DimGray") for (i = [0:washers - 1])
+            translate([cap_centre[0], cap_centre[1], cap_skirt + cap_plate + 0.01 + i * washer_t])
+                difference() { cylinder(d = washer_d, h = washer_t - 0.02); translate([0, 0, -1]) cylinder(d = 8.4, h = 4); }
+    }
+}
 else assert(false, str("unknown part \"", part, "\"; choose piece, cavity, section, cap or cap_on_piece"));

@@ -282,11 +282,13 @@ module stop_screw() {  // M3 x 12 socket head, head up (for the pictures)
 
 module board(size) { translate([-size[0] / 2, -size[1] / 2, 0]) cube([size[0], size[1], pcb_thickness]); }
 
-// One cell on its pedestal with its carrier, seen from the side: how the cell is held.
+// One cell on its pedestal with its carrier and stop, the pan lifted off: how the cell is held.
 module cell_mount() {
-    intersection() {
-        assembly(0);
-        translate([pan_spacing / 2 - cell_length / 2 - 30, cell_y - 40, -1]) cube([cell_length + 60, 80, 80]);
+    color("BurlyWood") base();
+    at_cell(1) {
+        color("Silver") translate([0, 0, cell_z + 0.01]) load_cell();
+        color("SteelBlue") translate([0, 0, cell_top + 0.02]) carrier();
+        color("DimGray") translate([stop_x, cell_width / 2, stop_boss_top + 0.5]) stop_screw();
     }
 }
 
