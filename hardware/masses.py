@@ -268,6 +268,16 @@ class Plan:
         return total
 
 
+def fill_line(held: Capacity, grams: float, share: float, cavity_mm: float) -> float:
+    """How high `grams` of the fill stand on the cavity's floor: shot, the top of the last
+    layer it needs (its poured layers hold alike); putty, pressed level."""
+    d = held.fill.diameter_mm
+    if not d:
+        return share * (cavity_mm - ROOF_CLEARANCE)
+    layers = math.ceil(grams / held.fill.ball_g / (held.balls / held.layers) - 1e-9)
+    return d + (layers - 1) * d * math.sqrt(2 / 3)
+
+
 def choose(capacities: list[Capacity], shell_g: float, cavity_mm: float) -> list[Rank]:
     """Every rank, lightest first, with the first fill that reaches its mass (None: none does)."""
     ranks = []
@@ -279,7 +289,7 @@ def choose(capacities: list[Capacity], shell_g: float, cavity_mm: float) -> list
             ranks.append(Rank(name, mass, SETS[name], None, need, math.inf, math.inf))
             continue
         share = need / chosen.grams
-        ranks.append(Rank(name, mass, SETS[name], chosen.fill, need, share, share * (cavity_mm - ROOF_CLEARANCE)))
+        ranks.append(Rank(name, mass, SETS[name], chosen.fill, need, share, fill_line(chosen, need, share, cavity_mm)))
     return ranks
 
 
