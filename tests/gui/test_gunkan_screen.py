@@ -290,29 +290,3 @@ def test_without_a_sensor_the_players_tap_what_the_wooden_seesaw_showed(gui, gun
     tap_action(gui, gunkan, "weighed:balanced")
     assert gunkan.session.state.battles[-1].verdict == "both_removed"
     assert gunkan.stage == "idle"  # no pans to wait for
-
-
-def test_calibration_wizard_in_english(gui, gunkan):
-    """The pans' state while the wizard waits and the plot, in English."""
-    gui.app.lang = "en"
-    gui.tap(gunkan.ids.calibrate)
-    wizard = gui.screen
-    gui.app.source.with_realism(**GENTLE_HANDS)
-    while wizard.step == "scale":
-        wizard.virtual_hand()
-        gui.wait_until(lambda: wizard.ready, what="still pans")
-        gui.pump(0.3)
-        wizard.do_scale_step()
-    gui.wait_until(lambda: wizard.ids.pans.text.startswith("Left pan: empty"), what="the left pan shown empty")
-    gui.tap(wizard.ids.hand)
-    gui.wait_until(lambda: re.search(r"Left pan: still, 2[12]\.\d\d g", wizard.ids.pans.text), what="the weight")
-    gui.screenshot("w03-still-en")
-    while wizard.step == "pieces":
-        gui.wait_until(lambda: wizard.lifting or wizard.step != "pieces", what="a recorded weighing")
-        if wizard.step == "pieces":
-            wizard.virtual_hand()
-            gui.wait_until(lambda: not wizard.lifting, what="an empty pan")
-            if wizard.step == "pieces":
-                wizard.virtual_hand()
-    assert "Every pair of neighbouring classes is well apart" in wizard.status_text
-    gui.screenshot("w04-report-en")

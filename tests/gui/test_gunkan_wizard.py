@@ -189,3 +189,40 @@ def test_starting_over_or_leaving_asks_before_unsaved_weighings_are_lost(gui, wi
     gui.tap(wizard.ids.restart)
     gui.tap(wizard.dialog.buttons["yes"])
     assert wizard.step == "mass" and wizard.report is None
+
+
+def test_the_mass_step_reads_in_english(gui):
+    gui.app.change_setting(language="en")
+    gui.tap(gui.tile("gunkan"))
+    gui.tap(gui.screen.ids.calibrate)
+    wizard = gui.screen
+    gui.tap(wizard.keys["clear"])
+    for coin in ("500_old", "500", "100", "100"):
+        gui.tap(wizard.keys[f"coin:{coin}"])  # every tap checks the layout
+    assert "¥100 × 2 + ¥500 × 1 + old ¥500 × 1 = 23.70 g" in wizard.ids.reference.text
+    assert "Scale error ±" in wizard.ids.reference.text and "on a 22 g piece" in wizard.ids.reference.text
+    gui.screenshot("w00-coins-en")
+
+
+def test_the_wizard_reads_in_english(gui, wizard):
+    """The pans' state while the wizard waits and the plot, in English."""
+    gui.app.lang = "en"
+    type_mass(gui, wizard, "20")
+    while wizard.step == "scale":
+        wizard.virtual_hand()
+        gui.wait_until(lambda: wizard.ready, what="still pans")
+        gui.pump(0.3)
+        wizard.do_scale_step()
+    gui.wait_until(lambda: wizard.ids.pans.text.startswith("Left pan: empty"), what="the left pan shown empty")
+    gui.tap(wizard.ids.hand)
+    gui.wait_until(lambda: re.search(r"Left pan: still, 2[12]\.\d\d g", wizard.ids.pans.text), what="the weight")
+    gui.screenshot("w03-still-en")
+    while wizard.step == "pieces":
+        gui.wait_until(lambda: wizard.lifting or wizard.step != "pieces", what="a recorded weighing")
+        if wizard.step == "pieces":
+            wizard.virtual_hand()
+            gui.wait_until(lambda: not wizard.lifting, what="an empty pan")
+            if wizard.step == "pieces":
+                wizard.virtual_hand()
+    assert "Every pair of neighbouring classes is well apart" in wizard.status_text
+    gui.screenshot("w04-report-en")

@@ -63,7 +63,8 @@ class KnownMassStep:
             self.ready = False
             return
         if ref.coins:
-            stack = "＋".join(tr("gunkan_ui.wizard_coin_n", coin=self.coin_label(k), n=n) for k, n in ref.coins)
+            stack = tr("gunkan_ui.wizard_coin_plus").join(
+                tr("gunkan_ui.wizard_coin_n", coin=self.coin_label(k), n=n) for k, n in ref.coins)
             what = tr("gunkan_ui.wizard_ref_coins", stack=stack, g=f"{ref.grams:.2f}")
         else:
             what = tr("gunkan_ui.wizard_ref_typed", g=ref.typed)
