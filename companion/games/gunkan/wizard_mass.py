@@ -35,7 +35,7 @@ class KnownMassStep:
 
     def _label_coins(self) -> None:
         for key, _, grams in COINS:
-            self.keys[f"coin:{key}"].text = f"{self.coin_label(key)} {grams:g} g"
+            self.keys[f"coin:{key}"].text = f"{self.coin_label(key)} = {grams:g} g"
         self.keys["clear"].text = self.tr("gunkan_ui.wizard_ref_clear")
 
     def reference_key(self, key: str) -> None:
