@@ -2,18 +2,21 @@
 //
 // The outline is a shogi piece's pentagon; the body is a flat prism printed on its
 // back.  A closed cavity fills the middle: print up to the cavity's roof, pause,
-// fill it with the rank's ballast (hardware/pieces.md says which and how much),
-// resume, and the roof seals it.  A shallow recess in the back (the face the piece
-// lies on) takes the last fraction of a gram (lead or tungsten tape), hidden under
-// a felt pad.
+// fill it with the rank's ballast (hardware/pieces.md says which and how much; the
+// numbers come from hardware/masses.py, which renders this model), resume, and the
+// roof seals it.  A rib down the middle carries the roof, so the roof's first layer
+// bridges at most `bridge_span` mm and prints flat; every fill stays at least
+// `roof_clearance` below the roof, so no fill props it up (the same roof on every rank).
+// A shallow recess in the back (the face the piece lies on) takes the last fraction
+// of a gram (lead or tungsten tape), hidden under a felt pad.
 //
-//   openscad -o piece.stl hardware/piece.scad                # print 43 of these
-//   openscad -D 'part="cavity"' -o cavity.stl hardware/piece.scad   # the void, to measure
-// The echo gives the pause height and what the cavity can hold of each ballast.
-// All sizes are millimetres, masses grams, densities g/cm³.
+//   openscad -o piece.stl hardware/piece.scad                        # print 42 of these
+//   openscad -D 'part="cap"' -o cap.stl hardware/piece.scad          # print 1: the counterweight
+//   openscad -D 'part="cavity"' -o cavity.stl hardware/piece.scad    # the void, to measure
+// All sizes are millimetres.
 
 /* [What to show] */
-part = "piece"; // [piece, cavity, section]
+part = "piece"; // [piece, cavity, section, cap, cap_on_piece]
 
 /* [Outline: a shogi piece, base at y = 0] */
 width = 26;            // across the base
@@ -25,13 +28,19 @@ thickness = 12;        // the printed height (the piece lies on its back)
 /* [Shell] */
 wall = 1.2;            // side walls: three 0.4 mm perimeters
 floor_roof = 1.2;      // under and over the cavity: six 0.2 mm layers
+rib = 1.2;             // the rib down the middle that carries the roof
 trim_diameter = 10;    // the recess in the back for trim tape
 trim_depth = 0.6;
+roof_clearance = 1.0;  // every fill stays this far below the roof (hardware/masses.py checks it)
 
-/* [Densities, g/cm³ (sources: hardware/pieces.md)] */
-pla = 1.24;            // printed solid (walls, floor and roof are solid)
-steel_shot = 4.4;      // steel shot poured and settled: 7.85 x 0.56 packing
-tungsten_putty = 9.5;  // tungsten putty pressed in (about 10; kept low to be safe)
+/* [Counterweight cap: sits on a piece, holds stacked M8 washers] */
+washers = 4;           // DIN 125-A M8: 16 mm across, 1.6 mm thick (hardware/masses.py picks the count)
+washer_d = 16;
+washer_t = 1.6;
+cap_fit = 0.4;         // between the piece's outline and the cap's skirt
+cap_plate = 1.2;
+cap_skirt = 3;         // how far the skirt reaches down the piece's sides
+cap_wall = 1.2;
 
 $fn = 48;
 
@@ -45,32 +54,32 @@ function inward(p, i, j) = let (e = p[j] - p[i], l = norm(e)) [-e[1] / l, e[0] /
 function inset(p, d) = [for (i = [0:len(p) - 1])
     let (n1 = inward(p, (i + len(p) - 1) % len(p), i), n2 = inward(p, i, (i + 1) % len(p)))
         p[i] + d * (n1 + n2) / (1 + n1 * n2)];
-function area(p) = abs(0.5 * sum([for (i = [0:len(p) - 1]) cross2(p[i], p[(i + 1) % len(p)])]));
-function cross2(a, b) = a[0] * b[1] - a[1] * b[0];
-function sum(v, i = 0) = i >= len(v) ? 0 : v[i] + sum(v, i + 1);
 
 cavity_outline = inset(outline, wall);
 cavity_height = thickness - 2 * floor_roof;
-trim_volume = PI * pow(trim_diameter / 2, 2) * trim_depth;
-volume = area(outline) * thickness - trim_volume;              // mm³, the shell's outside
-cavity = area(cavity_outline) * cavity_height;                 // mm³
-shell_g = (volume - cavity) / 1000 * pla;
+cavity_width = 2 * max([for (p = cavity_outline) p[0]]);
+bridge_span = (cavity_width - rib) / 2;   // the widest bridge under the roof
 
 assert(cavity_height > 2, "the piece is too thin for a cavity");
 assert(trim_depth < floor_roof, "the trim recess would open the cavity");
 assert(width > shoulder_width && shoulder_width > 2 * wall + 4, "the outline is not a shogi piece's");
+assert(bridge_span <= 12, str("the roof would bridge ", bridge_span, " mm; keep it to 12 mm or less"));
+assert(washers >= 1 && washers * washer_t < 12, "washers: 1 to 7 M8 washers fit the cap");
 
-echo(str("piece ", width, " x ", height, " x ", thickness, " mm: volume ", round(volume / 10) / 100,
-         " cm3, cavity ", round(cavity / 10) / 100, " cm3, printed shell ", round(shell_g * 100) / 100, " g (PLA)"));
+echo(str("piece ", width, " x ", height, " x ", thickness, " mm; cavity ", cavity_height,
+         " mm high in two halves, roof bridges ", round(bridge_span * 10) / 10, " mm"));
 echo(str("pause at z = ", thickness - floor_roof, " mm (the roof's first layer) and fill the cavity"));
-echo(str("heaviest piece: steel shot ", round((shell_g + cavity / 1000 * steel_shot) * 10) / 10,
-         " g, tungsten putty ", round((shell_g + cavity / 1000 * tungsten_putty) * 10) / 10, " g"));
 
-// ---- the parts -------------------------------------------------------------------
+// ---- the piece -------------------------------------------------------------------
 
 module body() { linear_extrude(thickness) polygon(outline); }
 
-module void() { translate([0, 0, floor_roof]) linear_extrude(cavity_height) polygon(cavity_outline); }
+module void() {
+    translate([0, 0, floor_roof]) difference() {
+        linear_extrude(cavity_height) polygon(cavity_outline);
+        translate([-rib / 2, -1, -1]) cube([rib, height + 2, cavity_height + 2]);
+    }
+}
 
 // Printed on its back, the face it lies on, which carries the trim recess.
 module piece() {
@@ -81,7 +90,39 @@ module piece() {
     }
 }
 
+// ---- the counterweight's cap -----------------------------------------------------
+// A plate over the piece's face with a skirt round its edge, and a pocket on top
+// for the washers (glued in).  Printed pocket side down: no supports.
+
+pocket_d = washer_d + 0.4;
+pocket_depth = washers * washer_t + 0.2;
+cap_centre = [0, 0.45 * height];
+
+module cap() {
+    grown = inset(outline, -(cap_fit + cap_wall));
+    fitted = inset(outline, -cap_fit);
+    difference() {
+        union() {
+            linear_extrude(cap_plate + cap_skirt) polygon(grown);
+            translate(cap_centre) cylinder(d = pocket_d + 2 * cap_wall, h = cap_plate + cap_skirt + pocket_depth);
+        }
+        translate([0, 0, -0.01]) linear_extrude(cap_skirt + 0.01) polygon(fitted);  // the piece goes in here
+        translate([cap_centre[0], cap_centre[1], cap_skirt + cap_plate]) cylinder(d = pocket_d, h = pocket_depth + 1);
+    }
+}
+
 if (part == "piece") piece();
 else if (part == "cavity") void();
-else if (part == "section") difference() { piece(); translate([0, -1, -1]) cube([width, height + 2, thickness + 2]); }
-else assert(false, str("unknown part \"", part, "\"; choose piece, cavity or section"));
+else if (part == "section")  // cut through one half of the cavity, beside the rib
+    difference() { piece(); translate([width / 6, -1, -1]) cube([width, height + 2, thickness + 2]); }
+else if (part == "cap") translate([0, 0, cap_plate + cap_skirt + pocket_depth]) mirror([0, 0, 1]) cap();
+else if (part == "cap_on_piece") {  // for the pictures: the counterweight on a piece, washers in
+    color("Ivory") piece();
+    translate([0, 0, thickness - cap_skirt + 0.01]) {
+        color("SteelBlue") cap();
+        color("DimGray") for (i = [0:washers - 1])
+            translate([cap_centre[0], cap_centre[1], cap_skirt + cap_plate + 0.01 + i * washer_t])
+                difference() { cylinder(d = washer_d, h = washer_t - 0.02); translate([0, 0, -1]) cylinder(d = 8.4, h = 4); }
+    }
+}
+else assert(false, str("unknown part \"", part, "\"; choose piece, cavity, section, cap or cap_on_piece"));

@@ -1,5 +1,5 @@
 """The settings screen: language, sensor source, sounds and their volume, fullscreen, screen keys;
-saved in the data dir."""
+saved in the data dir. It also opens the sensor test."""
 
 from __future__ import annotations
 
@@ -30,3 +30,11 @@ class SettingsScreen(Screen):
         app = App.get_running_app()
         self.sounds = getattr(self, "sounds", None) or Sounds(app.cfg.data_path / "sounds")
         self.sounds.play("verdict", app.cfg.sound.enabled, app.cfg.sound.volume)
+
+    def open_sensor_test(self) -> None:
+        """The sensor test (companion/ui/sensortest.py), made the first time it is opened."""
+        from companion.ui.sensortest import SensorTestScreen
+
+        if not self.manager.has_screen("sensor_test"):
+            self.manager.add_widget(SensorTestScreen())
+        self.manager.current = "sensor_test"

@@ -241,71 +241,6 @@ def test_identify_mode_whole_game_and_report(gui, gunkan):
     assert gunkan.session.state.outcome().winner == 0
 
 
-@pytest.mark.parametrize("gui_config", ["sensor:\n  rate_hz: 10\n", ""], ids=["10-per-s", "80-per-s"],
-                         indirect=True)
-def test_calibration_wizard(gui, gunkan):
-    rate = gui.app.cfg.sensor.wanted_rate or 80
-    assert gunkan.seesaw.rate_hz == gui.app.source.rate_hz == rate  # most HX711 boards: 10/s
-    gui.tap(gunkan.ids.calibrate)
-    wizard = gui.screen
-    assert wizard.name == "gunkan_calibration"
-    gui.app.source.with_realism(**GENTLE_HANDS)
-    gui.screenshot(f"w01-tare-{rate}")
-    for _ in range(3):  # zero, then the known mass on each pan
-        gui.tap(wizard.ids.hand)
-        before = wizard.calibrator.index
-        while wizard.calibrator.index == before:
-            gui.pump(0.3)
-            gui.wait_until(lambda: wizard.ready, what="still pans")
-            gui.tap(wizard.ids.main)
-        if wizard.step == "scale":
-            gui.screenshot(f"w02-mass-{rate}")
-    assert wizard.step == "pieces"
-    gui.wait_until(lambda: wizard.ids.pans.text.startswith("左の皿：空　右の皿："), what="the left pan shown empty")
-    gui.tap(wizard.ids.hand)  # a carrier on the left pan: settling, then still with its weight
-    gui.wait_until(lambda: "左の皿：揺れています" in wizard.ids.pans.text, what="the pan settling")
-    gui.screenshot(f"w03-pieces-{rate}")
-    gui.wait_until(lambda: re.search(r"左の皿：静止 2[12]\.\d\d g", wizard.ids.pans.text), what="the weight shown")
-    gui.screenshot(f"w03-still-{rate}")
-    while wizard.step == "pieces":  # a weighing is taken: lift it off, put the next piece on
-        done = wizard.plan.count
-        # the first weighings by touch; then the same hand without the taps' frames (time budget)
-        hand = (lambda: gui.tap(wizard.ids.hand)) if done < 3 else wizard.virtual_hand
-        gui.wait_until(lambda: wizard.lifting, what="a recorded weighing")
-        hand()
-        gui.wait_until(lambda: not wizard.lifting, what="an empty pan")
-        if wizard.step == "pieces":
-            hand()
-            gui.wait_until(lambda: wizard.plan.count == done + 1, what="the next weighing")
-    assert wizard.plan.count < 30  # stopped once the factory pieces were surely apart (not 60)
-    gui.screenshot(f"w04-report-{rate}")
-    assert wizard.report is not None and "⚠" not in wizard.status_text  # the factory pieces are apart
-    assert "すべての隣り合うクラスが十分に離れています" in wizard.status_text
-    assert "潜水艦＋錘は空母と同じ重さ" in wizard.status_text  # so the attacker's tap decides
-
-    gui.tap(wizard.ids.main)  # save and use
-    names = gui.app.store.calibration_names()
-    assert len(names) == 1 and gui.app.store.calibration()["classes"]
-    assert gunkan.seesaw.calibration["classes"] == gui.app.store.calibration()["classes"]
-
-    gui.tap(wizard.ids.hand)  # the check: put a destroyer on the left pan
-    gui.tap(wizard.tray.buttons["destroyer"])
-    gui.tap(wizard.ids.verify)
-    gui.wait_until(lambda: "駆逐艦" in wizard.verify_text, what="the piece named")
-    gui.screenshot("w05-verify")
-
-    assert gui.app.cfg.sensor.calibration == names[0]  # saved, and chosen in the settings
-    gui.app.store.save_calibration("older", {**gui.app.store.calibration(), "classes": None})
-    gui.tap(wizard.ids.stored)
-    gui.screenshot("w06-stored")
-    assert wizard.dialog.buttons[names[0]].text.startswith("✓")  # the one in use
-    gui.tap(wizard.dialog.buttons["older"])
-    assert gui.app.cfg.sensor.calibration == "older" and "older" in wizard.in_use_text
-    assert gunkan.seesaw.calibration["classes"] is None  # default classes with these scales
-    gui.tap(wizard.ids.back)
-    assert gui.screen is gunkan
-
-
 def test_a_second_press_at_once_does_not_hit_the_new_buttons(gui, gunkan):
     tap_action(gui, gunkan, "mode:seesaw")
     gui.wait_until(lambda: not gunkan.locked, what="the input lock")
@@ -357,29 +292,3 @@ def test_without_a_sensor_the_players_tap_what_the_wooden_seesaw_showed(gui, gun
     tap_action(gui, gunkan, "weighed:balanced")
     assert gunkan.session.state.battles[-1].verdict == "both_removed"
     assert gunkan.stage == "idle"  # no pans to wait for
-
-
-def test_calibration_wizard_in_english(gui, gunkan):
-    """The pans' state while the wizard waits and the plot, in English."""
-    gui.app.lang = "en"
-    gui.tap(gunkan.ids.calibrate)
-    wizard = gui.screen
-    gui.app.source.with_realism(**GENTLE_HANDS)
-    while wizard.step == "scale":
-        wizard.virtual_hand()
-        gui.wait_until(lambda: wizard.ready, what="still pans")
-        gui.pump(0.3)
-        wizard.do_scale_step()
-    gui.wait_until(lambda: wizard.ids.pans.text.startswith("Left pan: empty"), what="the left pan shown empty")
-    gui.tap(wizard.ids.hand)
-    gui.wait_until(lambda: re.search(r"Left pan: still, 2[12]\.\d\d g", wizard.ids.pans.text), what="the weight")
-    gui.screenshot("w03-still-en")
-    while wizard.step == "pieces":
-        gui.wait_until(lambda: wizard.lifting or wizard.step != "pieces", what="a recorded weighing")
-        if wizard.step == "pieces":
-            wizard.virtual_hand()
-            gui.wait_until(lambda: not wizard.lifting, what="an empty pan")
-            if wizard.step == "pieces":
-                wizard.virtual_hand()
-    assert "Every pair of neighbouring classes is well apart" in wizard.status_text
-    gui.screenshot("w04-report-en")

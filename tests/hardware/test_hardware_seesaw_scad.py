@@ -1,5 +1,6 @@
 """hardware/seesaw.scad renders with OpenSCAD: the assembly, every printed part, refusals of bad sizes."""
 
+import csv
 import re
 from pathlib import Path
 
@@ -16,7 +17,7 @@ def openscad(out: Path, *defines: str):
     return run_openscad(MODEL, out, *defines)
 
 
-@pytest.mark.parametrize("part", ["assembly", "carrier", "pan"])  # the assembly holds the base
+@pytest.mark.parametrize("part", ["assembly", "exploded", "carrier", "pan", "cover", "cell_mount"])  # with the base
 def test_part_renders_to_a_clean_stl(tmp_path, part):
     # coarse circles ($fn=8) keep the CGAL render quick; the shapes are the same
     result = openscad(tmp_path / "part.stl", "$fn=8", f'part="{part}"')
@@ -34,8 +35,8 @@ def test_default_is_the_assembly(tmp_path):
 
 
 def test_other_cells_and_sizes_are_accepted(tmp_path):
-    result = openscad(tmp_path / "x.csg", "cell_length=75", "cell_thread=5", "pan_diameter=90",
-                      "pan_spacing=110", "base_length=260", "base_width=150")
+    result = openscad(tmp_path / "x.csg", "cell_length=75", "free_thread=5", "pan_diameter=90",
+                      "pan_spacing=110", "base_length=260", "base_width=150", "bed=300")
     assert result.returncode == 0 and "ERROR" not in result.stderr, result.stderr
     assert "base 260 x 150 mm" in result.stderr
 
@@ -47,19 +48,40 @@ def test_other_cells_and_sizes_are_accepted(tmp_path):
     (["base_width=110"], "electronics bay behind the pans is only 37 mm deep"),
     (["cell_y=-30"], "the pans overhang the base's front edge"),
     (['part="lid"'], "unknown part"),
+    (["pan_spacing=100"], "do not fit a 220 mm bed; use at most 204"),
+    (["hx711_board=[60, 22]"], "the boards need 214 mm of the bay's length"),
+    (["pico_board=[70, 50]"], "do not fit the 42 mm bay under its cover"),
 ])
 def test_impossible_sizes_are_refused_with_a_reason(tmp_path, defines, message):
     result = openscad(tmp_path / "x.csg", *defines)
     assert "ERROR: Assertion" in result.stderr and message in result.stderr
 
 
-def test_bill_of_materials_screws_fit_the_lengths_the_model_asks_for(tmp_path):
+def test_bill_of_materials_screws_fit_the_threads_and_lengths_the_model_asks_for(tmp_path):
     result = openscad(tmp_path / "x.csg")
-    ranges = [tuple(map(int, r)) for r in re.findall(r"(\d+)-(\d+) mm long", result.stderr)]
-    assert len(ranges) == 2
+    asked = re.findall(r"4 x M(\d) from (below|above) into the (fixed|free) ends, (\d+)-(\d+) mm long", result.stderr)
+    assert [(m, end) for m, _, end, _, _ in asked] == [("5", "fixed"), ("4", "free")]  # the common bar cell
     with (ROOT / "hardware" / "bom.csv").open(newline="") as f:
-        lengths = [int(m.group(1)) for row in f if (m := re.search(r"Screws M4 x (\d+)", row))]
-    assert lengths and all(low <= length <= high for length in lengths for low, high in ranges)
+        rows = {r["part"]: r for r in csv.DictReader(f)}
+    for thread, _, _, low, high in asked:
+        row = next(r for part, r in rows.items() if part.startswith(f"Screws M{thread} x "))
+        length = int(re.match(rf"Screws M{thread} x (\d+)", row["part"]).group(1))
+        assert int(low) <= length <= int(high) and row["quantity"] == "4", row
+
+
+def test_the_base_leaves_room_for_a_brim_on_a_220_mm_bed(tmp_path):
+    result = openscad(tmp_path / "x.csg")
+    length = int(re.search(r"base (\d+) x", result.stderr).group(1))
+    assert length + 2 * 8 <= 220
+
+
+def test_the_stop_is_reached_through_the_carriers_lip(tmp_path):
+    """A 2.5 mm hex key's hole goes right through the carrier above the stop screw."""
+    openscad(tmp_path / "carrier.stl", "$fn=16", 'part="carrier"')
+    points = {p for _, v in facets((tmp_path / "carrier.stl").read_text()) for p in v}
+    stop_x, centre_y = 80 + 2 + 8 / 2, 12.7 / 2  # cell_length + 2 + stop_boss_diameter / 2
+    rim = [z for x, y, z in points if abs(((x - stop_x) ** 2 + (y - centre_y) ** 2) ** 0.5 - 1.6) < 1e-3]
+    assert rim and min(rim) == pytest.approx(0) and max(rim) == pytest.approx(9)  # the carrier's whole height
 
 
 def facets(stl: str) -> list[tuple[tuple[float, ...], list[tuple[float, ...]]]]:
@@ -84,7 +106,7 @@ def test_screw_grips_echoed_are_the_plastic_under_the_heads(tmp_path):
     result = openscad(tmp_path / "base.stl", "$fn=8", 'part="base"')
     fixed = [(int(a), int(b)) for a, b in re.findall(r"(\d+)-(\d+) mm long", result.stderr)]
     faces = facets((tmp_path / "base.stl").read_text())
-    ceilings = [f for f in flat(faces, up=False) if f[0] > 0.01]  # above the underside: counterbores
+    ceilings = [f for f in flat(faces, up=False) if f[0] > 0.01 and f[2] < 0]  # counterbores (the bay is behind)
     assert ceilings
     tops = {round(z, 2) for z, x, y in flat(faces, up=True)
             if any(abs(x - cx) < 8 and abs(y - cy) < 8 for _, cx, cy in ceilings)}

@@ -146,6 +146,11 @@ class Seesaw:
         self._follow_rate()
         return len(readings)
 
+    def recent(self, channel: int, after: float) -> list:
+        """The pan's readings later than `after` (of the last second), oldest first: for a
+        screen that shows them live without reading the source itself (the sensor test)."""
+        return [r for r in self._history[channel] if r.t > after]
+
     def _follow_rate(self) -> None:
         """Judge at the measured rate once it is known and not the one assumed."""
         measured = self.pipeline.measured_rate_hz

@@ -1,6 +1,8 @@
 """The seesaw calibration wizard, reached from the Gunkan referee screen.
 
-Steps: zero both pans → a known mass on each pan (the scales) → every piece
+Steps: the known mass the builder has (typed on a keypad, or coins stacked: reference.py,
+with the scale error it leaves) → zero both pans → that mass on each pan (the scales; a pan
+loaded instead of the asked one is named) → every piece
 type of both fleets on the left pan, then more of the classes not yet surely
 apart, until every pair is (weighplan.py; each weighing captured on its own
 once the pan is still, each pan's state shown while it waits) → the classes,
@@ -10,7 +12,8 @@ chosen again; the one in use is the setting `sensor.calibration` (as
 `companion calibrate` sets it), the newest when that is empty.
 Only this screen weighs in grams and names pieces: "check" tells what lies
 on the left pan.  With a simulated seesaw a "virtual" button does the asked
-placing or lifting, like a hand.
+placing or lifting, like a hand, and says what it did.  Starting over or leaving with
+weighings not saved asks first.
 """
 
 from __future__ import annotations
@@ -24,8 +27,11 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 
 from companion.errors import CompanionError
 from companion.sensing.calibration import Calibrator
+from companion.sensing.pipeline import CalibrationError
 from companion.sensing.judge import AMBIGUOUS, build_groups
 from companion.games.gunkan.pieces import PieceClass, pan_classes
+from companion.games.gunkan.reference import Reference
+from companion.games.gunkan.wizard_mass import KnownMassStep
 from companion.games.gunkan.seesaw import STACKED
 from companion.games.gunkan.weighplan import HOLD_S, BAND_G, LOADED_G, PieceWeighings
 from companion.games.gunkan.plot import ClassPlot  # noqa: F401  (kv)
@@ -34,13 +40,13 @@ from companion.ui.widgets import GameScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
-KNOWN_G = 100.0
 TICK_S = 0.05
+LOAD_COUNTS = 1500  # before a pan's scale is known: a change of the tare reading this big is a load
 
 
-class CalibrationScreen(GameScreen):
+class CalibrationScreen(KnownMassStep, GameScreen):
     screen_name = "gunkan_calibration"
-    step = StringProperty("scale")  # scale, pieces, report
+    step = StringProperty("mass")  # mass, scale, pieces, report
     prompt_text = StringProperty("")
     button_text = StringProperty("")
     status_text = StringProperty("")
@@ -57,7 +63,9 @@ class CalibrationScreen(GameScreen):
         self.referee = referee
         self._tick_event = None
         self.plan = PieceWeighings()
+        self.reference = Reference()
         self.calibrator: Calibrator | None = None
+        self.saved = False
         self._previous = None
         self.tray = self.dialog = None
 
@@ -69,6 +77,7 @@ class CalibrationScreen(GameScreen):
 
     def on_enter(self, *_):
         self.virtual = bool(self.app.source and self.app.source.virtual)
+        self._label_coins()  # in the language chosen now
         self.start_over()
         self.list_stored()
         if self._tick_event is None:
@@ -82,17 +91,41 @@ class CalibrationScreen(GameScreen):
             self._tick_event.cancel()
             self._tick_event = None
 
+    @property
+    def unsaved(self) -> bool:
+        """Work that leaving or starting over would lose: a pan's scale, a weighing."""
+        return not self.saved and self.calibrator is not None and (self.calibrator.index > 1 or self.plan.count > 0)
+
+    def ask_back(self) -> None:
+        self._ask("gunkan_ui.wizard_ask_back", "gunkan_ui.wizard_back", self.back)
+
+    def ask_start_over(self) -> None:
+        self._ask("gunkan_ui.wizard_ask_restart", "gunkan_ui.wizard_restart", self.start_over)
+
+    def _ask(self, question: str, yes: str, action) -> None:
+        if not self.unsaved:
+            action()
+            return
+        weighed = self.plan.count + max(0, self.calibrator.index - 1)  # each pan scaled, each piece
+        self.dialog = ChoiceDialog(self.tr(question, n=weighed),
+                                   [("yes", self.tr(yes), action), ("no", self.tr("gunkan_ui.wizard_keep"), None)])
+        self.dialog.open()
+
     def back(self) -> None:
         if self.step != "report" and self._previous is not None:  # left half-way: keep the old scales
             self.seesaw.apply_calibration(self._previous)
         self.app.manager.current = self.referee.name
 
     def start_over(self) -> None:
-        self._previous = self.seesaw.calibration or {**self.seesaw.pipeline.calibration(), "known_g": KNOWN_G}
-        self.calibrator = Calibrator(self.seesaw.pipeline, KNOWN_G)
+        previous = self.seesaw.calibration
+        self._previous = previous or self.seesaw.pipeline.calibration()
+        if not self.reference.usable:
+            self.reference = Reference.from_saved(previous)
+        self.calibrator, self.saved = None, False
         self.plan = PieceWeighings(self.seesaw.judge_config.accept_fraction)
         self.report, self.verify_text, self.status_text = None, "", ""
-        self.step, self.progress = "scale", 0
+        self.step, self.progress = "mass", 0
+        self._show_reference()
         self._prompt()
 
     # the steps -------------------------------------------------------------------------------
@@ -103,7 +136,9 @@ class CalibrationScreen(GameScreen):
 
     def _tick(self, *_):
         self.seesaw.poll()
-        if self.step == "scale":
+        if self.step == "mass":
+            pass
+        elif self.step == "scale":
             self.ready = self._scale_ready()
         elif self.step == "pieces" and self.plan.tick(self.seesaw):
             if self.plan.done and not self.plan.lifting:
@@ -111,11 +146,11 @@ class CalibrationScreen(GameScreen):
             self._prompt()
         elif self.step == "report" and self.verify_text:
             self.verify()
-        self.pans_text = self._pans() if self.step != "report" else ""
+        self.pans_text = self._pans() if self.step in ("scale", "pieces") else ""
 
     def _pans(self) -> str:
-        """Each pan while the wizard waits: empty, settling or still; grams only while
-        weighing pieces (the scales are set by then)."""
+        """Each pan while the wizard waits: settling, or still and whether a load lies on it
+        (once zeroed); grams only while weighing pieces (the scales are set by then)."""
         pieces = self.step == "pieces"
         return "　".join(self.tr(f"gunkan_ui.wizard_pan_{side}", state=self._pan(c, pieces))
                         for c, side in ((0, "left"), (1, "right")))
@@ -125,10 +160,21 @@ class CalibrationScreen(GameScreen):
         if settled is None:
             return self.tr("gunkan_ui.pan.settling")
         if not pieces:
-            return self.tr("gunkan_ui.wizard_still")
+            if self.calibrator is None or self.calibrator.index == 0:
+                return self.tr("gunkan_ui.wizard_still")
+            loaded = self.loaded(channel)
+            return self.tr("gunkan_ui.wizard_still_loaded" if loaded else "gunkan_ui.wizard_still_empty")
         if settled[0] < LOADED_G:
             return self.tr("gunkan_ui.pan.empty")
         return self.tr("gunkan_ui.wizard_still_g", g=f"{settled[0] - self.plan.zero_g:.2f}")
+
+    def loaded(self, channel: int) -> bool | None:
+        """Whether a still pan carries a load against its zero (None: not still)."""
+        settled = self.seesaw.settled(channel)
+        if settled is None:
+            return None
+        calibrated = self.seesaw.pipeline.channels[channel].calibrated
+        return abs(settled[0]) > (LOADED_G if calibrated else LOAD_COUNTS)
 
     def _scale_ready(self) -> bool:
         """The step's pans are still: judged in grams once scaled (the pipeline's
@@ -139,12 +185,33 @@ class CalibrationScreen(GameScreen):
         channels = (0, 1) if step.channel is None else (step.channel,)
         return all(self.seesaw.settled(c) is not None for c in channels)
 
+    def misplaced(self) -> str:
+        """Why the asked pan cannot be recorded though both are still ("": it can)."""
+        step = self.calibrator.step
+        if step is None or step.kind != "mass":
+            return ""
+        other = 1 - step.channel
+        here = self.tr("gunkan_ui.wizard_left" if step.channel == 0 else "gunkan_ui.wizard_right")
+        there = self.tr("gunkan_ui.wizard_left" if other == 0 else "gunkan_ui.wizard_right")
+        if self.loaded(step.channel):
+            return ""
+        if self.loaded(other):
+            return self.tr("gunkan_ui.wizard_wrong_pan", there=there, here=here)
+        return self.tr("gunkan_ui.wizard_nothing_on", here=here)
+
     def do_scale_step(self) -> None:
         if not self._scale_ready():
             self.status_text = self.tr("gunkan_ui.wizard_not_stable")
             return
+        self.status_text = self.misplaced()
+        if self.status_text:
+            return
         try:
             self.calibrator.do()
+        except CalibrationError:  # a change too small to scale by: the mass is not on this pan
+            self.status_text = self.tr("gunkan_ui.wizard_nothing_on", here=self.tr(
+                "gunkan_ui.wizard_left" if self.calibrator.step.channel == 0 else "gunkan_ui.wizard_right"))
+            return
         except CompanionError:
             self.status_text = self.tr("gunkan_ui.wizard_not_stable")
             return
@@ -167,12 +234,13 @@ class CalibrationScreen(GameScreen):
 
     def save(self) -> None:
         name = time.strftime("%Y-%m-%d %H:%M")
-        data = {**self.seesaw.pipeline.calibration(), "known_g": KNOWN_G,
+        data = {**self.seesaw.pipeline.calibration(), "known_g": self.reference.grams,
+                "reference": self.reference.describe(), "scale_error": round(self.reference.error(self.readings), 5),
                 "classes": [c.to_json() for c in self.report.classes], "report": self.report.to_json()}
         self.app.store.save_calibration(name, data)
         self.seesaw.apply_calibration(data)
         self.app.change_setting(sensor={"calibration": name})
-        self._previous = data
+        self._previous, self.saved = data, True
         self.status_text = self.tr("gunkan_ui.wizard_saved", name=name) + "\n" + self._warnings()
         self.list_stored()
 
@@ -206,13 +274,19 @@ class CalibrationScreen(GameScreen):
     def virtual_hand(self) -> None:
         """Do what the wizard asks, on the simulated seesaw."""
         sim = self.app.source
+        if self.step == "mass":
+            return
         if self.step == "scale" and self.calibrator.step is not None:
             step = self.calibrator.step
             for pan in (0, 1):
                 while sim.loads(pan):
                     sim.remove(pan)
             if step.kind == "mass":
-                sim.place(step.channel, grams=KNOWN_G)
+                sim.place(step.channel, grams=self.reference.grams)
+                pan = self.tr("gunkan_ui.wizard_left" if step.channel == 0 else "gunkan_ui.wizard_right")
+                self.status_text = self.tr("gunkan_ui.wizard_hand_put", g=f"{self.reference.grams:g}", pan=pan)
+            else:
+                self.status_text = self.tr("gunkan_ui.wizard_hand_emptied")
         elif self.step == "pieces":
             if self.lifting or sim.loads(0):
                 sim.clear()
@@ -225,14 +299,17 @@ class CalibrationScreen(GameScreen):
     # drawing ---------------------------------------------------------------------------------------
 
     def _prompt(self) -> None:
-        if self.step == "scale":
+        if self.step == "mass":
+            self.prompt_text = self.tr("gunkan_ui.wizard_ref_prompt")
+            self.button_text = self.tr("gunkan_ui.wizard_ref_use")
+        elif self.step == "scale":
             step = self.calibrator.step
             self.button_text = self.tr("gunkan_ui.wizard_tare_button" if step.kind == "tare" else "gunkan_ui.wizard_record")
             if step.kind == "tare":
                 self.prompt_text = self.tr("gunkan_ui.wizard_tare")
             else:
                 pan = self.tr("gunkan_ui.wizard_left" if step.channel == 0 else "gunkan_ui.wizard_right")
-                self.prompt_text = self.tr("gunkan_ui.wizard_mass", g=f"{KNOWN_G:g}", pan=pan)
+                self.prompt_text = self.tr("gunkan_ui.wizard_mass", g=f"{self.reference.grams:g}", pan=pan)
         elif self.step == "pieces":
             ask, plan = self.plan.ask, self.plan
             if self.lifting or ask is None:
