@@ -54,7 +54,7 @@ def _table(c, view: dict) -> dict:
         discards.append(Text("navalwar_ui.count_of", {"card": Text("navalwar.unseen_discards"),
                                                       "n": view["discard"]["unseen"]}))
     return {
-        "players": view["players"], "seat": view["seat"],
+        "players": view["players"], "seat": view["seat"], "round": view["round"],
         "piles": Text("navalwar_ui.piles", view["piles"]),
         "discard_button": Text("navalwar_ui.discard_button", {"n": view["piles"]["discard"]}),
         "discards": discards or [Text("navalwar_ui.discard_none")],

@@ -279,6 +279,7 @@ class NavalWarScreen(ControllerScreen):
             strip.colour = SEAT_COLOURS[fleet["seat"]]
             strip.compact = model["players"] > COMPACT_FROM
             strip.pick = self.choose
+            strip.slots_key = (self.session.id, model["round"])
             strip.show(fleet, fleet["name"], fleet["points"], tr, fleet["is_turn"], model["targets"],
                        model["fleet_targets"].get(fleet["seat"], ""))
         if model["players"] > COMPACT_FROM:  # one header column for all, fitting the widest

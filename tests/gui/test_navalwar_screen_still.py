@@ -1,0 +1,72 @@
+"""Naval War: nothing moves under a finger (issue 29, finding 4).
+
+A sunk ship keeps its place in its fleet's row for the round (a destroyer squadron's
+picks are tapped one after another: the taps meant for Musashi, Nagato, Tirpitz sank
+Musashi and Scharnhorst when the row closed up at once).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.games.navalwar.fleets import ShipChip
+from test_navalwar_screen import short_deck
+
+DEAL = ["ship-yamato", "ship-nagato", "ship-hood", "ship-ise", "ship-fuso",
+        "ship-bismarck", "ship-iowa", "ship-musashi", "ship-roma", "ship-kongo",
+        "ship-hiei", "ship-texas", "ship-lutzow", "ship-scheer", "ship-repulse"]
+
+
+@pytest.fixture
+def nw(gui):
+    gui.tap(gui.tile("navalwar"))
+    screen = gui.screen
+    screen.deck = short_deck()  # a submarine in it
+    gui.tap(screen.ids.count_3)
+    gui.tap(screen.ids.start)
+    session = screen.session
+    session.play({"type": "first", "seat": 0})
+    session.play_all([{"type": "deal", "ship": ship} for ship in DEAL] + [{"type": "no_red"}] * 3)
+    if session.state.view(None)["waiting"]["kind"] == "choose":
+        session.play({"type": "choose", "turn": "draw"})
+    screen.refresh()
+    gui.pump(0.1)
+    return screen
+
+
+def chips_of(screen, seat: int) -> list[ShipChip]:
+    strip = list(reversed(screen.ids.fleets.children))[seat]
+    return list(reversed(strip.ids.chips.children))
+
+
+def places(chips) -> dict[str, tuple]:
+    return {chip.name: tuple(round(c) for c in chip.to_window(chip.x, chip.y)) for chip in chips}
+
+
+def test_a_sunk_ship_keeps_its_place_in_the_row_for_the_round(gui, nw):
+    session = nw.session
+    view = session.state.view(None)
+    seat = next(f["seat"] for f in view["fleets"] if f["seat"] != view["seat"])
+    fleet = view["fleets"][seat]["ships"]
+    target = fleet[1]  # a ship with neighbours on both sides
+    before = places(chips_of(nw, seat))
+    session.play({"type": "draw", "card": "submarine"})
+    nw.refresh()
+    gui.pump(0.1)
+    chip = next(c for c in chips_of(nw, seat) if c.name == target["name"])
+    assert chip.step, "the target is offered on its chip"
+    gui.tap(chip)
+    die = next(t for t in nw.ids.choices.children if t.text == "6")
+    gui.wait_until(lambda: not nw.locked, what="the input lock to lift")
+    gui.tap(die)  # 5 or 6 sinks it
+    assert not any(s["id"] == target["id"] for s in session.state.view(None)["fleets"][seat]["ships"])
+    gui.pump(0.5)  # whatever waits for the finger to lift has happened
+    chips = chips_of(nw, seat)
+    assert places(chips) == before  # every ship where it was, the sunk one too
+    sunk = next(c for c in chips if c.name == target["name"])
+    assert sunk.sunk and not sunk.step and sunk.detail == "撃沈" and sunk.opacity < 1
+    gui.screenshot("navalwar-sunk-keeps-its-place")
+
+    gui.tap(nw.ids.undo)  # undo: afloat again, in the same place
+    chips = chips_of(nw, seat)
+    assert places(chips) == before and not any(c.sunk for c in chips)
