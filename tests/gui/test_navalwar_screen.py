@@ -56,7 +56,7 @@ def nw(gui):
 def tiles(screen):
     """What may be tapped now, by step: the choice buttons and the targets on the fleet panel."""
     found = {t.step: t for t in screen.ids.fleets.walk(restrict=True) if getattr(t, "step", "")}
-    return found | {t.step: t for t in screen.ids.choices.children}
+    return found | {t.step: t for t in screen.ids.choices.children + screen.ids.primary.children}
 
 
 def enter(gui, screen, action) -> None:

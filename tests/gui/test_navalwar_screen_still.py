@@ -2,14 +2,18 @@
 
 A sunk ship keeps its place in its fleet's row for the round (a destroyer squadron's
 picks are tapped one after another: the taps meant for Musashi, Nagato, Tirpitz sank
-Musashi and Scharnhorst when the row closed up at once).
+Musashi and Scharnhorst when the row closed up at once).  A turn's main entries
+(カードを引く, 航空攻撃) are always in sight at 800×480, never at the bottom of a
+scrolling list.
 """
 
 from __future__ import annotations
 
 import pytest
 
+import layout_check
 from companion.games.navalwar.fleets import ShipChip
+from kivy.core.window import Window
 from test_navalwar_screen import short_deck
 
 DEAL = ["ship-yamato", "ship-nagato", "ship-hood", "ship-ise", "ship-fuso",
@@ -70,3 +74,33 @@ def test_a_sunk_ship_keeps_its_place_in_the_row_for_the_round(gui, nw):
     gui.tap(nw.ids.undo)  # undo: afloat again, in the same place
     chips = chips_of(nw, seat)
     assert places(chips) == before and not any(c.sunk for c in chips)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_draw_and_air_strike_are_in_sight_beside_a_long_list(gui, lang):
+    gui.app.lang = lang
+    gui.tap(gui.tile("navalwar"))
+    nw = gui.screen
+    gui.tap(nw.ids.count_3)
+    gui.tap(nw.ids.start)  # the whole deck: every card may be in a hand
+    session = nw.session
+    session.play({"type": "first", "seat": 0})
+    carriers = ["ship-akagi", "ship-yamato", "ship-hood", "ship-iowa", "ship-nagato",
+                "ship-enterprise", "ship-bismarck", "ship-fuso", "ship-roma", "ship-kongo",
+                "ship-hiei", "ship-texas", "ship-lutzow", "ship-scheer", "ship-repulse"]
+    session.play_all([{"type": "deal", "ship": ship} for ship in carriers] + [{"type": "no_red"}] * 3)
+    assert session.state.view(None)["waiting"]["kind"] == "choose"  # seat 0 has a carrier
+    nw.refresh()
+    gui.pump(0.1)
+    shown = {t.text: t for t in nw.ids.choices.children + nw.ids.primary.children}
+    words = ["カードを引く", "航空攻撃"] if lang == "ja" else ["Draw", "Air strike"]
+    assert len(shown) > 8 and nw.ids.choices.height > nw.ids.choice_scroll.height  # the list scrolls
+    gui.screenshot(f"navalwar-choose-{lang}")
+    for word in words:
+        tile = shown[word]
+        x0, y0, x1, y1 = layout_check._window_rect(tile)
+        clip = layout_check._clip(tile)
+        assert clip[0] <= x0 and clip[1] <= y0 and x1 <= clip[2] and y1 <= clip[3], f"{word} is cut by {clip}"
+        assert 0 <= y0 and y1 <= Window.height
+    gui.tap(shown[words[0]])  # and it enters the draw
+    assert session.actions[-1] == {"type": "choose", "turn": "draw"}

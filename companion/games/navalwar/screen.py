@@ -7,7 +7,8 @@ screen owns: its panes and pop-ups, the ship catalogue's search, a short input l
 after an entry, and scrolling the fleet to move into view.  The left side shows the
 shared table: the piles with the next draw's chance of red (the full odds: behind the
 discards button), a strip per fleet (a target is tapped on it; four fit unscrolled); the
-right side the choices, where a die's banner stands in for the prompt; the deal's
+right side the choices, where a die's banner stands in for the prompt, and a turn's main
+entries (カードを引く, 航空攻撃) in a row under them that never scrolls; the deal's
 catalogue takes the whole width, its names flowing so every ship shows at once.  A game's `players`
 are the names in seat order (clockwise).
 """
@@ -50,6 +51,7 @@ class ChoiceTile(Button):
 
     step = StringProperty("")
     red = BooleanProperty(False)
+    main = BooleanProperty(False)  # a turn's main entry, in the row that never scrolls
     compact = BooleanProperty(False)  # the deal's catalogue: many at once
     cols = NumericProperty(2)  # tiles a row (0: as wide as its text, the catalogue's flow)
 
@@ -316,14 +318,21 @@ class NavalWarScreen(ControllerScreen):
         choices = model["choices"]
         if self.cataloguing:
             choices = [c for c in choices if self._ship_matches(c["ship"])]
-        grid = self.ids.choices
+        grid, pinned = self.ids.choices, self.ids.primary
         grid.clear_widgets()
+        pinned.clear_widgets()
+        primary = sum(1 for c in choices if c.get("primary"))
         while len(self._tiles) < len(choices):  # buttons are reused: building them is slow
             self._tiles.append(ChoiceTile(on_release=lambda b: self.choose(b.step)))
         for tile, c in zip(self._tiles, choices):
             tile.text, tile.step, tile.red = c["label"].render(tr), c["id"], c["red"]
             tile.compact, tile.cols = self.cataloguing, 0 if self.cataloguing else c["cols"]
-            grid.add_widget(tile)
+            tile.main = c.get("primary", False)
+            if tile.main:  # a turn's main entry: in the row under the list, always in sight
+                tile.cols = primary
+                pinned.add_widget(tile)
+            else:
+                grid.add_widget(tile)
         self.ids.choice_scroll.scroll_y = 1
 
     def _ship_matches(self, ship: dict) -> bool:
