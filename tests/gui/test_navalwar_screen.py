@@ -71,11 +71,13 @@ def enter(gui, screen, action) -> None:
 def tap_choice(gui, screen, tile) -> None:
     """Scroll the choice into view when it is not (as a finger would), then tap it."""
     scroll = tile.parent
-    while not isinstance(scroll, ScrollView):
-        scroll = scroll.parent
+    while scroll is not None and not isinstance(scroll, ScrollView) and scroll.parent is not scroll:
+        scroll = scroll.parent  # (the Window is its own parent)
+    if not isinstance(scroll, ScrollView):
+        scroll = None  # a main entry: never scrolled
     _, y = tile.to_window(*tile.center)
-    _, bottom = scroll.to_window(*scroll.pos)
-    if not bottom < y < bottom + scroll.height:
+    _, bottom = scroll.to_window(*scroll.pos) if scroll else (0, 0)
+    if scroll and not bottom < y < bottom + scroll.height:
         scroll.scroll_to(tile, padding=4, animate=False)
         gui.pump(0.03)
     gui.wait_until(lambda: not screen.locked, what="the input lock to lift")

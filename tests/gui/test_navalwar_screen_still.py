@@ -25,7 +25,9 @@ DEAL = ["ship-yamato", "ship-nagato", "ship-hood", "ship-ise", "ship-fuso",
 def nw(gui):
     gui.tap(gui.tile("navalwar"))
     screen = gui.screen
-    screen.deck = short_deck()  # a submarine in it
+    deck = short_deck()  # a submarine in it
+    deck["counts"].update({"salvo-18-3": 2, "salvo-18-2": 1})
+    screen.deck = deck
     gui.tap(screen.ids.count_3)
     gui.tap(screen.ids.start)
     session = screen.session
@@ -104,3 +106,45 @@ def test_draw_and_air_strike_are_in_sight_beside_a_long_list(gui, lang):
         assert 0 <= y0 and y1 <= Window.height
     gui.tap(shown[words[0]])  # and it enters the draw
     assert session.actions[-1] == {"type": "choose", "turn": "draw"}
+
+
+def panel_top(screen) -> float:
+    scroll = screen.ids.choice_scroll
+    return scroll.to_window(scroll.x, scroll.top)[1]
+
+
+def test_the_panel_keeps_its_places_as_a_banner_comes_and_goes_and_a_calibre_runs_out(gui, nw):
+    session = nw.session
+    view = session.state.view(None)
+    assert view["seat"] == 0 and view["waiting"]["kind"] == "draw"
+    mine = view["fleets"][0]["ships"]  # Yamato is the only 18″ gun
+    assert [s["calibre"] for s in mine].count("18") == 1
+    salvos = {t.step: tuple(round(c) for c in t.to_window(t.x, t.y)) for t in nw.ids.choices.children
+              if t.step.startswith("card:salvo-")}
+    assert any("salvo-18" in step for step in salvos) and any("salvo-14" in step for step in salvos)
+    top, main = panel_top(nw), nw.ids.primary.to_window(*nw.ids.primary.pos)
+
+    def play(action):
+        session.play(action)
+        nw.refresh()
+        gui.pump(0.05)
+
+    def discard():
+        play({"type": "draw", "card": "hidden"})
+        play(next(a for a in session.state.legal_actions() if a["type"] == "discard"))
+
+    discard()  # P1; P2 sinks Yamato with a submarine, its die entered by touch
+    play({"type": "draw", "card": "submarine"})
+    play({"type": "play", "card": "submarine", "ship": "ship-yamato"})
+    before = panel_top(nw), nw.ids.primary.to_window(*nw.ids.primary.pos)
+    gui.tap(next(t for t in nw.ids.choices.children if t.text == "6"))
+    assert nw.banner_text and "Yamato" in nw.banner_text
+    assert (panel_top(nw), nw.ids.primary.to_window(*nw.ids.primary.pos)) == before  # the banner came
+    discard()  # P3
+    assert not nw.banner_text and panel_top(nw) == top  # it went: the list starts where it did
+    assert nw.ids.primary.to_window(*nw.ids.primary.pos) == main
+    now = {t.step: tuple(round(c) for c in t.to_window(t.x, t.y)) for t in nw.ids.choices.children
+           if t.step.startswith("card:salvo-")}
+    assert not any("salvo-18" in step for step in now)  # P1's 18″ guns are gone...
+    assert now == {step: at for step, at in salvos.items() if "salvo-18" not in step}  # ...the rest stay put
+    gui.screenshot("navalwar-calibre-gone")

@@ -92,7 +92,7 @@ def _panel(c, who: Who, view: dict, offers: list) -> dict:
         else:
             salvo = choice.label.key == "navalwar_ui.salvo_short"  # a salvo to play: four a row
             panel["choices"].append({"id": choice.id, "label": choice.label, "red": choice.red,
-                                     "cols": 4 if salvo else panel["columns"], "primary": False,
+                                     "cols": 4 if salvo else panel["columns"], "primary": False, "salvo": salvo,
                                      "order": 0 if salvo else 3 if choice.id == "hidden" else 2 if choice.red else 1})
     # the most played first: salvos, the other cards (and discarding), a red card drawn, then
     # a black card drawn alone (what is played with it is offered above)
