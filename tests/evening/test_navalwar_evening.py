@@ -10,8 +10,8 @@ mid-word check (tests/gui/word_breaks.py) look at what is drawn.
 The seed is EVENING_SEED (default 29, so CI repeats itself; set it to cover new paths); every
 failure names it with the player count, and the run repeats with
 `EVENING_SEED=<seed> pytest tests/evening/test_navalwar_evening.py -k "[<players>]"`.
-The deck is the players' own short copy (every kind of card, eight left to draw after the
-deal), as a group trying the game would set it: a round of a few dozen entries.
+The deck is the players' own short copy (six cards left to draw after the deal), as a group
+trying the game would set it: a round of a few dozen entries.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from test_navalwar_screen import deck_for, tap_choice
 SEED = int(os.environ.get("EVENING_SEED", "29"))
 NAMES = ["Aki", "さくら", "Takahashi", "Ben", "みなと", "Chie", "Dai", "はるか", "Emi"]
 TAP_LIMIT = 900  # a round that has not ended after this many touches is stuck
+DRAWS = 6  # cards left to draw after the deal: the round's length
 
 
 class Player:
@@ -71,7 +72,7 @@ class Player:
                 field.insert_text(name)
         self.touch(nw.ids[self.rng.choice(["target_75", "target_100"])])
         self.touch(nw.ids[self.rng.choice(["dice_table", "dice_companion"])])
-        nw.deck = deck_for(self.players)
+        nw.deck = deck_for(self.players, DRAWS)
         self.gui.pump(0.05)
         starts = [nw.ids.start, *nw.ids.firsts.children]
         self.touch(self.rng.choice(starts))
@@ -82,7 +83,7 @@ class Player:
     def offered(self) -> list:
         """What a finger may touch now to move the game on, and the rarer touches beside."""
         nw = self.nw
-        choices = [t for t in nw.ids.choices.children + nw.ids.primary.children if t.opacity > 0]
+        choices = [t for t in nw.ids.choices.children + nw.ids.primary.children if not t.disabled]
         targets = [w for w in nw.ids.fleets.walk(restrict=True) if getattr(w, "step", "")]
         moving = choices + targets + ([nw.ids.extra] if nw.extra_text else [])
         rare = ([nw.ids.back] if nw.can_back else []) + ([nw.ids.undo] if nw.can_undo else [])
@@ -112,7 +113,7 @@ class Player:
 
 
 def parents(widget):
-    while widget.parent is not None and widget.parent is not widget:
+    while widget.parent is not None and widget.parent is not widget:  # the Window is its own parent
         widget = widget.parent
         yield widget
 
@@ -125,6 +126,7 @@ def summary_open(nw) -> bool:
     return isinstance(nw._popup, ScoresView) and nw._popup_stage == "summary"
 
 
+@pytest.mark.timeout(900)  # 9 players: about 100 touches, each checked (slow on a loaded machine)
 @pytest.mark.parametrize("players", PLAYERS)
 def test_a_round_and_the_next_rounds_start(gui, players):
     gui.tap(gui.tile("navalwar"))
