@@ -148,3 +148,20 @@ def test_the_panel_keeps_its_places_as_a_banner_comes_and_goes_and_a_calibre_run
     assert not any("salvo-18" in step for step in now)  # P1's 18″ guns are gone...
     assert now == {step: at for step, at in salvos.items() if "salvo-18" not in step}  # ...the rest stay put
     gui.screenshot("navalwar-calibre-gone")
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_start_form_offers_a_first_game_walkthrough(gui, lang):
+    import word_breaks
+
+    gui.app.lang = lang
+    gui.tap(gui.tile("navalwar"))
+    nw = gui.screen
+    gui.tap(nw.ids.walkthrough)
+    popup = nw._popup
+    assert popup is not None and ("航空攻撃" in popup.body if lang == "ja" else "Air strike" in popup.body)
+    assert not word_breaks.problems(gui.app)
+    gui.screenshot(f"navalwar-walkthrough-{lang}")
+    gui.tap(popup.ids.close)
+    gui.pump(0.3)
+    assert nw.setting_up and nw._popup is None

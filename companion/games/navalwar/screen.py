@@ -177,6 +177,11 @@ class NavalWarScreen(ControllerScreen):
         body = "\n".join(t.render(self.tr) for t in self.model["discards"])
         self._open(InfoView(title=self.tr("navalwar.discard_pile"), body=body + ("\n\n" + odds if odds else "")))
 
+    def show_walkthrough(self) -> None:
+        """A first game, step by step (the start form's button)."""
+        self._open(InfoView(title=self.tr("navalwar_ui.walkthrough_title"), body=self.tr("navalwar_ui.walkthrough"),
+                            size=(760, 440)))
+
     def _open(self, popup) -> None:
         self._close_popup()
         self._popup = popup
