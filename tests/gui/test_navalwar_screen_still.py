@@ -165,3 +165,25 @@ def test_the_start_form_offers_a_first_game_walkthrough(gui, lang):
     gui.tap(popup.ids.close)
     gui.pump(0.3)
     assert nw.setting_up and nw._popup is None
+
+
+def test_the_fleets_stay_put_when_a_squadron_leaves_the_middle(gui):
+    import random
+
+    from test_navalwar_screen import play_randomly
+
+    gui.tap(gui.tile("navalwar"))
+    nw = gui.screen
+    gui.tap(nw.ids.start)  # four players, the whole deck
+    rng = random.Random(2)
+    play_randomly(nw.session, rng, lambda view: view["squadrons"] and view["phase"] == "turn")
+    nw.refresh()
+    gui.pump(0.1)
+    scroll = nw.ids.fleet_scroll
+    top = scroll.to_window(scroll.x, scroll.top)[1]
+    assert nw.squadrons_text
+    play_randomly(nw.session, rng, lambda view: not view["squadrons"] and view["phase"] == "turn")
+    assert nw.session.state.view(None)["round"] == 1
+    nw.refresh()
+    gui.pump(0.1)
+    assert not nw.squadrons_text and scroll.to_window(scroll.x, scroll.top)[1] == top

@@ -70,6 +70,7 @@ class NavalWarScreen(ControllerScreen):
     piles_text = StringProperty("")
     discard_text = StringProperty("")
     squadrons_text = StringProperty("")
+    squadrons_room = NumericProperty(0)  # px the squadrons' lines keep for the round: the fleets never move up
     extra_text = StringProperty("")  # the panel's extra button (roll, pick at random)
     can_back = BooleanProperty(False)
     can_undo = BooleanProperty(False)
@@ -93,6 +94,8 @@ class NavalWarScreen(ControllerScreen):
         self._unlock_event = None
         # kv ids are weak references: keep both panes alive while one is out of the tree
         self._panes = (self.ids.setup.__self__, self.ids.game.__self__)
+        self._room_round = None
+        self.ids.squadrons.bind(texture_size=self._keep_squadrons_room)
         for field in self._name_fields():  # the start buttons say the names as typed
             field.bind(text=lambda *_: self.draw_firsts())
 
@@ -296,6 +299,15 @@ class NavalWarScreen(ControllerScreen):
             for strip in strips.children:
                 strip.header_width = width
         self._follow(model["seat"])
+
+    def _keep_squadrons_room(self, label, size) -> None:
+        """The squadrons' lines keep the most room they took this round: a squadron gone
+        (destroyed, or its attack made) leaves its line empty, the fleets stay where they were."""
+        key = (self.session.id, self.model.get("round")) if self.session else None
+        if key != self._room_round:
+            self._room_round, self.squadrons_room = key, 0
+        if self.squadrons_text:
+            self.squadrons_room = max(self.squadrons_room, size[1])
 
     def _follow(self, seat: int | None) -> None:
         """Bring the fleet of a new player to move into view (once, so people may scroll)."""
