@@ -4,17 +4,22 @@ A sunk ship keeps its place in its fleet's row for the round (a destroyer squadr
 picks are tapped one after another: the taps meant for Musashi, Nagato, Tirpitz sank
 Musashi and Scharnhorst when the row closed up at once).  A turn's main entries
 (カードを引く, 航空攻撃) are always in sight at 800×480, never at the bottom of a
-scrolling list.
+scrolling list.  The choice panel keeps its places as a die's banner comes and goes and
+as a calibre runs out; the fleets keep theirs as a squadron leaves the middle.  And the
+start form's first-game walkthrough, in both languages.
 """
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import layout_check
+import word_breaks
 from companion.games.navalwar.fleets import ShipChip
 from kivy.core.window import Window
-from test_navalwar_screen import short_deck
+from test_navalwar_screen import play_randomly, short_deck
 
 DEAL = ["ship-yamato", "ship-nagato", "ship-hood", "ship-ise", "ship-fuso",
         "ship-bismarck", "ship-iowa", "ship-musashi", "ship-roma", "ship-kongo",
@@ -152,8 +157,6 @@ def test_the_panel_keeps_its_places_as_a_banner_comes_and_goes_and_a_calibre_run
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_the_start_form_offers_a_first_game_walkthrough(gui, lang):
-    import word_breaks
-
     gui.app.lang = lang
     gui.tap(gui.tile("navalwar"))
     nw = gui.screen
@@ -168,10 +171,6 @@ def test_the_start_form_offers_a_first_game_walkthrough(gui, lang):
 
 
 def test_the_fleets_stay_put_when_a_squadron_leaves_the_middle(gui):
-    import random
-
-    from test_navalwar_screen import play_randomly
-
     gui.tap(gui.tile("navalwar"))
     nw = gui.screen
     gui.tap(nw.ids.start)  # four players, the whole deck
