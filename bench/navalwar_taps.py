@@ -118,7 +118,7 @@ def _shown(widget) -> bool:
 def _scroll_of(widget):
     w = widget.parent
     while w is not None and not isinstance(w, ScrollView):
-        w = w.parent
+        w = w.parent if w.parent is not w else None  # the Window is its own parent
     return w
 
 

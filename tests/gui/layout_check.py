@@ -193,16 +193,20 @@ def problems(app) -> list[str]:
         if label.font_size < least - 0.5:
             faults.append(f"{_name(label)} is {label.font_size:.0f} px; at least {least} px")
     rects = [(label, _intersect(_text_rect(label), _clip(label)), _ancestors(label)) for label in texts]
+    # each root's buttons, measured once, each as seen (a button scrolled away is not drawn)
+    buttons = {id(root): [(button, _intersect(_window_rect(button), _clip(button)), _ancestors(button))
+                          for button in _buttons([root])] for root in roots}
     for i, (a, ra, up_a) in enumerate(rects):
         for b, rb, up_b in rects[i + 1:]:
             if ra and rb and id(a) not in up_b and id(b) not in up_a and _intersect(ra, rb) \
                     and _root(a, roots) is _root(b, roots):  # a docked keyboard lies over the screen
                 faults.append(f"{_name(a)} overlaps {_name(b)}")
-        for button in _buttons([_root(a, roots)]):
-            if button is a or id(button) in up_a or id(a) in _ancestors(button):
+        if not ra or isinstance(a, ButtonBehavior):
+            continue
+        for button, seen, up_button in buttons[id(_root(a, roots))]:
+            if button is a or id(button) in up_a or id(a) in up_button:
                 continue
-            seen = _intersect(_window_rect(button), _clip(button))  # a button scrolled away is not drawn
-            if ra and seen and _intersect(ra, seen) and not isinstance(a, ButtonBehavior):
+            if seen and _intersect(ra, seen):
                 faults.append(f"{_name(a)} overlaps the button {_name(button)}")
     return faults + _drawn_faults(roots) + _target_faults(roots)
 

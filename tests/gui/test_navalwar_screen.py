@@ -56,7 +56,7 @@ def nw(gui):
 def tiles(screen):
     """What may be tapped now, by step: the choice buttons and the targets on the fleet panel."""
     found = {t.step: t for t in screen.ids.fleets.walk(restrict=True) if getattr(t, "step", "")}
-    return found | {t.step: t for t in screen.ids.choices.children}
+    return found | {t.step: t for t in screen.ids.choices.children + screen.ids.primary.children}
 
 
 def enter(gui, screen, action) -> None:
@@ -71,11 +71,13 @@ def enter(gui, screen, action) -> None:
 def tap_choice(gui, screen, tile) -> None:
     """Scroll the choice into view when it is not (as a finger would), then tap it."""
     scroll = tile.parent
-    while not isinstance(scroll, ScrollView):
-        scroll = scroll.parent
+    while scroll is not None and not isinstance(scroll, ScrollView) and scroll.parent is not scroll:
+        scroll = scroll.parent  # (the Window is its own parent)
+    if not isinstance(scroll, ScrollView):
+        scroll = None  # a main entry: never scrolled
     _, y = tile.to_window(*tile.center)
-    _, bottom = scroll.to_window(*scroll.pos)
-    if not bottom < y < bottom + scroll.height:
+    _, bottom = scroll.to_window(*scroll.pos) if scroll else (0, 0)
+    if scroll and not bottom < y < bottom + scroll.height:
         scroll.scroll_to(tile, padding=4, animate=False)
         gui.pump(0.03)
     gui.wait_until(lambda: not screen.locked, what="the input lock to lift")

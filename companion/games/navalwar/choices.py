@@ -47,6 +47,23 @@ def ship_text(ship: dict) -> Text:
     return Text("navalwar_ui.ship_label", {"name": ship["name"], "gun": gun_text(ship), "defence": ship["defence"]})
 
 
+def entered(labels: list[Text]) -> Text:
+    """An entry said after it was made: its steps joined by "→", each ship named without
+    the damage it had before (the panel's "Ben: Musashi (2/9)" is out of date once the hit
+    is in)."""
+    said = [_undamaged(label) for label in labels]
+    text = said[0]
+    for step in said[1:]:
+        text = Text("navalwar_ui.then", {"first": text, "then": step})
+    return text
+
+
+def _undamaged(label: Text) -> Text:
+    if label.key == "navalwar_ui.ship_target":
+        return Text("navalwar_ui.ship_named", {"player": label.params["player"], "name": label.params["name"]})
+    return Text(label.key, {k: _undamaged(v) if isinstance(v, Text) else v for k, v in label.params.items()})
+
+
 @dataclass
 class Labeller:
     """Turns actions into paths, given the public view and the players' names."""

@@ -30,7 +30,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.games.navalwar import display, shortcuts
-from companion.games.navalwar.choices import ChoiceTree, Labeller, plain
+from companion.games.navalwar.choices import ChoiceTree, Labeller, entered, plain
 from companion.games.navalwar.counting import DeckCount
 from companion.games.navalwar.data import Composition, load_composition
 from companion.games.navalwar.rules import DICE, composition_of
@@ -332,13 +332,12 @@ class NavalWarController(Controller):
         if choice.action is None:
             pad.prefix = prefix + [step]
         else:
-            self._play(choice.action, choice.label)
+            self._play(choice.action, entered(tree.labels(prefix + [step])))
 
     def on_enter(self, seat, action) -> None:
         if action not in self.session.state.legal_actions():
             raise Refused("play.not_now", kind="enter")
-        path = self.tree().path_of(action)
-        self._play(action, self.tree().labels(path)[-1])
+        self._play(action, entered(self.tree().labels(self.tree().path_of(action))))
 
     def on_back(self, seat, value) -> None:
         self.pad(self._sender).prefix.pop()

@@ -14,6 +14,7 @@ from companion.games.navalwar.data import card_value
 from companion.play.controller import TABLE, Text, Who
 
 SHIPS_IN_HAND = {9: 4}  # else 5
+PRIMARY = ("draw", "air_strike", "hidden")  # a turn's main entries, two at most in sight: never scrolled away
 ATTACKS = {"submarine": "navalwar.card_type.submarine", "torpedo_boat": "navalwar.card_type.torpedo_boat",
            "air": "navalwar.action.air_strike", "squadron": "navalwar.card_type.destroyer_squadron"}
 
@@ -54,7 +55,7 @@ def _table(c, view: dict) -> dict:
         discards.append(Text("navalwar_ui.count_of", {"card": Text("navalwar.unseen_discards"),
                                                       "n": view["discard"]["unseen"]}))
     return {
-        "players": view["players"], "seat": view["seat"],
+        "players": view["players"], "seat": view["seat"], "round": view["round"],
         "piles": Text("navalwar_ui.piles", view["piles"]),
         "discard_button": Text("navalwar_ui.discard_button", {"n": view["piles"]["discard"]}),
         "discards": discards or [Text("navalwar_ui.discard_none")],
@@ -91,11 +92,13 @@ def _panel(c, who: Who, view: dict, offers: list) -> dict:
         else:
             salvo = choice.label.key == "navalwar_ui.salvo_short"  # a salvo to play: four a row
             panel["choices"].append({"id": choice.id, "label": choice.label, "red": choice.red,
-                                     "cols": 4 if salvo else panel["columns"],
+                                     "cols": 4 if salvo else panel["columns"], "primary": False, "salvo": salvo,
                                      "order": 0 if salvo else 3 if choice.id == "hidden" else 2 if choice.red else 1})
     # the most played first: salvos, the other cards (and discarding), a red card drawn, then
     # a black card drawn alone (what is played with it is offered above)
     panel["choices"].sort(key=lambda c: c.pop("order"))
+    for main in sorted((c for c in panel["choices"] if c["id"] in PRIMARY), key=lambda c: PRIMARY.index(c["id"]))[:2]:
+        main["primary"] = True
     if panel["targets"] or panel["fleet_targets"]:
         panel["prompt"] = panel["prompt"] + [Text("navalwar_ui.tap_target")]
     return panel

@@ -2,6 +2,10 @@
 
 A ship or fleet that may be named now (a target) is outlined and tapped on the strip
 itself: its `step` goes to `pick`, the screen's choice handler.
+
+A ship keeps its place in the row for the whole round: one sunk stays as a dim 撃沈 chip
+of the same width, so the ships beside it never move under a finger (a destroyer
+squadron's three picks are tapped one after another).  A ship added joins at the end.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ class ShipChip(ButtonBehavior, BoxLayout):
     hits = NumericProperty(0)
     defence = NumericProperty(1)
     carrier = BooleanProperty(False)
+    sunk = BooleanProperty(False)  # its place kept for the round
+    least = NumericProperty(0)  # px: a sunk ship's chip keeps the width it had afloat
     step = StringProperty("")  # the choice it enters when tapped ("": not a target now)
     pick = ObjectProperty(None, allownone=True)
 
@@ -48,6 +54,12 @@ class FleetStrip(ButtonBehavior, BoxLayout):
     warn = BooleanProperty(False)  # minefields or smoke in front of the fleet
     step = StringProperty("")  # the choice a tap on the fleet enters ("": none now)
     pick = ObjectProperty(None, allownone=True)
+    slots_key = ObjectProperty(None, allownone=True)  # the game and round the slots are kept for
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._slots: list[dict] = []  # every ship of the fleet this round, in its place
+        self._slots_for = None
 
     def on_touch_down(self, touch):
         if self.step:
@@ -77,17 +89,31 @@ class FleetStrip(ButtonBehavior, BoxLayout):
             badges = [tr("navalwar.eliminated")]
         self.badges = (" " if self.compact else "  ").join(badges)
         chips = self.ids.chips
-        ships = fleet["ships"]
-        while len(chips.children) < len(ships):
+        slots = self._kept_slots(fleet["ships"])
+        while len(chips.children) < len(slots):
             chips.add_widget(ShipChip(), index=0)  # appended at the end
-        while len(chips.children) > len(ships):
+        while len(chips.children) > len(slots):
             chips.remove_widget(chips.children[0])
-        for chip, ship in zip(reversed(chips.children), ships):
+        for chip, (ship, afloat) in zip(reversed(chips.children), slots):
+            if chip.name != ship["name"]:
+                chip.least = 0  # another ship in this place (a new round)
+            if not afloat and not chip.sunk:
+                chip.least = chip.width  # as wide as it was: its neighbours stay put
             gun = tr("navalwar_ui.carrier_short") if ship["carrier"] else f"{ship['calibre']}″"
-            chip.name = ship["name"]
-            chip.detail = f"{gun} {ship['hits']}/{ship['defence']}"
+            chip.name, chip.sunk = ship["name"], not afloat
+            chip.detail = f"{gun} {ship['hits']}/{ship['defence']}" if afloat else tr("navalwar_ui.sunk_short")
             chip.hits, chip.defence, chip.carrier = ship["hits"], ship["defence"], ship["carrier"]
-            chip.step, chip.pick = targets.get(ship["id"], ""), self.pick
+            chip.step, chip.pick = (targets.get(ship["id"], "") if afloat else ""), self.pick
+
+    def _kept_slots(self, ships: list[dict]) -> list[tuple[dict, bool]]:
+        """(ship, afloat) for every ship in the fleet this round, each in the place it had."""
+        if self._slots_for != self.slots_key:
+            self._slots, self._slots_for = [], self.slots_key
+        afloat = {ship["id"]: ship for ship in ships}
+        known = {ship["id"] for ship in self._slots}
+        self._slots = [afloat.get(ship["id"], ship) for ship in self._slots]
+        self._slots += [ship for ship in ships if ship["id"] not in known]
+        return [(ship, ship["id"] in afloat) for ship in self._slots]
 
     def header_needs(self) -> float:
         """The width the compact header column needs for this fleet's name, points and badges."""

@@ -7,7 +7,8 @@ screen owns: its panes and pop-ups, the ship catalogue's search, a short input l
 after an entry, and scrolling the fleet to move into view.  The left side shows the
 shared table: the piles with the next draw's chance of red (the full odds: behind the
 discards button), a strip per fleet (a target is tapped on it; four fit unscrolled); the
-right side the choices, where a die's banner stands in for the prompt; the deal's
+right side the choices, where a die's banner stands in for the prompt, and a turn's main
+entries (カードを引く, 航空攻撃) in a row under them that never scrolls; the deal's
 catalogue takes the whole width, its names flowing so every ship shows at once.  A game's `players`
 are the names in seat order (clockwise).
 """
@@ -24,6 +25,7 @@ from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, Obj
 from kivy.uix.button import Button
 
 from companion.games.navalwar.chart import SEAT_COLOURS
+from companion.games.navalwar.choices import plain
 from companion.games.navalwar.controller import NavalWarController
 from companion.games.navalwar.count import CountView
 from companion.games.navalwar.fleets import FleetStrip
@@ -50,6 +52,7 @@ class ChoiceTile(Button):
 
     step = StringProperty("")
     red = BooleanProperty(False)
+    main = BooleanProperty(False)  # a turn's main entry, in the row that never scrolls
     compact = BooleanProperty(False)  # the deal's catalogue: many at once
     cols = NumericProperty(2)  # tiles a row (0: as wide as its text, the catalogue's flow)
 
@@ -67,6 +70,7 @@ class NavalWarScreen(ControllerScreen):
     piles_text = StringProperty("")
     discard_text = StringProperty("")
     squadrons_text = StringProperty("")
+    squadrons_room = NumericProperty(0)  # px the squadrons' lines keep for the round: the fleets never move up
     extra_text = StringProperty("")  # the panel's extra button (roll, pick at random)
     can_back = BooleanProperty(False)
     can_undo = BooleanProperty(False)
@@ -86,9 +90,12 @@ class NavalWarScreen(ControllerScreen):
         self._popup_stage = None  # the stage whose scores the open pop-up shows
         self._tiles: list[ChoiceTile] = []
         self._shown_seat = None
+        self._salvo_slots: dict = {}  # (game, round, seat, panel) -> the salvo steps in their places
         self._unlock_event = None
         # kv ids are weak references: keep both panes alive while one is out of the tree
         self._panes = (self.ids.setup.__self__, self.ids.game.__self__)
+        self._room_round = None
+        self.ids.squadrons.bind(texture_size=self._keep_squadrons_room)
         for field in self._name_fields():  # the start buttons say the names as typed
             field.bind(text=lambda *_: self.draw_firsts())
 
@@ -172,6 +179,11 @@ class NavalWarScreen(ControllerScreen):
         odds = self._odds(self.model["odds"])
         body = "\n".join(t.render(self.tr) for t in self.model["discards"])
         self._open(InfoView(title=self.tr("navalwar.discard_pile"), body=body + ("\n\n" + odds if odds else "")))
+
+    def show_walkthrough(self) -> None:
+        """A first game, step by step (the start form's button)."""
+        self._open(InfoView(title=self.tr("navalwar_ui.walkthrough_title"), body=self.tr("navalwar_ui.walkthrough"),
+                            size=(760, 440)))
 
     def _open(self, popup) -> None:
         self._close_popup()
@@ -279,6 +291,7 @@ class NavalWarScreen(ControllerScreen):
             strip.colour = SEAT_COLOURS[fleet["seat"]]
             strip.compact = model["players"] > COMPACT_FROM
             strip.pick = self.choose
+            strip.slots_key = (self.session.id, model["round"])
             strip.show(fleet, fleet["name"], fleet["points"], tr, fleet["is_turn"], model["targets"],
                        model["fleet_targets"].get(fleet["seat"], ""))
         if model["players"] > COMPACT_FROM:  # one header column for all, fitting the widest
@@ -286,6 +299,15 @@ class NavalWarScreen(ControllerScreen):
             for strip in strips.children:
                 strip.header_width = width
         self._follow(model["seat"])
+
+    def _keep_squadrons_room(self, label, size) -> None:
+        """The squadrons' lines keep the most room they took this round: a squadron gone
+        (destroyed, or its attack made) leaves its line empty, the fleets stay where they were."""
+        key = (self.session.id, self.model.get("round")) if self.session else None
+        if key != self._room_round:
+            self._room_round, self.squadrons_room = key, 0
+        if self.squadrons_text:
+            self.squadrons_room = max(self.squadrons_room, size[1])
 
     def _follow(self, seat: int | None) -> None:
         """Bring the fleet of a new player to move into view (once, so people may scroll)."""
@@ -315,15 +337,41 @@ class NavalWarScreen(ControllerScreen):
         choices = model["choices"]
         if self.cataloguing:
             choices = [c for c in choices if self._ship_matches(c["ship"])]
-        grid = self.ids.choices
+        grid, pinned = self.ids.choices, self.ids.primary
         grid.clear_widgets()
+        pinned.clear_widgets()
+        primary = sum(1 for c in choices if c.get("primary"))
+        choices = self._kept_salvo_slots(model, choices)
         while len(self._tiles) < len(choices):  # buttons are reused: building them is slow
             self._tiles.append(ChoiceTile(on_release=lambda b: self.choose(b.step)))
         for tile, c in zip(self._tiles, choices):
             tile.text, tile.step, tile.red = c["label"].render(tr), c["id"], c["red"]
             tile.compact, tile.cols = self.cataloguing, 0 if self.cataloguing else c["cols"]
-            grid.add_widget(tile)
+            tile.opacity, tile.disabled = (0.25, True) if c.get("gone") else (1, False)  # a faint empty slot
+            tile.main = c.get("primary", False)
+            if tile.main:  # a turn's main entry: in the row under the list, always in sight
+                tile.cols = primary
+                pinned.add_widget(tile)
+            else:
+                grid.add_widget(tile)
         self.ids.choice_scroll.scroll_y = 1
+
+    def _kept_salvo_slots(self, model: dict, choices: list[dict]) -> list[dict]:
+        """The salvos listed at once keep their places for the round, panel by panel: a
+        calibre run out (its last ship sunk) leaves empty slots, so the salvos after it
+        stay where the player's finger knows them."""
+        salvos = {c["id"]: c for c in choices if c.get("salvo")}
+        if not salvos:
+            return choices
+        key = (self.session.id, model["round"], model["prompt_seat"], self.controller.waiting()["kind"],
+               tuple(self.controller.shown_prefix(TABLE)))
+        if self._salvo_slots.get("round") != key[:2]:
+            self._salvo_slots = {"round": key[:2]}
+        kept = self._salvo_slots.setdefault(key, [])
+        kept += [step for step in salvos if step not in kept]
+        gone = {"label": plain(""), "red": False, "cols": 4, "gone": True}
+        return ([salvos.get(step, gone | {"id": ""}) for step in kept]
+                + [c for c in choices if not c.get("salvo")])
 
     def _ship_matches(self, ship: dict) -> bool:
         """The search: part of the name, or the calibre ("16")."""

@@ -245,7 +245,8 @@ def test_a_card_entered_step_by_step_the_dice_rolled_or_entered_and_undo(store):
     assert not any(ch["id"].startswith("ship:") for ch in c.display(1)["choices"])
     step(1, "choose", "ship:ship-yamato")
     assert c.view()["fleets"][0]["ships"][0]["hits"] == 3
-    assert words(c.display(1)["last"]) == "入力済み：Aki: Yamato (0/9)"
+    # said after the hit: the card and the ship, not the damage it had before (issue 29, finding 4)
+    assert words(c.display(1)["last"]) == "入力済み：16″・3 → Aki: Yamato"
     # Chie draws a submarine (entered at the table while her phone is a step into a
     # minefield: the phone's step is dropped), its die entered from the real die, then one rolled
     step(2, "choose", "type:minefield")
