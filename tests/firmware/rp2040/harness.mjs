@@ -44,15 +44,16 @@ function random() { // mulberry32: the same noise for the same seed
 
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
 
-// Each chip's inputs: a level per input plus, by default, a slow wave through zero so
-// values of both signs are shifted out, and a little noise.
+// Each chip's inputs: a level per input plus a little noise, and on input A by default a
+// slow wave through zero, so values of both signs are shifted out.
 const inputs = PINS.map((_, i) => ({ a: 0, b: 0, wave: 40000 * (i ? -1 : 1), noise: 3 }));
 const chips = PINS.map((p, i) => new HX711(`hx711-${i}`, {
   ...p, rate: RATE_PIN,
   signal: (input, t) => {
     const s = inputs[i];
-    const level = input === "A" ? s.a : s.b;
-    return level + s.wave * Math.sin(2 * Math.PI * t / 1.7) + s.noise * (random() - 0.5);
+    const noise = s.noise * (random() - 0.5);
+    if (input === "B") return s.b + noise; // unconnected on the seesaw's boards
+    return s.a + s.wave * Math.sin(2 * Math.PI * t / 1.7) + noise;
   },
 }));
 
