@@ -18,7 +18,7 @@ run: system-deps-run $(VENV)/.run-installed
 test: system-deps-test $(VENV)/.test-installed $(MICROPYTHON)/node_modules/.installed $(RP2040)/node_modules/.installed
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-bench: $(VENV)/.test-installed
+bench: $(VENV)/.test-installed $(RP2040)/node_modules/.installed
 	@for b in bench/[!_]*.py; do echo "== $$b"; $(PY) $$b --json || exit 1; done
 
 system-deps-run:

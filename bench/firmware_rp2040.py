@@ -1,0 +1,108 @@
+"""The firmware on the real MicroPython rp2 build on an emulated RP2040 (tests/firmware/rp2040/):
+
+- boot_to_hello_s: emulated seconds from power-up to the first HELLO line, and the
+  wall seconds it took here (boot_to_hello_wall_s);
+- clock_high_us / clock_low_us: [min, max] over every SCK pulse both HX711 models saw,
+  against the 2 us high / 2 us low the PIO program is written for;
+- values_matched: streamed values that equal a value the models shifted out settled,
+  in order, and values_streamed (they must be equal);
+- longest_gap_ms: the longest time between two sample lines at 80/s (12.5 ms ideal);
+- speed: emulated seconds per wall second while streaming at 80/s (this machine's load
+  counts: the machine is shared, so wall figures are noisy).
+
+Usage: python bench/firmware_rp2040.py [--json] [--seconds S]   (S emulated, at 80/s)
+Needs Node.js and `make tests/firmware/rp2040/node_modules/.installed`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "firmware" / "rp2040"))
+
+import emulated_pico  # noqa: E402
+from emulated_pico import EmulatedPico  # noqa: E402
+
+from companion.sensing.serial_protocol import Hello, Reply, SampleLine  # noqa: E402
+
+
+def matched(pico: EmulatedPico, since: float) -> tuple[int, int]:
+    """(values equal to a settled shifted value, in order; values streamed)."""
+    stats = pico.stats()
+    good = total = 0
+    for chip in (0, 1):
+        truth = [x["value"] for x in stats["chips"][chip]["transfers"]
+                 if x["settled"] and not x["faulted"] and x["edges"] >= 25]
+        at = 0
+        for line in pico.lines:
+            if line.t < since or not isinstance(line.msg, SampleLine) or line.msg.values[chip] is None:
+                continue
+            total += 1
+            value = line.msg.values[chip]
+            if value in truth[at:]:
+                at = truth.index(value, at) + 1
+                good += 1
+    return good, total
+
+
+def measure(seconds: float) -> dict:
+    why = emulated_pico.available()
+    if why:
+        raise SystemExit(f"firmware_rp2040: {why}")
+    with tempfile.TemporaryDirectory() as tmp:
+        flash = emulated_pico.installed_flash(Path(tmp))
+        wall = time.monotonic()
+        with EmulatedPico(flash) as pico:
+            pico.run_until(lambda p: p.messages(Hello), 5, 0.01)
+            boot_wall = time.monotonic() - wall
+            boot_t = next(line.t for line in pico.lines if isinstance(line.msg, Hello))
+            since = pico.t
+            pico.command("RATE", 80)
+            pico.run_until(lambda p: Reply(True, "RATE", "80") in p.messages(Reply, since), 2, 0.01)
+            pico.run(0.5)  # settling
+            start, wall = pico.t, time.monotonic()
+            pico.run(seconds)
+            speed = (pico.t - start) / (time.monotonic() - wall)
+            times = [line.t for line in pico.lines if isinstance(line.msg, SampleLine) and line.t >= start]
+            good, total = matched(pico, since)
+            pulses = [c["pulses"] for c in pico.stats()["chips"]]
+    return {
+        "boot_to_hello_s": round(boot_t, 3),
+        "boot_to_hello_wall_s": round(boot_wall, 2),
+        "clock_high_us": [round(min(p["highMin"] for p in pulses) / 1000, 3),
+                          round(max(p["highMax"] for p in pulses) / 1000, 3)],
+        "clock_low_us": [round(min(p["lowMin"] for p in pulses) / 1000, 3),
+                         round(max(p["lowMax"] for p in pulses) / 1000, 3)],
+        "pulses": sum(p["count"] for p in pulses),
+        "values_streamed": total,
+        "values_matched": good,
+        "samples_at_80": len(times),
+        "longest_gap_ms": round(max(b - a for a, b in zip(times, times[1:])) * 1000, 2),
+        "emulated_s_per_wall_s": round(speed, 3),
+        "seconds_at_80": seconds,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--seconds", type=float, default=3.0, help="emulated seconds streamed at 80/s")
+    args = parser.parse_args()
+    result = measure(args.seconds)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}")
+    if result["values_matched"] != result["values_streamed"]:
+        raise SystemExit("some streamed values were never shifted out by the chips")
+
+
+if __name__ == "__main__":
+    main()
