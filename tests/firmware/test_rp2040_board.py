@@ -89,6 +89,15 @@ def test_streamed_values_are_what_the_chips_shifted_out(board):
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
 
 
+def test_the_pio_clocks_2_us_high_and_low(board):
+    run_samples(board, 2)
+    for chip in board.stats()["chips"]:
+        pulses = chip["pulses"]
+        assert pulses["count"] >= 25 * 2
+        assert 1900 <= pulses["highMin"] <= pulses["highMax"] <= 2100  # ns; over 60 us powers down
+        assert 1900 <= pulses["lowMin"] <= pulses["lowMax"] <= 2100
+
+
 def rate(pico, lines):
     times = [t for t, _ in lines]
     return (len(times) - 1) / (times[-1] - times[0])

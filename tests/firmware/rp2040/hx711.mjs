@@ -104,7 +104,7 @@ export class HX711 {
       this._edge();
     } else {
       this._powerDownAlarm.cancel();
-      if (this._riseAt != null) this._note("high", t - this._riseAt);
+      if (this._riseAt != null && !this.down) this._note("high", t - this._riseAt); // a reset's isn't a pulse
       this._fallAt = t;
       if (this.down) this._powerUp();
     }
