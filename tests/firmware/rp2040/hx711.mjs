@@ -23,8 +23,9 @@ const FULL = 0x7fffff;
 
 export class HX711 {
   /** signal(input, emulatedSeconds) -> the input in counts at gain 1 (A) or at 32/32 (B). */
-  constructor(name, { dout, sck, rate, signal }) {
-    Object.assign(this, { name, doutPin: dout, sckPin: sck, ratePin: rate, signal });
+  constructor(name, { dout, sck, rate, signal, skew = 0 }) {
+    // skew: how much slower its oscillator runs than nominal (0.003: 0.3 % slower)
+    Object.assign(this, { name, doutPin: dout, sckPin: sck, ratePin: rate, signal, skew });
     this.select = 1; // extra edges chosen: A x128
     this.settle = SETTLE; // conversions left before the output is settled
     this.last = 0; // the previous output, which an unsettled one moves away from
@@ -65,7 +66,7 @@ export class HX711 {
   _now() { return this._offsetNs + this.pico.nanos; }
 
   _rateLevel() { return this._rate ? this._rate.value === 1 : false; }
-  _periodNs() { return this._rateHigh ? 12_500_000 : 100_000_000; }
+  _periodNs() { return (this._rateHigh ? 12_500_000 : 100_000_000) * (1 + this.skew); }
 
   _schedule(deltaNs) {
     this._nextConversionNs = this._now() + deltaNs;
