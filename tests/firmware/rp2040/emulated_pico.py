@@ -53,6 +53,7 @@ class EmulatedPico:
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, pass_fds=pass_fds, bufsize=0)
         self.t = 0.0
+        self.cpu_s = 0.0  # the harness's CPU seconds so far (wall time is the machine's load)
         self.text = b""  # everything the board sent
         self.lines: list[Line] = []
         self.resets: list[dict] = []
@@ -79,7 +80,7 @@ class EmulatedPico:
             elif kind == "error":
                 raise RuntimeError(event["message"])
             elif kind == "done":
-                self.t = event["t"]
+                self.t, self.cpu_s = event["t"], event["cpu"]
                 return events
 
     def _serial(self, t: float, data: bytes) -> None:

@@ -16,7 +16,8 @@
 //   save_flash {path}       write the first 2 MiB of flash (firmware + littlefs)
 //   quit
 // Events: {"ev":"serial","t","data"} (data: latin-1 text), {"ev":"reset","t","reason"},
-//   {"ev":"done","t","wall"} after each request, {"ev":"error","message"}.
+//   {"ev":"done","t","wall","cpu"} after each request (cpu: this process's CPU seconds so
+//   far), {"ev":"error","message"}.
 import fs from "node:fs";
 import readline from "node:readline";
 import { HX711 } from "./hx711.mjs";
@@ -123,7 +124,8 @@ function handle(req) {
     case "quit": process.exit(0);
     default: throw new Error(`unknown op ${req.op}`);
   }
-  out({ ev: "done", t: now() / 1e9, wall: (performance.now() - wall) / 1000 });
+  const cpu = process.cpuUsage();
+  out({ ev: "done", t: now() / 1e9, wall: (performance.now() - wall) / 1000, cpu: (cpu.user + cpu.system) / 1e6 });
 }
 
 boot();
