@@ -58,7 +58,9 @@ export class HX711 {
     this._convertAlarm = pico.clock.createAlarm(() => this._convert());
     this._rateHigh = this._rateLevel();
     if (this._rate) this._rate.addListener(() => this._onRate());
-    this._schedule(this._nextConversionNs == null ? this._periodNs() : this._nextConversionNs - this._now());
+    if (!this.down) {
+      this._schedule(this._nextConversionNs == null ? this._periodNs() : this._nextConversionNs - this._now());
+    }
     this._drive();
   }
 
