@@ -35,25 +35,6 @@ from emulated_pico import EmulatedPico  # noqa: E402
 from companion.sensing.serial_protocol import Hello, Reply, SampleLine  # noqa: E402
 
 
-def matched(pico: EmulatedPico, since: float) -> tuple[int, int]:
-    """(values equal to a settled shifted value, in order; values streamed)."""
-    stats = pico.stats()
-    good = total = 0
-    for chip in (0, 1):
-        truth = [x["value"] for x in stats["chips"][chip]["transfers"]
-                 if x["settled"] and not x["faulted"] and x["edges"] >= 25]
-        at = 0
-        for line in pico.lines:
-            if line.t < since or not isinstance(line.msg, SampleLine) or line.msg.values[chip] is None:
-                continue
-            total += 1
-            value = line.msg.values[chip]
-            if value in truth[at:]:
-                at = truth.index(value, at) + 1
-                good += 1
-    return good, total
-
-
 def measure(seconds: float) -> dict:
     why = emulated_pico.available()
     if why:
@@ -74,7 +55,7 @@ def measure(seconds: float) -> dict:
             speed = (pico.t - start) / (time.monotonic() - wall)
             speed_cpu = (pico.t - start) / (pico.cpu_s - cpu)
             times = [line.t for line in pico.lines if isinstance(line.msg, SampleLine) and line.t >= start]
-            good, total = matched(pico, since)
+            streamed = pico.streamed(since)
             pulses = [c["pulses"] for c in pico.stats()["chips"]]
     return {
         "boot_to_hello_s": round(boot_t, 3),
@@ -85,8 +66,8 @@ def measure(seconds: float) -> dict:
         "clock_low_us": [round(min(p["lowMin"] for p in pulses) / 1000, 3),
                          round(max(p["lowMax"] for p in pulses) / 1000, 3)],
         "pulses": sum(p["count"] for p in pulses),
-        "values_streamed": total,
-        "values_matched": good,
+        "values_streamed": len(streamed),
+        "values_matched": sum(matched for _, _, matched in streamed),
         "samples_at_80": len(times),
         "longest_gap_ms": round(max(b - a for a, b in zip(times, times[1:])) * 1000, 2),
         "emulated_s_per_wall_s": round(speed, 3),

@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,6 +129,30 @@ class EmulatedPico:
     def messages(self, kind, since: float = 0.0) -> list:
         return [line.msg for line in self.lines if isinstance(line.msg, kind) and line.t >= since]
 
+    def shifted(self, chip: int) -> list[dict]:
+        """The transfers a chip shifted out whole, settled and clean, oldest first."""
+        return [x for x in self.stats()["chips"][chip]["transfers"]
+                if x["settled"] and not x["faulted"] and x["edges"] >= 25]
+
+    def streamed(self, since: float = 0.0) -> list[tuple[int, int, bool]]:
+        """(chip, value, matched) for every value streamed since `since`: matched when it
+        is a value its chip shifted out settled, after the one the last match was."""
+        out = []
+        for chip in (0, 1):
+            truth = [x["value"] for x in self.shifted(chip)]
+            at = 0
+            for line in self.lines:
+                if line.t < since or not isinstance(line.msg, serial_protocol.SampleLine):
+                    continue
+                value = line.msg.values[chip]
+                if value is None:
+                    continue
+                matched = value in truth[at:]
+                if matched:
+                    at = truth.index(value, at) + 1
+                out.append((chip, value, matched))
+        return out
+
     def close(self) -> None:
         if self.proc.poll() is None:
             try:
@@ -215,5 +240,5 @@ def installed_flash(cache: Path) -> Path:
         cache.mkdir(parents=True, exist_ok=True)
         started = time.monotonic()
         install(image.with_suffix(".tmp"), files).rename(image)
-        print(f"installed the firmware on the emulated Pico in {time.monotonic() - started:.1f} s")
+        print(f"installed the firmware on the emulated Pico in {time.monotonic() - started:.1f} s", file=sys.stderr)
     return image
