@@ -240,5 +240,6 @@ def installed_flash(cache: Path) -> Path:
         cache.mkdir(parents=True, exist_ok=True)
         started = time.monotonic()
         install(image.with_suffix(".tmp"), files).rename(image)
-        print(f"installed the firmware on the emulated Pico in {time.monotonic() - started:.1f} s", file=sys.stderr)
+        print(f"installed the firmware on the emulated Pico in {time.monotonic() - started:.1f} s",
+              file=sys.stderr)
     return image
