@@ -5,6 +5,8 @@ PY := $(VENV)/bin/python
 CONFIG ?= config.yaml
 # MicroPython's WebAssembly port (npm), for the firmware tests under a real MicroPython.
 MICROPYTHON := tests/firmware/micropython
+# rp2040js (npm), the emulated RP2040 that boots the real MicroPython rp2 build with the firmware.
+RP2040 := tests/firmware/rp2040
 # On a Raspberry Pi, let the venv see apt's python3-lgpio (GPIO on every Pi, the Pi 5 too).
 VENV_FLAGS := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo --system-site-packages)
 
@@ -13,10 +15,10 @@ VENV_FLAGS := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo --
 run: system-deps-run $(VENV)/.run-installed
 	$(PY) -m companion --config $(CONFIG)
 
-test: system-deps-test $(VENV)/.test-installed $(MICROPYTHON)/node_modules/.installed
+test: system-deps-test $(VENV)/.test-installed $(MICROPYTHON)/node_modules/.installed $(RP2040)/node_modules/.installed
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-bench: $(VENV)/.test-installed
+bench: $(VENV)/.test-installed $(RP2040)/node_modules/.installed
 	@for b in bench/[!_]*.py; do echo "== $$b"; $(PY) $$b --json || exit 1; done
 
 system-deps-run:
@@ -41,5 +43,9 @@ $(MICROPYTHON)/node_modules/.installed: $(MICROPYTHON)/package.json $(MICROPYTHO
 	cd $(MICROPYTHON) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+$(RP2040)/node_modules/.installed: $(RP2040)/package.json $(RP2040)/package-lock.json
+	cd $(RP2040) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 clean:
-	rm -rf $(VENV) .pytest_cache artifacts $(MICROPYTHON)/node_modules
+	rm -rf $(VENV) .pytest_cache artifacts $(MICROPYTHON)/node_modules $(RP2040)/node_modules

@@ -156,8 +156,11 @@ class App:
             ch.fresh = None
 
     def settle_all(self):
+        """After a change of rate or gain: a read taken before it is dropped unsent, then
+        SETTLE_READS conversions (hx711.py says which)."""
         self.restart_wait()
         for ch in self.chans:
+            ch.pending = None
             ch.discard = hx711.SETTLE_READS
 
     def set_fault(self, ch, fault):

@@ -13,7 +13,8 @@ only counts a read once DOUT falls again (docs/protocol.md, FAULT).
 GAIN_PULSES = {128: 1, 32: 2, 64: 3}  # 128, 64: input A; 32: input B
 READY_TIMEOUT_MS = 500  # > 4 conversions at 10/s: no data-ready by then = missing chip
 DESYNC_HOLDOFF_MS = 100  # wait after resetting an out-of-step chip
-SETTLE_READS = 5  # conversions dropped after a reset or a change of rate or gain:
+SETTLE_READS = 5  # conversions dropped after a reset or a change of rate or gain (and a read
+# pending at the change: app.settle_all):
 # the one in flight used the old setting, then the datasheet's 4-conversion settling
 RESET_US = 100  # SCK high > 60 us powers the chip down; low again restarts it
 
