@@ -30,7 +30,7 @@ from companion.play import registry  # noqa: E402
 from companion.play.session import Session  # noqa: E402
 from companion.sensing.factory import open_source  # noqa: E402
 from companion.store import Store  # noqa: E402
-from companion.ui.problems import ProblemHandler, install_cjk_font  # noqa: E402
+from companion.ui.problems import ProblemHandler, install_cjk_font, window  # noqa: E402
 
 
 class CompanionApp(App):
@@ -87,6 +87,7 @@ class CompanionApp(App):
         from companion.ui.home import HomeScreen
         from companion.ui.settings import SettingsScreen
 
+        window()  # NoDisplay, not an AttributeError, if Kivy found nothing to draw on
         if not self.cfg.display.fullscreen:
             Window.size = (self.cfg.display.width, self.cfg.display.height)
             Window.left, Window.top = max(Window.left, 0), max(Window.top, 0)  # the header on screen
