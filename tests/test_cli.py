@@ -47,3 +47,14 @@ def test_without_a_display_the_app_says_so_instead_of_waiting_unseen(tmp_path, c
     assert cli.main(["--config", str(config)]) == cli.display.EXIT_NO_DISPLAY  # the unit does not restart on it
     assert "no display found: no /dev/dri/card*" in capsys.readouterr().err
     assert time.monotonic() - started < 5  # COMPANION_DISPLAY_WAIT_S=0 (conftest): no wait for the device
+
+
+def test_doctor_loads_the_configured_font_and_names_the_key(tmp_path, capsys):
+    """`companion doctor` said "CJK font ok" for an empty font file."""
+    empty = tmp_path / "empty.ttf"
+    empty.write_bytes(b"")
+    config = tmp_path / "c.yaml"
+    config.write_text(f"data_dir: {tmp_path / 'data'}\ndisplay:\n  cjk_font: {empty}\n")
+    out = io.StringIO()
+    assert run_doctor(str(config), out=out) == 2
+    assert f"display.cjk_font: {empty} is empty" in capsys.readouterr().err

@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from companion.play import registry
 from companion.play.session import Session, tally, unfinished
 from companion.store import FILENAME, Lineup, OutOfSequence, Store, UnreadableGame
 
@@ -132,3 +133,13 @@ def test_a_lost_last_move_is_seen(tmp_path):
         with pytest.raises(UnreadableGame, match="its record says 1"):
             Session.resume(store, active.id)
         assert 999 in [d.id for d in store.damaged()]
+
+
+def test_naval_war_refuses_true_as_a_seat():
+    from companion.play.state import IllegalAction
+
+    game = registry.get("navalwar")
+    state = game.new_state(game.options({}))
+    with pytest.raises(IllegalAction):
+        state.apply({"type": "first", "seat": True})
+    state.apply({"type": "first", "seat": 1})

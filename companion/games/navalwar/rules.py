@@ -96,9 +96,9 @@ class NavalWarState(State):
     def apply(self, action) -> "NavalWarState":
         only = action.get("card") if isinstance(action, dict) and action.get("type") == "play" else None
         legal = options(self.data, self.comp, only if isinstance(only, str) else None)
-        if action not in legal:
-            raise self._refusal(action)
-        canonical = legal[legal.index(action)]  # never keep True for 1 and the like
+        if action not in legal or not _same(action, legal[legal.index(action)]):
+            raise self._refusal(action)  # True equals 1 in Python, never as a seat
+        canonical = legal[legal.index(action)]
         data = _copy(self.data)
         do(data, self.comp, canonical)
         settle(data, self.comp)
@@ -183,3 +183,8 @@ GAME = Game(
         {"players": 2, "target": 1, "deck": {"counts": reduced_counts(default_composition(), 8)}},
     ),
 )
+
+
+def _same(a, b) -> bool:
+    """Equal as JSON: of the same types too (True is not 1, 1.0 is not 1)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
