@@ -8,12 +8,13 @@ by as a flip on disk passes them; a flip that would give two rows one key, or a 
 cannot be written and is counted `unstaged`) and opens it as the app does: the start
 (`Store`), Resume (`unfinished`, each game's controller and its table display), History
 (each finished game's row, then its review: every state's table view), every scoreboard's
-tally and the learning report.  Per column:
+tally, the learning report, the phones' seat claims and the calibration.  Per column:
 
 - `silent_changes`: a game not reported shows other than before (listing, display, History
   row, review, a tally or the report counting other results than the unreported games');
 - `crashes`: an error that is not a `StoreError` from any path;
-- `reported`: a game was named as damaged (and every other game shown as before);
+- `reported`: a game was named as damaged (and every other game shown as before), a phone's
+  claim refused (it pairs again) or the calibration named as damaged and not used;
 - `unread`: nothing shown changed and nothing was reported (a value no screen reads).
 
 `figures(count, seed)` samples up to `count` bits per column (all of them when there are
@@ -47,18 +48,28 @@ KINDS = ("uttt", "kuku", "battleship", "navalwar", "gunkan")
 LINEUPS = {"uttt": Lineup("cpu", "hard"), "kuku": Lineup("cpu", "easy"), "battleship": Lineup("2p"),
            "navalwar": Lineup("2p"), "gunkan": Lineup("2p")}
 MAX_MOVES = 3000
-TABLES = {"games": "id", "actions": "game_id, seq"}  # the tables games are read from: their keys
+TABLES = {"games": "id", "actions": "game_id, seq", "seat_claims": "game_id, seat",
+          "calibrations": "name"}  # every table the app reads: its keys
+CALIBRATION = {"tare": [8123456, -2345678], "scale": [412.5, 398.25], "known_g": 100.0}
 
 
 # the database ------------------------------------------------------------------------
 
 def build(path: Path, seed: int) -> None:
     """A finished and an unfinished game of each kind, played at random by the rules."""
+    from companion.seats.claims import Claims
+
     rng = random.Random(seed)
     with Store(path) as store:
         for kind in KINDS:
             for finish in (True, False):
                 _play(store, kind, finish, rng)
+        claims = Claims(store)
+        for game in store.games("active"):  # a phone on each seat of the unfinished games
+            for seat in range(len(game.players)):
+                claims.claim(game.id, seat)
+                claims.advance(claims.of_game(game.id)[seat].key_hash, 3 + seat)
+        store.save_calibration("default", CALIBRATION)
 
 
 def _play(store: Store, kind: str, finish: bool, rng: random.Random) -> None:
@@ -125,7 +136,8 @@ def observe(path: Path) -> dict:
     from companion.ui.history import row_text
 
     seen = {"games": defaultdict(dict), "reported": set(), "damaged": set(), "crashes": [], "tallies": {},
-            "report": None, "set_aside": False}
+            "report": None, "set_aside": False, "claims": set(), "calibration": None,
+            "damaged_calibrations": []}
 
     def guard(where, work):
         try:
@@ -172,7 +184,19 @@ def observe(path: Path) -> dict:
         seen["tallies"] = {board: guard(f"tally {board}", lambda b=board: _json(tally(store, b)))
                            for board in {LINEUPS[k].scoreboard(k) for k in KINDS}}
         seen["report"] = guard("report", lambda: _json(store_report(store)))
+        seen["claims"] = guard("claims", lambda: _claims(store)) or set()
+        seen["calibration"] = guard("calibration", lambda: _json(store.calibration("default")))
+        seen["damaged_calibrations"] = guard("calibration", store.damaged_calibrations) or []
     return seen
+
+
+def _claims(store) -> set:
+    """Every claim a phone could act on: (game, seat, key hash, last message)."""
+    from companion.seats.claims import Claims
+
+    claims = Claims(store)
+    ids = {row[0] for row in store._db.execute("SELECT DISTINCT game_id FROM seat_claims")}
+    return {(c.game_id, c.seat, c.key_hash, c.last_seq) for g in ids for c in claims.of_game(g).values()}
 
 
 def without(base: Path, games: frozenset, cache: dict) -> dict:
@@ -202,6 +226,12 @@ def verdict(baseline: dict, seen: dict, base: Path, cache: dict) -> tuple[str, s
         return "crash", seen["crashes"][0]
     if seen["set_aside"]:
         return "set_aside", "the whole database was set aside"
+    if not seen["claims"] <= baseline["claims"]:
+        return "silent", f"a phone holds a claim it did not: {sorted(seen['claims'] - baseline['claims'])[:1]}"
+    if seen["calibration"] != baseline["calibration"] and (seen["calibration"] != "null"
+                                                           or not seen["damaged_calibrations"]):
+        return "silent", f"the calibration reads {seen['calibration']}, unreported"
+    refused = seen["claims"] < baseline["claims"] or seen["damaged_calibrations"]
     reported = seen["reported"]
     if not reported:
         views = [baseline]
@@ -218,7 +248,7 @@ def verdict(baseline: dict, seen: dict, base: Path, cache: dict) -> tuple[str, s
         return "silent", "a tally counts other results than the unreported games'"
     if not any(seen["report"] == view["report"] for view in views):
         return "silent", "the learning report counts other games than the unreported ones"
-    return ("reported", f"games {sorted(reported)}") if reported else ("unread", "")
+    return ("reported", f"games {sorted(reported)}") if reported or refused else ("unread", "")
 
 
 # flips --------------------------------------------------------------------------------
@@ -232,9 +262,10 @@ def units(path: Path) -> dict[str, list]:
         db.text_factory = bytes
         for row in db.execute(f"SELECT {key}, {', '.join(columns)} FROM {table}"):
             nkey = len(key.split(","))
+            keys = tuple(k.decode() if isinstance(k, bytes) else k for k in row[:nkey])
             for column, value in zip(columns, row[nkey:]):
                 if value is not None:
-                    found[f"{table}.{column}"].append((row[:nkey], _bits(value)))
+                    found[f"{table}.{column}"].append((keys, _bits(value)))
         db.text_factory = str
     db.close()
     return found

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import yaml
 
+from companion import fonts
 from companion.errors import CompanionError
-from companion import fonts  # noqa: I001  (fonts imports nothing of config)
 from companion.files import write_atomic
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "config.yaml"

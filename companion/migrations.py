@@ -120,6 +120,17 @@ def game_crc(game_id, kind, options, players, scoreboard, created, updated, stat
     return zlib.crc32(text.encode("utf-8", "surrogatepass"))
 
 
+def claim_crc(game_id, seat, key_hash, last_seq, claimed) -> int:
+    """The check of a seat_claims row: a flipped seat or game would hand a phone another
+    seat's secrets."""
+    return _crc(game_id, seat, key_hash, last_seq, claimed)
+
+
+def calibration_crc(name, created, data) -> int:
+    """The check of a calibrations row: a flipped digit in a scale weighs every piece wrong."""
+    return _crc(name, created, data)
+
+
 def checked_games(db: sqlite3.Connection) -> None:
     """Each game's number of moves (so a lost last move is seen) and a revision (one more
     with every write, so a stale copy of a game cannot write over another's moves), and a
@@ -138,6 +149,14 @@ def checked_games(db: sqlite3.Connection) -> None:
             if new is not None:
                 sealed.append((new, game_id))
     db.executemany("UPDATE games SET crc = ? WHERE id = ?", sealed)
+    db.execute("ALTER TABLE seat_claims ADD COLUMN crc INTEGER")
+    rows = db.execute("SELECT game_id, seat, key_hash, last_seq, claimed FROM seat_claims").fetchall()
+    db.executemany("UPDATE seat_claims SET crc = ? WHERE game_id = ? AND seat = ?",
+                   [(claim_crc(*row), row[0], row[1]) for row in rows])
+    db.execute("ALTER TABLE calibrations ADD COLUMN crc INTEGER")
+    rows = db.execute("SELECT name, created, data FROM calibrations").fetchall()
+    db.executemany("UPDATE calibrations SET crc = ? WHERE name = ?",
+                   [(calibration_crc(*row), row[0]) for row in rows])
 
 
 MIGRATIONS = [
@@ -192,7 +211,7 @@ MIGRATIONS = [
     # 5: each action's turn, and a check (CRC-32) on every row of a game
     turns_and_checks,
     # 6: every field of a game under its check (status and outcome too), its number of
-    # moves and its revision
+    # moves and its revision; a check on every seat claim and calibration
     checked_games,
 ]
 
@@ -200,6 +219,6 @@ SCHEMA = {  # table: columns, checked after migrating (a missing table is damage
     "games": ["id", "kind", "options", "players", "scoreboard", "created", "updated", "status",
               "outcome", "lineup", "crc", "moves", "revision"],
     "actions": ["game_id", "seq", "action", "at", "entry", "crc"],
-    "calibrations": ["name", "created", "data"],
-    "seat_claims": ["game_id", "seat", "key_hash", "last_seq", "claimed"],
+    "calibrations": ["name", "created", "data", "crc"],
+    "seat_claims": ["game_id", "seat", "key_hash", "last_seq", "claimed", "crc"],
 }

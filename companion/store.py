@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from companion.migrations import GAME_FIELDS, MIGRATIONS, SCHEMA, action_crc, game_crc
+from companion.migrations import GAME_FIELDS, MIGRATIONS, SCHEMA, action_crc, calibration_crc, game_crc
 from companion.store_errors import (  # noqa: F401  (callers import the errors from here)
     BUSY, DAMAGED, CorruptFile, DataDirInUse, OutOfSequence, StoreBusy, StoreError, StoreUnwritable,
     UnreadableGame, code_of, translate,
@@ -439,22 +439,32 @@ class Store:
     # calibrations ------------------------------------------------------------
 
     def save_calibration(self, name: str, data: dict) -> None:
+        created, text = float(self.clock()), _dump(data)
         self._write("saving a calibration", lambda: self._db.execute(
-            "INSERT INTO calibrations (name, created, data) VALUES (?, ?, ?)"
-            " ON CONFLICT(name) DO UPDATE SET created = excluded.created, data = excluded.data",
-            (name, self.clock(), _dump(data)),
+            "INSERT INTO calibrations (name, created, data, crc) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(name) DO UPDATE SET created = excluded.created, data = excluded.data,"
+            " crc = excluded.crc",
+            (name, created, text, calibration_crc(name, created, text)),
         ))
 
     def calibration(self, name: str | None = None) -> dict | None:
-        """A named calibration, or the newest when no name is given (None if unreadable)."""
+        """A named calibration, or the newest when no name is given (None if it fails its
+        check or does not read: `damaged_calibrations` names it)."""
         rows = self._rows(
             "reading the calibration",
-            "SELECT data FROM calibrations WHERE (?1 IS NULL OR name = ?1)"
+            "SELECT name, created, data, crc FROM calibrations WHERE (?1 IS NULL OR name = ?1)"
             " ORDER BY created DESC LIMIT 1",
             (name,),
         )
-        data = _load(rows[0][0]) if rows else None
+        if not rows or rows[0][3] != calibration_crc(*rows[0][:3]):
+            return None
+        data = _load(rows[0][2])
         return data if isinstance(data, dict) else None
+
+    def damaged_calibrations(self) -> list[str]:
+        """The names of the calibrations that fail their check (changed on disk)."""
+        rows = self._rows("reading the calibrations", "SELECT name, created, data, crc FROM calibrations")
+        return [_name(row[0]) for row in rows if row[3] != calibration_crc(*row[:3])]
 
     def calibration_names(self) -> list[str]:
         return [n for (n,) in self._rows("listing calibrations",

@@ -58,3 +58,14 @@ def test_doctor_loads_the_configured_font_and_names_the_key(tmp_path, capsys):
     out = io.StringIO()
     assert run_doctor(str(config), out=out) == 2
     assert f"display.cjk_font: {empty} is empty" in capsys.readouterr().err
+
+
+def test_an_internal_error_at_every_start_leaves_one_crash_file(tmp_path, monkeypatch):
+    """A start that crashed again and again (every systemd restart) left a new
+    companion-crash-*.txt in the temporary directory each time."""
+    from companion import cli
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    paths = {cli._save_traceback(RuntimeError(f"try {n}")) for n in range(3)}
+    assert paths == {str(tmp_path / cli.CRASH_FILE)} and list(tmp_path.iterdir()) == [tmp_path / cli.CRASH_FILE]
+    assert "try 2" in (tmp_path / cli.CRASH_FILE).read_text()

@@ -143,3 +143,28 @@ def test_naval_war_refuses_true_as_a_seat():
     with pytest.raises(IllegalAction):
         state.apply({"type": "first", "seat": True})
     state.apply({"type": "first", "seat": 1})
+
+
+def test_a_flipped_seat_claim_hands_no_phone_another_seat(tmp_path):
+    """A seat number flipped in a claim row would have given the phone the other fleet."""
+    from companion.seats.claims import Claims
+
+    with Store(tmp_path / FILENAME) as store:
+        game = store.create_game("battleship", {}, players=["a", "b"])
+        claims = Claims(store)
+        key = claims.claim(game, 0)
+        assert claims.by_key(key).seat == 0
+        store._db.execute("UPDATE seat_claims SET seat = 1 WHERE game_id = ?", (game,))
+        assert claims.by_key(key) is None and claims.of_game(game) == {}
+        assert not claims.advance(next(iter([r[0] for r in store._db.execute("SELECT key_hash FROM seat_claims")])), 5)
+        assert claims.claim(game, 1) is not None  # the damaged row holds no seat
+        assert claims.claim(game, 0) is not None
+
+
+def test_a_flipped_calibration_is_not_used_and_is_named(tmp_path):
+    with Store(tmp_path / FILENAME) as store:
+        store.save_calibration("default", {"scale": [1.25, 0.5]})
+        assert store.calibration("default") == {"scale": [1.25, 0.5]} and store.damaged_calibrations() == []
+        store._db.execute("UPDATE calibrations SET data = '{\"scale\":[1.75,0.5]}'")
+        assert store.calibration("default") is None and store.calibration() is None
+        assert store.damaged_calibrations() == ["default"]
