@@ -67,6 +67,7 @@ def _font(configured: str) -> tuple[bool, str]:
         return False, "missing: sudo apt-get install fonts-noto-cjk"
     try:
         os.environ.setdefault("KIVY_NO_ARGS", "1")
+        os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # Kivy leaves stderr to the doctor's words
         from kivy.core.text import Label as CoreLabel
 
         CoreLabel(text="日本", font_name=str(font)).get_extents("日本")
