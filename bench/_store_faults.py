@@ -195,7 +195,7 @@ def _wal_without_db(tmp: Path, rng: random.Random) -> str | None:
     path = tmp / FILENAME
     holder = sqlite3.connect(path, isolation_level=None)  # keeps the WAL from a checkpoint
     holder.execute("PRAGMA wal_autocheckpoint=0")
-    holder.execute("INSERT INTO calibrations VALUES ('x', 1, '{}')")
+    holder.execute("INSERT INTO calibrations (name, created, data) VALUES ('x', 1, '{}')")
     wal = Path(f"{path}-wal").read_bytes()
     holder.close()
     path.unlink()
