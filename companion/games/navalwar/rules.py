@@ -186,5 +186,11 @@ GAME = Game(
 
 
 def _same(a, b) -> bool:
-    """Equal as JSON: of the same types too (True is not 1, 1.0 is not 1)."""
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    """Equal, a yes/no never standing for a number: true is not seat 1 (6.0 is 6)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    return a == b
