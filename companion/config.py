@@ -290,8 +290,8 @@ def _value(hint, rules, node: yaml.Node, filename: str, key: str, base=None):
     if place and os.path.exists(place) and not os.path.isdir(place):
         raise ConfigError(f"{where}: {value} is a file, not a directory; point {key} at a "
                           "directory (it is created if missing)")
-    if rules.get("font") and value:
-        problem = fonts.font_problem(os.path.expanduser(value))
+    if rules.get("font") and value and os.path.exists(os.path.expanduser(value)):
+        problem = fonts.font_problem(os.path.expanduser(value))  # (one not there yet: English)
         if problem:
             raise ConfigError(f"{where}: {value} {problem}; name a TrueType/OpenType font file "
                               "(fc-list :lang=ja shows the installed ones), or remove the key")

@@ -57,6 +57,8 @@ class CompanionApp(App):
         self.seats = None  # companion.seats.server.SeatServer while the phones' server runs
         if not self.has_cjk:
             problems.append(i18n.translate("app.no_cjk_font", "en"))
+            if cfg.display.cjk_font:  # the file and the key, for whoever mends it
+                problems.append(f"(display.cjk_font: {cfg.display.cjk_font} does not exist)")
         if self.store.problem:
             problems.append(self.tr("app.database_set_aside", self.lang,
                                     path=str(self.store.set_aside)))
