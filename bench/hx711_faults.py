@@ -17,14 +17,22 @@ or fewer that lands on another valid count (25-27), so the chip completes and
 converts another channel or gain.  Only a shifted bit of 0 gives it away; its
 `corrupted_accepted` is reported, not required to be 0 (docs/hx711.md).
 
-    python bench/hx711_faults.py --json [--quick]
+`--load N` runs the same with N competing processes spinning on the CPU (default 2 per
+core), so the driver's thread is preempted mid-transfer as on a busy Pi: a stalled clock
+high, a stall between two gain pulses, a late return to a chip that has been ready for a
+while.  `corrupted_accepted` must be 0 there too.
+
+    python bench/hx711_faults.py --json [--quick] [--load [N]]
 """
 
 from __future__ import annotations
 
 import argparse
 import bisect
+import contextlib
 import json
+import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -94,7 +102,8 @@ def run(reads: int, fault_rate: float, seed: int, setting=("A", 128), faults=FAU
 def judge(chips, accepted, injected, stats, wall) -> dict:
     """Compare what the driver accepted with what each chip really sent."""
     corrupted_accepted = good = good_accepted = corrupted = 0
-    for chip, readings in zip(chips, accepted):
+    first = None  # the first corrupted reading accepted, for whoever looks into it
+    for number, (chip, readings) in enumerate(zip(chips, accepted)):
         sent = chip.transfers
         starts = [t.t_ns for t in sent]
         taken = set()
@@ -104,6 +113,10 @@ def judge(chips, accepted, injected, stats, wall) -> dict:
             taken.add(i)
             if not (record.clean and record.settled and record.raw == reading.raw):
                 corrupted_accepted += 1
+                first = first or {"chip": number, "read": readings.index(reading), "raw": reading.raw,
+                                  "sent": record.raw, "clean": record.clean, "settled": record.settled,
+                                  "note": record.note, "setting": list(record.setting),
+                                  "before": [(t.raw, t.clean, t.settled, t.note) for t in sent[max(0, i - 3):i]]}
         for i, record in enumerate(sent[:-1]):  # the last one is still pending
             if record.clean and record.settled:
                 good += 1
@@ -118,6 +131,7 @@ def judge(chips, accepted, injected, stats, wall) -> dict:
         "corrupted_transfers": corrupted,
         "corrupted_rate": round(corrupted / max(1, transfers * len(chips)), 4),
         "corrupted_accepted": corrupted_accepted,
+        **({"first_corrupted_accepted": first} if first else {}),
         "good_transfers": good,
         "good_rejected_rate": round(1 - good_accepted / max(1, good), 4),
         "rejected": stats["rejected"],
@@ -132,6 +146,28 @@ def judge(chips, accepted, injected, stats, wall) -> dict:
     }
 
 
+def _spin(stop) -> None:
+    while not stop.is_set():
+        sum(range(10_000))
+
+
+@contextlib.contextmanager
+def competing(processes: int):
+    """`processes` others spinning on the CPU while the block runs (none for 0)."""
+    stop = multiprocessing.Event()
+    spinners = [multiprocessing.Process(target=_spin, args=(stop,), daemon=True) for _ in range(processes)]
+    for spinner in spinners:
+        spinner.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for spinner in spinners:
+            spinner.join(5)
+            if spinner.is_alive():
+                spinner.terminate()
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -139,16 +175,21 @@ def main(argv=None) -> int:
     parser.add_argument("--reads", type=int, default=None, help="reads per gain")
     parser.add_argument("--fault-rate", type=float, default=0.05)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--load", type=int, nargs="?", const=2 * (os.cpu_count() or 1), default=0,
+                        help="competing CPU-bound processes (default with --load: 2 per core)")
     args = parser.parse_args(argv)
     reads = args.reads or (600 if args.quick else 8_000)
     gains, blind = {}, {}
-    for setting in PULSES:
-        name = f"{setting[0]}/{setting[1]}"
-        gains[name] = run(reads, args.fault_rate, args.seed, setting)
-        seen = run(max(200, reads // 4), args.fault_rate, args.seed, setting, faults=("blind",))
-        blind[name] = {key: seen[key] for key in ("reads", "faults_injected", "corrupted_transfers",
-                                                  "corrupted_accepted", "rejected", "rejections")}
-    result = {"gains": gains, "corrupted_accepted": {name: g["corrupted_accepted"] for name, g in gains.items()},
+    with competing(args.load):
+        load = os.getloadavg()[0]
+        for setting in PULSES:
+            name = f"{setting[0]}/{setting[1]}"
+            gains[name] = run(reads, args.fault_rate, args.seed, setting)
+            seen = run(max(200, reads // 4), args.fault_rate, args.seed, setting, faults=("blind",))
+            blind[name] = {key: seen[key] for key in ("reads", "faults_injected", "corrupted_transfers",
+                                                      "corrupted_accepted", "rejected", "rejections")}
+        load = max(load, os.getloadavg()[0])
+    result = {"competing_processes": args.load, "load_average_1min": round(load, 1), "gains": gains, "corrupted_accepted": {name: g["corrupted_accepted"] for name, g in gains.items()},
               "wire_blind": blind}
     result["ok"] = not any(result["corrupted_accepted"].values())
     if args.json:

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import sys
+import tempfile
+import time
 
 from companion import config as config_module
+from companion import display
 from companion.errors import CompanionError
+
+DISPLAY_WAIT_S = 20.0  # a KMS/DRM device can appear a few seconds into the boot
+CRASH_FILE = "companion-crash.txt"  # the last internal error's traceback (one file, overwritten)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,43 +58,50 @@ def main(argv: list[str] | None = None) -> int:
 
             return terminal.record(cfg, args.source, args.port, args.out, args.seconds, args.note)
         return run_app(cfg)
+    except display.NoDisplay as exc:  # nothing to show it on: the journal has it
+        print(f"companion: {exc}", file=sys.stderr)
+        return display.EXIT_NO_DISPLAY
     except CompanionError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         if args.command in (None, "run"):
-            _show_on_screen(exc, cfg)
+            return _show_on_screen(exc, cfg) or 2
         return 2
     except Exception as exc:  # a bug: its traceback goes to a file, not to the person
         report = _save_traceback(exc)
         print(f"companion: an internal error stopped it ({type(exc).__name__}: {exc}); the "
               f"details are in {report}: please report them", file=sys.stderr)
         if args.command in (None, "run"):
-            _show_on_screen(exc, cfg)
+            return _show_on_screen(exc, cfg) or 3
         return 3
 
 
 def _save_traceback(exc: BaseException) -> str:
-    import tempfile
+    """The traceback in one file, overwritten by the next: a start that fails again and
+    again leaves one file, not one per try."""
     import traceback
 
-    with tempfile.NamedTemporaryFile("w", prefix="companion-crash-", suffix=".txt",
-                                     delete=False) as out:
+    path = os.path.join(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir(), CRASH_FILE)
+    with open(path, "w") as out:
         out.write("".join(traceback.format_exception(exc)))
-    return out.name
+    return path
 
 
 def display_missing(environ=os.environ, dri: str = "/dev/dri") -> bool:
-    """True on Linux with no X or Wayland display and no KMS device (the Pi's console uses
-    one): SDL would then draw into nothing and the app would wait unseen."""
-    if not sys.platform.startswith("linux") or environ.get("SDL_VIDEODRIVER"):
-        return False
-    return not (environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY") or glob.glob(f"{dri}/card*"))
+    """True when there is nothing to draw on (see `companion.display.problem`)."""
+    return display.problem(environ, dri) is not None
+
+
+def wait_for_display(wait_s: float = DISPLAY_WAIT_S, environ=os.environ) -> None:
+    """`NoDisplay` naming the device if there is still nothing to draw on after `wait_s`."""
+    deadline = time.monotonic() + wait_s
+    while (problem := display.problem(environ)) is not None:
+        if time.monotonic() >= deadline:
+            raise display.NoDisplay(problem)
+        time.sleep(0.5)
 
 
 def run_app(cfg: config_module.Config) -> int:
-    if display_missing():
-        raise CompanionError("Unable to create window: no display found (DISPLAY and WAYLAND_DISPLAY "
-                             "are unset and there is no /dev/dri). Run it on the Pi's desktop or "
-                             "touchscreen, or headless with `xvfb-run -a make run`")
+    wait_for_display(float(os.environ.get("COMPANION_DISPLAY_WAIT_S", DISPLAY_WAIT_S)))
     from companion.store import Store
 
     store = Store.in_dir(cfg.data_path)  # the lock and the database before any window opens
@@ -102,13 +114,19 @@ def run_app(cfg: config_module.Config) -> int:
     return 0
 
 
-def _show_on_screen(error: Exception, cfg: config_module.Config | None) -> None:
+def _show_on_screen(error: Exception, cfg: config_module.Config | None) -> int | None:
     """The appliance has no terminal: the reason it cannot start goes on the screen too
-    (when there is one; COMPANION_PROBLEM_WINDOW=0 keeps it in the terminal only)."""
-    if os.environ.get("COMPANION_PROBLEM_WINDOW", "1") == "0" or not any(
-            os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")):
-        return
+    (when there is one; COMPANION_PROBLEM_WINDOW=0 keeps it in the terminal only); the
+    exit status `NoDisplay`'s if the screen cannot be opened after all."""
+    if os.environ.get("COMPANION_PROBLEM_WINDOW", "1") == "0" or display.problem() is not None \
+            or not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")):
+        return None
     from companion.ui import app  # noqa: F401  (Kivy's settings, before any window opens)
     from companion.ui.problems import show_start_problem
 
-    show_start_problem(error, cfg)
+    try:
+        show_start_problem(error, cfg)
+    except display.NoDisplay as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return display.EXIT_NO_DISPLAY
+    return None

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import yaml
 
+from companion import fonts
 from companion.errors import CompanionError
 from companion.files import write_atomic
 
@@ -38,7 +39,7 @@ class Display:
     on_screen_keyboard: bool = False
     width: int = _opt(800, min=320, max=7680)
     height: int = _opt(480, min=240, max=4320)
-    cjk_font: str = ""
+    cjk_font: str = _opt("", font=True)
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,13 @@ class GpioSettings:
     clock_pin: int = _opt(5, min=0, max=53)
     data_pins: tuple[int, ...] = _opt((6, 13), min=0, max=53, length=(1, 2))
     gain: int = _opt(128, choices=(128, 64))
+
+    def conflict(self) -> str | None:
+        """Why these pins cannot all be wired at once (one pin named twice), else None."""
+        pins = [self.clock_pin, *self.data_pins]
+        twice = sorted({pin for pin in pins if pins.count(pin) > 1})
+        return f"GPIO {', '.join(map(str, twice))} is named twice (clock_pin and data_pins " \
+            "must be different pins)" if twice else None
 
 
 @dataclass(frozen=True)
@@ -103,7 +111,7 @@ class Config:
     display: Display = Display()
     language: str = _opt("auto", choices=("auto", "ja", "en"))
     sound: Sound = Sound()
-    data_dir: str = _opt("", directory=True)
+    data_dir: str = _opt("", directory=True, config_only=True)
     sensor: Sensor = Sensor()
     navalwar: NavalWar = NavalWar()
     seats: Seats = Seats()
@@ -234,9 +242,16 @@ def _build(base, node: yaml.Node, filename: str, prefix: str):
             )
         if key in values:
             raise ConfigError(f"{_where(filename, key_node, dotted)}: key given twice")
+        if fields[key].metadata.get("config_only") and Path(filename).name == SETTINGS_FILE:
+            raise ConfigError(f"{_where(filename, key_node, dotted)}: {key} can be set only in "
+                              "the configuration file (the settings live in the data directory)")
         values[key] = _value(hints[key], fields[key].metadata, value_node, filename, dotted,
                              getattr(base, key))
-    return dataclasses.replace(base, **values)
+    built = dataclasses.replace(base, **values)
+    conflict = getattr(built, "conflict", lambda: None)()
+    if conflict:
+        raise ConfigError(f"{_where(filename, node, prefix)}: {conflict}")
+    return built
 
 
 def _value(hint, rules, node: yaml.Node, filename: str, key: str, base=None):
@@ -276,6 +291,11 @@ def _value(hint, rules, node: yaml.Node, filename: str, key: str, base=None):
     if place and os.path.exists(place) and not os.path.isdir(place):
         raise ConfigError(f"{where}: {value} is a file, not a directory; point {key} at a "
                           "directory (it is created if missing)")
+    if rules.get("font") and value and os.path.exists(os.path.expanduser(value)):
+        problem = fonts.font_problem(os.path.expanduser(value))  # (one not there yet: English)
+        if problem:
+            raise ConfigError(f"{where}: {value} {problem}; name a TrueType/OpenType font file "
+                              "(fc-list :lang=ja shows the installed ones), or remove the key")
     if "choices" in rules and value not in rules["choices"]:
         allowed = ", ".join(str(c) for c in rules["choices"])
         raise ConfigError(f"{where}: {value!r} is not allowed; choose one of: {allowed}")

@@ -9,6 +9,7 @@ import sys
 from importlib import metadata
 
 from companion import config as config_module
+from companion import display
 from companion.fonts import find_cjk_font
 
 
@@ -16,8 +17,7 @@ def run_doctor(config_path: str | None, out=sys.stdout) -> int:
     rows: list[tuple[str, bool, str]] = []
     rows.append(("Python", sys.version_info >= (3, 11), platform.python_version()))
     rows.append(("Kivy", *_version("kivy")))
-    display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-    rows.append(("display", bool(display), display or "none: use a desktop, or xvfb-run"))
+    rows.append(("display", *_display()))
     cfg, config_ok, config_text = None, False, ""
     try:
         cfg = config_module.load(config_path)
@@ -25,9 +25,7 @@ def run_doctor(config_path: str | None, out=sys.stdout) -> int:
     except config_module.ConfigError as exc:
         config_text = str(exc)
     rows.append(("config", config_ok, config_text))
-    font = find_cjk_font(cfg.display.cjk_font if cfg else "")
-    rows.append(("CJK font", font is not None,
-                 str(font) if font else "missing: sudo apt-get install fonts-noto-cjk"))
+    rows.append(("CJK font", *_font(cfg.display.cjk_font if cfg else "")))
     data_ok = False
     if cfg:
         data_ok, data_text = _writable(cfg.data_path)
@@ -47,6 +45,35 @@ def run_doctor(config_path: str | None, out=sys.stdout) -> int:
         print(f"companion: the data directory cannot be used: {data_text}", file=sys.stderr)
         return 2
     return 0
+
+
+def _display() -> tuple[bool, str]:
+    """The display as the app will use it: X or Wayland if set, else KMS/DRM (the
+    appliance: SDL_VIDEODRIVER=kmsdrm), its device and connectors."""
+    problem = display.problem()
+    if problem:
+        return False, problem
+    desktop = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    if desktop and os.environ.get("SDL_VIDEODRIVER", "") in ("", "x11", "wayland"):
+        return True, desktop
+    cards = ", ".join(sorted(glob.glob("/dev/dri/card*")))
+    return True, f"KMS/DRM {cards or os.environ.get('SDL_VIDEODRIVER', '')} {display.connectors()}".strip()
+
+
+def _font(configured: str) -> tuple[bool, str]:
+    """The font the app will use, loaded as the app loads it (SDL_ttf, through Kivy)."""
+    font = find_cjk_font(configured)
+    if font is None:
+        return False, "missing: sudo apt-get install fonts-noto-cjk"
+    try:
+        os.environ.setdefault("KIVY_NO_ARGS", "1")
+        os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # Kivy leaves stderr to the doctor's words
+        from kivy.core.text import Label as CoreLabel
+
+        CoreLabel(text="日本", font_name=str(font)).get_extents("日本")
+    except Exception as exc:  # noqa: BLE001  (SDL_ttf's words for a damaged font)
+        return False, f"{font} does not load as a font ({exc})"
+    return True, str(font)
 
 
 def _version(package: str) -> tuple[bool, str]:

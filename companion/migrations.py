@@ -77,8 +77,8 @@ def action_crc(game_id, seq, entry, action) -> int:
     return _crc(game_id, seq, entry, action)
 
 
-def game_crc(game_id, kind, options, players, scoreboard, lineup) -> int:
-    """The check of a games row's fields fixed when the game starts."""
+def game_crc_5(game_id, kind, options, players, scoreboard, lineup) -> int:
+    """Step 5's check of a games row: the fields fixed when the game starts."""
     return _crc(game_id, kind, options, players, scoreboard, lineup)
 
 
@@ -95,7 +95,68 @@ def turns_and_checks(db: sqlite3.Connection) -> None:
                    [(action_crc(g, s, None, a), g, s) for g, s, a in rows if isinstance(a, str)])
     rows = db.execute("SELECT id, kind, options, players, scoreboard, lineup FROM games").fetchall()
     readable = [row for row in rows if all(isinstance(v, (str, int, type(None))) for v in row)]
-    db.executemany("UPDATE games SET crc = ? WHERE id = ?", [(game_crc(*row), row[0]) for row in readable])
+    db.executemany("UPDATE games SET crc = ? WHERE id = ?", [(game_crc_5(*row), row[0]) for row in readable])
+
+
+# step 6: every field of a game under its check -------------------------------------
+
+GAME_FIELDS = ("id", "kind", "options", "players", "scoreboard", "created", "updated", "status",
+               "outcome", "lineup", "moves", "revision")  # in the order game_crc takes them
+
+
+def game_crc(game_id, kind, options, players, scoreboard, created, updated, status, outcome,
+             lineup, moves, revision) -> int | None:
+    """The check of a games row: CRC-32 of every field (the times as floats, as SQLite's REAL
+    gives them back), so a bit flipped in an outcome, a status or a count is seen before any
+    game code reads it.  None if a field is not of a type the store writes (damage)."""
+    fields = [game_id, kind, options, players, scoreboard, created, updated, status, outcome,
+              lineup, moves, revision]
+    kinds = [int, str, str, str, (str, type(None)), (int, float), (int, float), str,
+             (str, type(None)), str, int, int]
+    if not all(type(v) is not bool and isinstance(v, k) for v, k in zip(fields, kinds)):
+        return None
+    fields[5], fields[6] = float(created), float(updated)
+    text = json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
+    return zlib.crc32(text.encode("utf-8", "surrogatepass"))
+
+
+def claim_crc(game_id, seat, key_hash, last_seq, claimed) -> int:
+    """The check of a seat_claims row: a flipped seat or game would hand a phone another
+    seat's secrets."""
+    return _crc(game_id, seat, key_hash, last_seq, claimed)
+
+
+def calibration_crc(name, created, data) -> int:
+    """The check of a calibrations row: a flipped digit in a scale weighs every piece wrong."""
+    return _crc(name, created, data)
+
+
+def checked_games(db: sqlite3.Connection) -> None:
+    """Each game's number of moves (so a lost last move is seen) and a revision (one more
+    with every write, so a stale copy of a game cannot write over another's moves), and a
+    check over every field, status and outcome too.  A row whose step-5 check fails keeps
+    it, and so stays reported: a step never turns damage into a valid check."""
+    db.execute("ALTER TABLE games ADD COLUMN moves INTEGER")
+    db.execute("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+    db.execute("UPDATE games SET moves = (SELECT count(*) FROM actions WHERE game_id = games.id)")
+    rows = db.execute(f"SELECT {', '.join(GAME_FIELDS)}, crc FROM games").fetchall()
+    sealed = []
+    for row in rows:
+        game_id, kind, options, players, scoreboard, *_, lineup, _moves, _revision, crc = row
+        fixed = (game_id, kind, options, players, scoreboard, lineup)
+        if all(isinstance(v, (str, int, type(None))) for v in fixed) and crc == game_crc_5(*fixed):
+            new = game_crc(*row[:-1])
+            if new is not None:
+                sealed.append((new, game_id))
+    db.executemany("UPDATE games SET crc = ? WHERE id = ?", sealed)
+    db.execute("ALTER TABLE seat_claims ADD COLUMN crc INTEGER")
+    rows = db.execute("SELECT game_id, seat, key_hash, last_seq, claimed FROM seat_claims").fetchall()
+    db.executemany("UPDATE seat_claims SET crc = ? WHERE game_id = ? AND seat = ?",
+                   [(claim_crc(*row), row[0], row[1]) for row in rows])
+    db.execute("ALTER TABLE calibrations ADD COLUMN crc INTEGER")
+    rows = db.execute("SELECT name, created, data FROM calibrations").fetchall()
+    db.executemany("UPDATE calibrations SET crc = ? WHERE name = ?",
+                   [(calibration_crc(*row), row[0]) for row in rows])
 
 
 MIGRATIONS = [
@@ -149,12 +210,15 @@ MIGRATIONS = [
     upgrade_actions,
     # 5: each action's turn, and a check (CRC-32) on every row of a game
     turns_and_checks,
+    # 6: every field of a game under its check (status and outcome too), its number of
+    # moves and its revision; a check on every seat claim and calibration
+    checked_games,
 ]
 
 SCHEMA = {  # table: columns, checked after migrating (a missing table is damage)
     "games": ["id", "kind", "options", "players", "scoreboard", "created", "updated", "status",
-              "outcome", "lineup", "crc"],
+              "outcome", "lineup", "crc", "moves", "revision"],
     "actions": ["game_id", "seq", "action", "at", "entry", "crc"],
-    "calibrations": ["name", "created", "data"],
-    "seat_claims": ["game_id", "seat", "key_hash", "last_seq", "claimed"],
+    "calibrations": ["name", "created", "data", "crc"],
+    "seat_claims": ["game_id", "seat", "key_hash", "last_seq", "claimed", "crc"],
 }

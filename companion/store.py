@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import fcntl
 import json
+import re
 import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from companion.migrations import MIGRATIONS, SCHEMA, action_crc, game_crc
+from companion.migrations import GAME_FIELDS, MIGRATIONS, SCHEMA, action_crc, calibration_crc, game_crc
 from companion.store_errors import (  # noqa: F401  (callers import the errors from here)
-    BUSY, DAMAGED, DataDirInUse, Damaged, OutOfSequence, StoreBusy, StoreError, StoreUnwritable,
+    BUSY, DAMAGED, CorruptFile, DataDirInUse, OutOfSequence, StoreBusy, StoreError, StoreUnwritable,
     UnreadableGame, code_of, translate,
 )
 
@@ -31,6 +32,8 @@ FILENAME = "companion.db"
 BUSY_TIMEOUT_S = 15.0  # how long a lock held by another program (a backup, sqlite3) is waited for
 MOVE_WAIT_S = 3.0  # ... once open: a tap is answered within this, saved or refused with a message
 LOCKFILE = "companion.lock"
+OPPONENTS = ("2p", "cpu", "tracker")
+STATUSES = ("active", "finished", "abandoned")
 
 
 @dataclass(frozen=True)
@@ -56,8 +59,8 @@ class Lineup:
     @classmethod
     def from_json(cls, value: Any) -> "Lineup | None":
         """The stored lineup, None if it is not one."""
-        if isinstance(value, dict) and isinstance(value.get("opponent"), str) and \
-                isinstance(value.get("level"), (str, type(None))) and len(value) == 2:
+        if isinstance(value, dict) and set(value) == {"opponent", "level"} and \
+                value["opponent"] in OPPONENTS and isinstance(value["level"], (str, type(None))):
             return cls(value["opponent"], value["level"])
         return None
 
@@ -74,7 +77,23 @@ class GameRecord:
     status: str
     outcome: dict | None
     lineup: Lineup = Lineup()
-    problem: str | None = None  # why this game cannot be read (then it is never resumed)
+    moves: int = 0  # how many actions its log holds
+    revision: int = 0  # one more with every write: a stale copy's write is refused
+
+
+@dataclass(frozen=True)
+class Damaged:
+    """A game whose stored row fails its check or does not read: quarantined here, at the
+    store's edge, so no game code ever reads its fields.  `kind` is as stored (perhaps
+    damaged itself); `problem` says what is wrong."""
+
+    id: int
+    kind: str
+    problem: str
+
+    def error(self, path) -> UnreadableGame:
+        return UnreadableGame(f"game {self.id} ({self.kind}) in {path} cannot be read ({self.problem}); "
+                              "it is left out and kept in the database for repair")
 
 
 class Store:
@@ -98,12 +117,12 @@ class Store:
             self._set_aside_orphan_wal()
             try:
                 self._db = self._open_waiting()
-            except Damaged as exc:
+            except CorruptFile as exc:
                 self.set_aside = self._move_aside(exc)
                 self._db = self._open_waiting()
         except (sqlite3.Error, OSError) as exc:
             raise translate(exc, self.path, "opening the database") from None
-        except Damaged as exc:
+        except CorruptFile as exc:
             raise StoreError(f"{self.path}: {exc}, even after setting the old file aside") from None
 
     @classmethod
@@ -137,20 +156,20 @@ class Store:
             db.execute("PRAGMA synchronous=FULL")
             if db.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() != "wal":
                 raise sqlite3.OperationalError("cannot switch to WAL (read-only?)")
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise Damaged(f"integrity check failed: {check}")
+            damage = _file_damage(db)
+            if damage:
+                raise CorruptFile(f"integrity check failed: {damage}")
             self._migrate(db)
             self._check_schema(db)
             db.execute(f"PRAGMA busy_timeout={int(min(self.busy_timeout, MOVE_WAIT_S) * 1000)}")
         except sqlite3.DatabaseError as exc:
             db.close()
             if code_of(exc) in DAMAGED:
-                raise Damaged(str(exc)) from None
+                raise CorruptFile(str(exc)) from None
             raise
         except UnicodeDecodeError as exc:  # SQLite's message quotes a damaged schema's bytes
             db.close()
-            raise Damaged(f"the schema is not text ({exc})") from None
+            raise CorruptFile(f"the schema is not text ({exc})") from None
         except BaseException:
             db.close()
             raise
@@ -192,7 +211,7 @@ class Store:
                     f"{self.path} was written by a newer companion (schema {version}); "
                     "update the companion (git pull, then make run)")
             if version < 0:
-                raise Damaged(f"schema version {version}")
+                raise CorruptFile(f"schema version {version}")
             for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
                 try:
                     if callable(step):
@@ -203,7 +222,7 @@ class Store:
                 except sqlite3.OperationalError as exc:
                     if code_of(exc) != 1:  # SQLITE_ERROR: e.g. a table the version denies
                         raise
-                    raise Damaged(f"schema version {version} but {exc}") from None
+                    raise CorruptFile(f"schema version {version} but {exc}") from None
                 db.execute(f"PRAGMA user_version={number}")
 
     @staticmethod
@@ -211,7 +230,7 @@ class Store:
         for table, columns in SCHEMA.items():
             found = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
             if found != columns:
-                raise Damaged(f"table {table} is missing or has other columns ({found})")
+                raise CorruptFile(f"table {table} is missing or has other columns ({found})")
 
     @staticmethod
     def _transaction(db: sqlite3.Connection):
@@ -245,13 +264,14 @@ class Store:
 
     def create_game(self, kind: str, options: dict, players: Iterable = (),
                     scoreboard: str | None = None, lineup: Lineup = Lineup()) -> int:
-        now = self.clock()
-        fields = (kind, _dump(options), _dump(list(players)), scoreboard, _dump(lineup.to_json()))
+        now = float(self.clock())
+        fields = (kind, _dump(options), _dump(list(players)), scoreboard, now, now, "active", None,
+                  _dump(lineup.to_json()), 0, 0)
 
         def work():
             game_id = self._db.execute(
-                "INSERT INTO games (kind, options, players, scoreboard, lineup, created, updated, status)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, 'active')", (*fields, now, now)).lastrowid
+                f"INSERT INTO games ({', '.join(GAME_FIELDS[1:])}) VALUES ({', '.join('?' * 11)})",
+                fields).lastrowid
             self._db.execute("UPDATE games SET crc = ? WHERE id = ?", (game_crc(game_id, *fields), game_id))
             return game_id
 
@@ -264,16 +284,34 @@ class Store:
             raise translate(exc, self.path, doing) from None
 
     def game(self, game_id: int) -> GameRecord:
-        rows = self._rows("reading a game", "SELECT * FROM games WHERE id = ?", (game_id,))
+        """The game; `UnreadableGame` if its row fails its check (see `Damaged`)."""
+        rows = self._rows("reading a game", f"{SELECT_GAMES} WHERE id = ?", (game_id,))
         if not rows:
             raise StoreError(f"no game number {game_id} in {self.path}")
-        return _record(rows[0])
+        record = _record(rows[0])
+        if isinstance(record, Damaged):
+            raise record.error(self.path)
+        return record
 
     def games(self, status: str | None = None, kind: str | None = None) -> list[GameRecord]:
-        """Games, most recently played first (an unreadable one has `problem` set)."""
+        """The games that pass their check, most recently played first (`damaged()` lists
+        the others)."""
+        return [r for r in self._records(status, kind) if isinstance(r, GameRecord)]
+
+    def damaged(self) -> list[Damaged]:
+        """Every game that fails its check, whatever its stored status, and every game
+        whose moves are stored without its row; oldest first."""
+        found = [r for r in self._records(None, None) if isinstance(r, Damaged)]
+        orphans = self._rows("listing the games", "SELECT DISTINCT game_id FROM actions"
+                             " WHERE game_id NOT IN (SELECT id FROM games)")
+        found += [Damaged(game_id, "?", "its moves are stored but its game row is not")
+                  for game_id, in orphans]
+        return sorted(found, key=lambda d: d.id if isinstance(d.id, int) else 0)
+
+    def _records(self, status, kind) -> list:
         rows = self._rows(
             "listing the games",
-            "SELECT * FROM games WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR kind = ?2)"
+            f"{SELECT_GAMES} WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR kind = ?2)"
             " ORDER BY updated DESC, id DESC",
             (status, kind),
         )
@@ -291,12 +329,13 @@ class Store:
         rows = self._rows("reading a game's moves",
                           "SELECT seq, action, entry, crc FROM actions WHERE game_id = ? ORDER BY seq",
                           (game_id,))
+        self.game(game_id)  # UnreadableGame if it fails its check (its count of moves too)
         log, turns = [], set()
         for expected, (seq, text, entry, crc) in enumerate(rows):
             try:
                 if seq != expected:
                     raise ValueError(f"action number {expected} is missing")
-                if crc is not None and crc != action_crc(game_id, seq, entry, text):
+                if crc != action_crc(game_id, seq, entry, text):
                     raise ValueError("it was changed on disk: its check does not match")
                 log.append(json.loads(text))
             except (TypeError, ValueError, RecursionError) as exc:
@@ -306,92 +345,126 @@ class Store:
             turns.add(entry if type(entry) is int and 0 <= entry <= seq else seq)
         return log, sorted(turns)
 
-    def append(self, game_id: int, seq: int, action: Any, outcome: dict | None = None) -> None:
+    def append(self, game_id: int, seq: int, action: Any, outcome: dict | None = None,
+               revision: int | None = None) -> int:
         """Durably add action number `seq` (0-based); with `outcome` the game is finished."""
-        self.extend(game_id, seq, [action], outcome)
+        return self.extend(game_id, seq, [action], outcome, revision)
 
-    def extend(self, game_id: int, seq: int, actions: list, outcome: dict | None = None) -> None:
+    def extend(self, game_id: int, seq: int, actions: list, outcome: dict | None = None,
+               revision: int | None = None) -> int:
         """Durably add actions numbered from `seq`, all or none (one transaction), as one
-        turn.  `OutOfSequence` if `seq` is not the log's next number (another copy moved on)."""
-        now = self.clock()
-
+        turn; the game's new revision.  `OutOfSequence` if `seq` is not the log's next number,
+        or `revision` (the caller's) not the stored one: another copy moved on."""
         def work():
             (count, top), = self._db.execute(
                 "SELECT count(*), coalesce(max(seq) + 1, 0) FROM actions WHERE game_id = ?",
                 (game_id,)).fetchall()
-            if seq != count or seq != top:
+            stored = self._sealed(game_id)
+            if seq != count or seq != top or revision not in (None, stored.revision):
                 raise OutOfSequence(
                     f"game {game_id} has {count} moves on disk, so move {seq + 1} does not "
                     "follow them (was the game changed somewhere else?). Nothing was saved: "
                     "go home and resume the game to see it as stored.")
+            now = self.clock()
             self._db.executemany(
                 "INSERT INTO actions (game_id, seq, action, at, entry, crc) VALUES (?, ?, ?, ?, ?, ?)",
                 [(game_id, seq + i, text, now, seq, action_crc(game_id, seq + i, seq, text))
                  for i, text in enumerate(map(_dump, actions))],
             )
-            self._set_status(game_id, now, outcome)
+            return self._seal(stored, now, _status(outcome), outcome, seq + len(actions))
 
-        self._write("saving a move", work)
+        return self._write("saving a move", work)
 
     def truncate(self, game_id: int, keep: int, outcome: dict | None = None,
-                 known: int | None = None) -> None:
-        """Keep only the first `keep` actions (undo); the game is active again unless `outcome`.
-        With `known` (the caller's count of moves) `OutOfSequence` if the log has another."""
+                 known: int | None = None, revision: int | None = None) -> int:
+        """Keep only the first `keep` actions (undo); the game is active again unless `outcome`;
+        the new revision.  With `known` (the caller's count of moves) or `revision`,
+        `OutOfSequence` if the stored game is another."""
         def work():
-            if known is not None:
-                (count,), = self._db.execute("SELECT count(*) FROM actions WHERE game_id = ?",
-                                             (game_id,)).fetchall()
-                if count != known:
-                    raise OutOfSequence(
-                        f"game {game_id} has {count} moves on disk, not {known} (was it changed "
-                        "somewhere else?). Nothing was taken back: go home and resume the game "
-                        "to see it as stored.")
+            (count,), = self._db.execute("SELECT count(*) FROM actions WHERE game_id = ?",
+                                         (game_id,)).fetchall()
+            stored = self._sealed(game_id)
+            if known not in (None, count) or revision not in (None, stored.revision):
+                raise OutOfSequence(
+                    f"game {game_id} has {count} moves on disk, not {known} (was it changed "
+                    "somewhere else?). Nothing was taken back: go home and resume the game "
+                    "to see it as stored.")
             self._db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, keep))
-            self._set_status(game_id, self.clock(), outcome)
+            return self._seal(stored, self.clock(), _status(outcome), outcome, min(keep, count))
 
-        self._write("taking a move back", work)
+        return self._write("taking a move back", work)
 
     def abandon(self, game_id: int) -> None:
-        self._write("setting a game aside", lambda: self._db.execute(
-            "UPDATE games SET status = 'abandoned', updated = ? WHERE id = ? AND status = 'active'",
-            (self.clock(), game_id),
-        ))
+        def work():
+            stored = self._sealed(game_id)
+            if stored.status == "active":
+                self._seal(stored, self.clock(), "abandoned", None, stored.moves)
 
-    def _set_status(self, game_id: int, now: float, outcome: dict | None) -> None:
-        self._db.execute(
-            "UPDATE games SET updated = ?, status = ?, outcome = ? WHERE id = ?",
-            (now, "finished" if outcome else "active", _dump(outcome) if outcome else None,
-             game_id),
-        )
+        self._write("setting a game aside", work)
+
+    def _sealed(self, game_id: int) -> GameRecord:
+        """The game's row inside a write: a write never puts a new check on a damaged row."""
+        rows = self._db.execute(f"{SELECT_GAMES} WHERE id = ?", (game_id,)).fetchall()
+        if not rows:
+            raise StoreError(f"no game number {game_id} in {self.path}")
+        record = _record(rows[0])
+        if isinstance(record, Damaged):
+            raise record.error(self.path)
+        return record
+
+    def _seal(self, stored: GameRecord, now: float, status: str, outcome: dict | None,
+              moves: int) -> int:
+        """Write the game's changing fields with its new check; the new revision."""
+        now, revision = float(now), stored.revision + 1
+        outcome_text = _dump(outcome) if outcome else None
+        fields = (stored.kind, _dump(stored.options), _dump(stored.players), stored.scoreboard,
+                  float(stored.created), now, status, outcome_text, _dump(stored.lineup.to_json()),
+                  moves, revision)
+        crc = game_crc(stored.id, *fields)
+        self._db.execute("UPDATE games SET updated = ?, status = ?, outcome = ?, moves = ?,"
+                         " revision = ?, crc = ? WHERE id = ?",
+                         (now, status, outcome_text, moves, revision, crc, stored.id))
+        return revision
 
     def results(self, scoreboard: str) -> list[tuple[list, dict]]:
-        """(players, outcome) of every readable finished game on a scoreboard, oldest first."""
+        """(players, outcome) of every finished game on a scoreboard that passes its check,
+        oldest first."""
         records = [_record(row) for row in self._rows(
             "counting the scores",
-            "SELECT * FROM games WHERE scoreboard = ? AND status = 'finished' ORDER BY id",
+            f"{SELECT_GAMES} WHERE scoreboard = ? AND status = 'finished' ORDER BY id",
             (scoreboard,),
         )]
-        return [(r.players, r.outcome) for r in records if not r.problem and r.outcome]
+        return [(r.players, r.outcome) for r in records if isinstance(r, GameRecord) and r.outcome]
 
     # calibrations ------------------------------------------------------------
 
     def save_calibration(self, name: str, data: dict) -> None:
+        created, text = float(self.clock()), _dump(data)
         self._write("saving a calibration", lambda: self._db.execute(
-            "INSERT INTO calibrations (name, created, data) VALUES (?, ?, ?)"
-            " ON CONFLICT(name) DO UPDATE SET created = excluded.created, data = excluded.data",
-            (name, self.clock(), _dump(data)),
+            "INSERT INTO calibrations (name, created, data, crc) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(name) DO UPDATE SET created = excluded.created, data = excluded.data,"
+            " crc = excluded.crc",
+            (name, created, text, calibration_crc(name, created, text)),
         ))
 
     def calibration(self, name: str | None = None) -> dict | None:
-        """A named calibration, or the newest when no name is given (None if unreadable)."""
+        """A named calibration, or the newest when no name is given (None if it fails its
+        check or does not read: `damaged_calibrations` names it)."""
         rows = self._rows(
             "reading the calibration",
-            "SELECT data FROM calibrations WHERE (?1 IS NULL OR name = ?1)"
+            "SELECT name, created, data, crc FROM calibrations WHERE (?1 IS NULL OR name = ?1)"
             " ORDER BY created DESC LIMIT 1",
             (name,),
         )
-        data = _load(rows[0][0]) if rows else None
+        if not rows or rows[0][3] != calibration_crc(*rows[0][:3]):
+            return None
+        data = _load(rows[0][2])
         return data if isinstance(data, dict) else None
+
+    def damaged_calibrations(self) -> list[str]:
+        """The names of the calibrations that fail their check (changed on disk)."""
+        rows = self._rows("reading the calibrations", "SELECT name, created, data, crc FROM calibrations")
+        return [_name(row[0]) for row in rows if row[3] != calibration_crc(*row[:3])]
 
     def calibration_names(self) -> list[str]:
         return [n for (n,) in self._rows("listing calibrations",
@@ -432,6 +505,18 @@ def hold_data_dir(data_dir: Path):
     return handle
 
 
+ROW_DAMAGE = re.compile(r"(CHECK constraint failed in|NULL value in) \w+")
+
+
+def _file_damage(db: sqlite3.Connection) -> str | None:
+    """What SQLite's quick check finds wrong with the file itself, else None.  A value that
+    breaks its column's CHECK or NOT NULL (a flipped status) is damage to one row, which
+    SQLite still reads: that row's own check reports its game, and the others stay playable."""
+    found = [line for line, in db.execute("PRAGMA quick_check") if line != "ok"]
+    beyond_rows = [line for line in found if not ROW_DAMAGE.fullmatch(line)]
+    return "; ".join(beyond_rows[:3]) or None
+
+
 def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
@@ -452,16 +537,64 @@ def _load(text):
         return None
 
 
-def _record(row) -> GameRecord:
-    """A games row; one whose fields do not read, or fail the row's check, has `problem` set
-    instead of failing."""
-    (id_, kind, options, players, scoreboard, created, updated, status, outcome, lineup, crc) = row
-    fields = {"options": (_load(options), dict), "players": (_load(players), list),
-              "outcome": (_load(outcome) if outcome else {}, dict), "lineup": (Lineup.from_json(_load(lineup)), Lineup)}
-    bad = [name for name, (value, kind_) in fields.items() if not isinstance(value, kind_)]
-    problem = f"its {', '.join(bad)} cannot be read" if bad else None
-    if not bad and crc is not None and crc != game_crc(id_, kind, options, players, scoreboard, lineup):
-        problem = "it was changed on disk: its check does not match"
-    value = {name: v if isinstance(v, k) else k() for name, (v, k) in fields.items()}
-    return GameRecord(id_, str(kind), value["options"], value["players"], scoreboard,
-                      created, updated, status, value["outcome"] or None, value["lineup"], problem)
+SELECT_GAMES = (f"SELECT {', '.join(GAME_FIELDS)}, crc,"  # and how many moves are stored
+                "(SELECT count(*) FROM actions WHERE game_id = games.id) FROM games")
+
+
+def _status(outcome: dict | None) -> str:
+    return "finished" if outcome else "active"
+
+
+def _record(row) -> "GameRecord | Damaged":
+    """A games row as read: a `GameRecord` only if every field passes the row's check and
+    reads as the store wrote it, else a `Damaged` naming the game (never an exception)."""
+    try:
+        return _checked(row)
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
+        return Damaged(row[0], _name(row[1]), f"{type(exc).__name__}: {exc}")
+
+
+def _name(kind) -> str:
+    return kind if isinstance(kind, str) else repr(kind)
+
+
+def _checked(row) -> "GameRecord | Damaged":
+    (id_, kind, options, players, scoreboard, created, updated, status, outcome, lineup,
+     moves, revision, crc, stored) = row
+    if crc is None or crc != game_crc(*row[:-2]):
+        return Damaged(id_, _name(kind), "it was changed on disk: its check does not match")
+    if stored != moves:
+        return Damaged(id_, kind, f"it has {stored} moves stored, its record says {moves}")
+    record = GameRecord(id_, kind, _load(options), _load(players), scoreboard, created, updated,
+                        status, _load(outcome) if outcome is not None else None,
+                        Lineup.from_json(_load(lineup)), moves, revision)
+    bad = _unlike_written(record)
+    return Damaged(id_, kind, f"its {bad} is not as the companion writes it") if bad else record
+
+
+def _unlike_written(r: GameRecord) -> str | None:
+    """The first field of a record (whose check passed: a row written by an older companion,
+    or mended by hand) that is not of the shape the store writes, else None."""
+    if not isinstance(r.options, dict):
+        return "options"
+    if not isinstance(r.players, list) or not all(isinstance(p, str) for p in r.players):
+        return "players"
+    if r.lineup is None:
+        return "lineup"
+    if r.status not in STATUSES or (r.status == "finished") != (r.outcome is not None):
+        return "status"
+    if r.outcome is not None and not _is_outcome(r.outcome, len(r.players)):
+        return "outcome"
+    if r.moves < 0 or r.revision < 0:
+        return "moves"
+    return None
+
+
+def _is_outcome(value, seats: int) -> bool:
+    """`companion.play.state.Outcome.to_json()`'s shape, its winner one of the seats."""
+    if not isinstance(value, dict) or not {"winner", "reason"} <= set(value) <= {"winner", "reason", "scores"}:
+        return False
+    winner, scores = value["winner"], value.get("scores", [])
+    return (winner is None or (type(winner) is int and 0 <= winner < (seats or 16))) and \
+        isinstance(value["reason"], str) and isinstance(scores, list) and \
+        all(type(s) in (int, float) for s in scores)

@@ -43,7 +43,7 @@ DAMAGED = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
 UNWRITABLE = {3, 8, 10, 13, 14}  # PERM, READONLY, IOERR, FULL, CANTOPEN
 
 
-class Damaged(Exception):
+class CorruptFile(Exception):
     """Internal: the file is not a healthy companion database (set it aside)."""
 
 

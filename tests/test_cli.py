@@ -2,6 +2,7 @@
 
 import io
 import sys
+import time
 
 from companion.cli import main
 from companion.doctor import run_doctor
@@ -39,8 +40,32 @@ def test_without_a_display_the_app_says_so_instead_of_waiting_unseen(tmp_path, c
     assert not cli.display_missing({"DISPLAY": ":0"}, dri=str(tmp_path))
     (tmp_path / "card0").touch()  # the Pi's console: SDL draws through KMS
     assert not cli.display_missing({}, dri=str(tmp_path))
-    monkeypatch.setattr(cli, "display_missing", lambda: True)
+    monkeypatch.setattr(cli.display, "problem", lambda environ=None, dri=None: "no display found: no /dev/dri/card*")
     config = tmp_path / "c.yaml"
     config.write_text(f"data_dir: {tmp_path / 'data'}\n")
-    assert cli.main(["--config", str(config)]) == 2
-    assert "Unable to create window: no display found" in capsys.readouterr().err
+    started = time.monotonic()
+    assert cli.main(["--config", str(config)]) == cli.display.EXIT_NO_DISPLAY  # the unit does not restart on it
+    assert "no display found: no /dev/dri/card*" in capsys.readouterr().err
+    assert time.monotonic() - started < 5  # COMPANION_DISPLAY_WAIT_S=0 (conftest): no wait for the device
+
+
+def test_doctor_loads_the_configured_font_and_names_the_key(tmp_path, capsys):
+    """`companion doctor` said "CJK font ok" for an empty font file."""
+    empty = tmp_path / "empty.ttf"
+    empty.write_bytes(b"")
+    config = tmp_path / "c.yaml"
+    config.write_text(f"data_dir: {tmp_path / 'data'}\ndisplay:\n  cjk_font: {empty}\n")
+    out = io.StringIO()
+    assert run_doctor(str(config), out=out) == 2
+    assert f"display.cjk_font: {empty} is empty" in capsys.readouterr().err
+
+
+def test_an_internal_error_at_every_start_leaves_one_crash_file(tmp_path, monkeypatch):
+    """A start that crashed again and again (every systemd restart) left a new
+    companion-crash-*.txt in the temporary directory each time."""
+    from companion import cli
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    paths = {cli._save_traceback(RuntimeError(f"try {n}")) for n in range(3)}
+    assert paths == {str(tmp_path / cli.CRASH_FILE)} and list(tmp_path.iterdir()) == [tmp_path / cli.CRASH_FILE]
+    assert "try 2" in (tmp_path / cli.CRASH_FILE).read_text()

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion import config
-from companion.config import ConfigError
+from companion.config import ConfigError, load, parse
 
 
 def test_default_file_loads_with_the_simulator():
@@ -115,3 +115,35 @@ def test_a_broken_settings_file_is_moved_aside_with_a_notice_naming_it(tmp_path)
     assert len(aside) == 1 and str(aside[0]) in cfg.notice
     assert aside[0].read_text() == "display:\n  fullscreen: 3\n"  # kept, not lost
     assert config.load(main).notice == ""  # the next start is clean
+
+
+def test_a_font_that_is_not_a_font_is_refused_naming_the_file_and_key(tmp_path):
+    """An empty file, /etc/hostname or /dev/zero as display.cjk_font once gave a blank
+    screen and a flood of tracebacks, or "No Japanese font found" naming neither."""
+    empty = tmp_path / "empty.ttf"
+    empty.write_bytes(b"")
+    text = tmp_path / "text.ttf"
+    text.write_text("companion\n")
+    for path, said in ((empty, "is empty"), (text, "is not a font"), ("/dev/zero", "not a regular file"),
+                       (tmp_path, "not a regular file")):
+        with pytest.raises(ConfigError) as caught:
+            parse(f"display:\n  cjk_font: {path}\n", "c.yaml")
+        assert str(caught.value).startswith("c.yaml:2: display.cjk_font: ") and said in str(caught.value)
+    missing = tmp_path / "none.ttf"  # not there (yet): the app starts in English and names it
+    assert parse(f"display:\n  cjk_font: {missing}\n", "c.yaml").display.cjk_font == str(missing)
+
+
+def test_a_pin_named_twice_is_refused():
+    for text in ("clock_pin: 6\n    data_pins: [6, 13]", "data_pins: [6, 6]"):
+        with pytest.raises(ConfigError, match="GPIO 6 is named twice"):
+            parse(f"sensor:\n  gpio:\n    {text}\n", "c.yaml")
+
+
+def test_the_settings_file_cannot_move_the_database(tmp_path):
+    """settings.yaml lives in the data directory: a data_dir in it moved the database silently."""
+    config = tmp_path / "config.yaml"
+    config.write_text(f"data_dir: {tmp_path / 'data'}\n")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "settings.yaml").write_text(f"data_dir: {tmp_path / 'elsewhere'}\n")
+    cfg = load(config)
+    assert cfg.data_path == tmp_path / "data" and "data_dir can be set only" in cfg.notice

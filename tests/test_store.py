@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.migrations import action_crc
 from companion.store import FILENAME, MIGRATIONS, Lineup, OutOfSequence, Store, StoreError, UnreadableGame
 
 WRITER = r"""
@@ -145,14 +146,14 @@ def test_games_saved_before_lineups_get_theirs_from_their_scoreboards(tmp_path):
     moves = db.execute("SELECT * FROM actions ORDER BY game_id, seq").fetchall()
     db.close()
     with Store(path) as store:
-        assert store.schema_version == len(MIGRATIONS) == 5
+        assert store.schema_version == len(MIGRATIONS) == 6
         assert {g.scoreboard: g.lineup for g in store.games()} == {
             "uttt:2p": Lineup(), "uttt:cpu:hard": Lineup("cpu", "hard"), "kuku:cpu:hard": Lineup("cpu", "hard"),
             "kuku:tracker": Lineup("tracker"), "battleship:cpu:easy": Lineup("cpu", "easy"),
             "battleship:tracker": Lineup("tracker")}
-        assert not any(g.problem for g in store.games()) and len(store.results("uttt:2p")) == 1
+        assert not store.damaged() and len(store.results("uttt:2p")) == 1
     db = sqlite3.connect(path)
-    assert [row[:-2] for row in db.execute("SELECT * FROM games ORDER BY id")] == before  # all else as it was
+    assert [row[:-4] for row in db.execute("SELECT * FROM games ORDER BY id")] == before  # all else as it was
     uttt = {1, 2, 3}  # their cell numbers became actions of one shape (migration 4)
     assert db.execute("SELECT game_id, seq, action, at, entry FROM actions ORDER BY game_id, seq").fetchall() == [
         (game, seq, f'{{"type":"move","cell":{action}}}' if game in uttt else action, at, None)
@@ -188,8 +189,18 @@ def test_a_lineup_that_does_not_read_makes_only_its_game_unreadable(tmp_path, st
         other = store.create_game("uttt", {}, lineup=Lineup("cpu", "easy"))
         store._db.execute("UPDATE games SET lineup = ? WHERE id = ?", (stored, damaged))
         records = {g.id: g for g in store.games()}
-        assert records[damaged].problem == "its lineup cannot be read"
-        assert records[other].problem is None and records[other].lineup == Lineup("cpu", "easy")
+        assert damaged not in records and [d.id for d in store.damaged()] == [damaged]
+        assert records[other].lineup == Lineup("cpu", "easy")
+        store._db.execute("UPDATE games SET crc = ? WHERE id = ?", (_sealed(store, damaged), damaged))
+        assert "lineup" in store.damaged()[0].problem  # a check over it, as if mended by hand
+
+
+def _sealed(store, game_id):
+    """The check a games row's fields as they stand now would have."""
+    from companion.migrations import GAME_FIELDS, game_crc
+
+    return game_crc(*store._db.execute(f"SELECT {', '.join(GAME_FIELDS)} FROM games WHERE id = ?",
+                                       (game_id,)).fetchone())
 
 
 @settings(max_examples=30, deadline=None)
@@ -235,7 +246,13 @@ def test_a_changed_turn_number_is_seen_and_a_mended_one_is_a_turn_of_its_own(tmp
     db.commit()
     with Store(tmp_path / FILENAME) as store, pytest.raises(UnreadableGame, match="check does not match"):
         Session.resume(store, session.id)  # changed behind the row's check: reported
-    db.execute("UPDATE actions SET crc = NULL WHERE seq = 2")  # mended by hand: unchecked
+    db.execute("UPDATE actions SET crc = NULL WHERE seq = 2")  # no check: damage too
+    db.commit()
+    with Store(tmp_path / FILENAME) as store, pytest.raises(UnreadableGame, match="check does not match"):
+        Session.resume(store, session.id)
+    (text,), = db.execute("SELECT action FROM actions WHERE seq = 2")
+    db.execute("UPDATE actions SET crc = ? WHERE seq = 2", (action_crc(session.id, 2, db.execute(
+        "SELECT entry FROM actions WHERE seq = 2").fetchone()[0], text),))  # mended by hand
     db.commit()
     db.close()
     with Store(tmp_path / FILENAME) as store:

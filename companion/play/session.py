@@ -21,6 +21,7 @@ class Session:
         self.record = record
         self.game = registry.get(record.kind)
         self.actions = list(actions)
+        self.revision = record.revision  # the stored game's, as this copy last wrote or read it
         # the first action of each turn (one play_all), ascending; by default a turn per action
         self.turn_starts = [s for s in turn_starts if s < len(self.actions)] if turn_starts is not None \
             else list(range(len(self.actions)))
@@ -41,13 +42,14 @@ class Session:
     def resume(cls, store: Store, game_id: int) -> "Session":
         """The stored game replayed; `UnreadableGame` if its rows cannot be (then it stays on
         disk untouched for repair)."""
-        record = store.game(game_id)
-        if record.problem:
-            raise UnreadableGame(f"game {game_id} in {store.path} cannot be read "
-                                 f"({record.problem}); it is kept in the database for repair")
+        record = store.game(game_id)  # UnreadableGame if its row fails its check
         actions, turn_starts = store.log(game_id)
         try:
-            return cls(store, record, actions, turn_starts)
+            session = cls(store, record, actions, turn_starts)
+            outcome = session.state.outcome()
+            if (outcome.to_json() if outcome else None) != record.outcome:
+                raise ValueError(f"its stored result {record.outcome} is not the moves' {outcome}")
+            return session
         except Exception as exc:  # stored rows are outside input: any failure means damage
             raise UnreadableGame(
                 f"game {game_id} ({record.kind}) in {store.path} cannot be replayed "
@@ -56,9 +58,9 @@ class Session:
 
     @classmethod
     def latest(cls, store: Store, kind: str) -> "Session | None":
-        """The newest unfinished game of `kind`, replayed; None when there is none."""
-        games = store.games("active", kind=kind)
-        return cls.resume(store, games[0].id) if games else None
+        """The newest unfinished game of `kind` that replays; None when there is none."""
+        sessions, _ = unfinished(store, {kind})
+        return sessions[0] if sessions else None
 
     @property
     def id(self) -> int:
@@ -84,7 +86,8 @@ class Session:
         for action in actions:
             after = after.apply(action)
         outcome = after.outcome()
-        self.store.extend(self.id, len(self.actions), actions, outcome.to_json() if outcome else None)
+        self.revision = self.store.extend(self.id, len(self.actions), actions,
+                                          outcome.to_json() if outcome else None, self.revision)
         if actions:
             self.turn_starts.append(len(self.actions))
         self.actions.extend(actions)
@@ -96,8 +99,8 @@ class Session:
         keep = max(0, len(self.actions) - count)
         before = self.game.replay(self.record.options, self.actions[:keep])
         outcome = before.outcome()
-        self.store.truncate(self.id, keep, outcome.to_json() if outcome else None,
-                            known=len(self.actions))
+        self.revision = self.store.truncate(self.id, keep, outcome.to_json() if outcome else None,
+                                            known=len(self.actions), revision=self.revision)
         del self.actions[keep:]
         self.turn_starts = [s for s in self.turn_starts if s < keep]
         self.state = before
@@ -120,8 +123,10 @@ class Session:
 
 def unfinished(store: Store, kinds=None) -> tuple[list[Session], list[UnreadableGame]]:
     """The active games (of `kinds`, if given) that replay, newest first, and the
-    problems of those that do not: one damaged game never hides the others."""
-    sessions, problems = [], []
+    problems of those that do not, and of every game that fails its check (of any kind
+    and status: its stored kind and status may be the damage): one damaged game never
+    hides the others."""
+    sessions, problems = [], [damaged.error(store.path) for damaged in store.damaged()]
     for record in store.games("active"):
         if kinds is not None and record.kind not in kinds:
             continue

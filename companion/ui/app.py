@@ -30,7 +30,7 @@ from companion.play import registry  # noqa: E402
 from companion.play.session import Session  # noqa: E402
 from companion.sensing.factory import open_source  # noqa: E402
 from companion.store import Store  # noqa: E402
-from companion.ui.problems import ProblemHandler, install_cjk_font  # noqa: E402
+from companion.ui.problems import ProblemHandler, install_cjk_font, window  # noqa: E402
 
 
 class CompanionApp(App):
@@ -57,9 +57,13 @@ class CompanionApp(App):
         self.seats = None  # companion.seats.server.SeatServer while the phones' server runs
         if not self.has_cjk:
             problems.append(i18n.translate("app.no_cjk_font", "en"))
+            if cfg.display.cjk_font:  # the file and the key, for whoever mends it
+                problems.append(f"(display.cjk_font: {cfg.display.cjk_font} does not exist)")
         if self.store.problem:
             problems.append(self.tr("app.database_set_aside", self.lang,
                                     path=str(self.store.set_aside)))
+        for name in self.store.damaged_calibrations():
+            problems.append(self.tr("app.calibration_damaged", self.lang, name=name))
         if cfg.notice:
             Logger.warning("companion: %s", cfg.notice)
             problems.append(self.tr("app.settings_set_aside", self.lang))
@@ -87,6 +91,7 @@ class CompanionApp(App):
         from companion.ui.home import HomeScreen
         from companion.ui.settings import SettingsScreen
 
+        window()  # NoDisplay, not an AttributeError, if Kivy found nothing to draw on
         if not self.cfg.display.fullscreen:
             Window.size = (self.cfg.display.width, self.cfg.display.height)
             Window.left, Window.top = max(Window.left, 0), max(Window.top, 0)  # the header on screen

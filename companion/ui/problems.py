@@ -5,10 +5,12 @@ start at all `show_start_problem` puts it on the screen on its own."""
 
 from __future__ import annotations
 
+import os
 import traceback
 
 from kivy.app import App
 from kivy.base import ExceptionManager
+from kivy.core.text import Label as CoreLabel
 from kivy.core.text import LabelBase
 from kivy.logger import Logger
 from kivy.uix.boxlayout import BoxLayout
@@ -17,7 +19,8 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 from kivy.uix.modalview import ModalView
 
-from companion import fonts, i18n
+from companion import display, fonts, i18n
+from companion.display import NoDisplay
 from companion.config import Config, ConfigError
 from companion.errors import CompanionError
 from companion.store import DataDirInUse, OutOfSequence, StoreBusy, StoreUnwritable, UnreadableGame
@@ -45,10 +48,32 @@ def detail(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+def window():
+    """Kivy's window; `NoDisplay` naming the driver if Kivy could open none (no KMS/DRM
+    device, no GPU driver): Kivy itself leaves `Window` None and logs only its own words."""
+    from kivy.core.window import Window
+
+    if Window is None:
+        driver = os.environ.get("SDL_VIDEODRIVER") or "SDL's default"
+        raise NoDisplay(f"no window could be opened on the display ({driver} video driver; "
+                        f"{display.problem() or 'see the Kivy lines above'}); {display.FIX}")
+    return Window
+
+
 def install_cjk_font(configured: str = "") -> bool:
-    """Make Kivy's default font one that renders Japanese; False if none is found."""
+    """Make Kivy's default font one that renders Japanese; False if none is found.  A
+    configured font that Kivy cannot load is a `ConfigError` naming the key and the file
+    (it would otherwise fail again at every label drawn)."""
     regular = fonts.find_cjk_font(configured)
     if regular is None:
+        return False
+    try:
+        LabelBase.register("CJKProbe", str(regular))
+        CoreLabel(text="日本", font_name="CJKProbe").get_extents("日本")
+    except Exception as exc:  # noqa: BLE001  (SDL_ttf's own words for a damaged font)
+        if configured:
+            raise ConfigError(f"display.cjk_font: {regular} cannot be loaded as a font ({exc}); "
+                              "name another font file, or remove the key") from None
         return False
     bold = fonts.bold_variant(regular)
     LabelBase.register("Roboto", str(regular), fn_bold=str(bold) if bold else None)
@@ -139,8 +164,7 @@ class ProblemApp(App):
         self.lang = i18n.language_from(self.cfg.language) if has_cjk else "en"
 
     def build(self):
-        from kivy.core.window import Window
-
+        Window = window()
         if self.cfg.display.fullscreen:
             Window.fullscreen = "auto"
         else:

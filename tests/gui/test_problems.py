@@ -9,7 +9,7 @@ import pytest
 from kivy.base import ExceptionManager
 from kivy.tests.common import UnitTestTouch
 
-from companion.store import FILENAME, StoreBusy
+from companion.store import FILENAME, Store, StoreBusy
 from companion.ui.problems import ProblemApp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -103,9 +103,9 @@ def test_an_unreadable_game_is_left_out_of_resume_and_said_so(gui):
     gui.pump(0.3)
     broken = gui.screen.session.id
     gui.stop()
+    with Store(gui.cfg.data_path / FILENAME) as store:
+        store.create_game("uttt", {}, players=["red", "blue"])  # a readable one
     db = sqlite3.connect(gui.cfg.data_path / FILENAME)
-    db.execute("INSERT INTO games (kind, options, players, created, updated, status)"
-               " VALUES ('uttt', '{}', '[\"red\",\"blue\"]', 1, 2, 'active')")
     db.execute("UPDATE actions SET action = '{oops' WHERE game_id = ?", (broken,))
     db.commit()
     db.close()

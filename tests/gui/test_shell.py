@@ -75,7 +75,7 @@ def test_without_a_japanese_font_the_app_says_so_and_speaks_english(gui, tmp_pat
     gui.cfg = config.load(path)
     app = gui.start()
     assert app.has_cjk is False and app.lang == "en"
-    assert "No Japanese font" in app.notice
+    assert "No Japanese font" in app.notice and f"display.cjk_font: {tmp_path / 'missing.ttc'}" in app.notice
     assert gui.find("Game Companion")
     gui.screenshot("home-no-cjk-font")
 

@@ -36,7 +36,7 @@ from companion.games.navalwar.data import Composition, load_composition
 from companion.games.navalwar.rules import DICE, composition_of
 from companion.play.controller import TABLE, Controller, Offer, Refused, Text, Who, refusal
 from companion.play.session import Session
-from companion.store import Store
+from companion.store import Store, UnreadableGame
 
 KIND = SCOREBOARD = "navalwar"
 PLAYERS = tuple(range(2, 10))  # 2 as a house game
@@ -379,12 +379,19 @@ class NavalWarController(Controller):
         key = (self.session.id, self.view()["round"])
         if self._recent is None or self._recent[0] != key:
             games = [g.id for g in self.store.games(kind=KIND)
-                     if g.id != self.session.id and not g.problem][:RECENT_GAMES]
+                     if g.id != self.session.id][:RECENT_GAMES]
             found: list[str] = []
-            for actions in [self.session.actions, *map(self.store.actions, games)]:
+            for actions in [self.session.actions, *filter(None, map(self._readable_actions, games))]:
                 found += [ship for ship in map(_dealt, reversed(actions)) if ship and ship not in found]
             self._recent = (key, found)
         return self._recent[1]
+
+    def _readable_actions(self, game_id: int) -> list:
+        """A game's actions; [] for one whose moves fail their check (it is reported elsewhere)."""
+        try:
+            return self.store.actions(game_id)
+        except UnreadableGame:
+            return []
 
     # display -------------------------------------------------------------------------
 

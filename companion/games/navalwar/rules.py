@@ -96,9 +96,9 @@ class NavalWarState(State):
     def apply(self, action) -> "NavalWarState":
         only = action.get("card") if isinstance(action, dict) and action.get("type") == "play" else None
         legal = options(self.data, self.comp, only if isinstance(only, str) else None)
-        if action not in legal:
-            raise self._refusal(action)
-        canonical = legal[legal.index(action)]  # never keep True for 1 and the like
+        if action not in legal or not _same(action, legal[legal.index(action)]):
+            raise self._refusal(action)  # True equals 1 in Python, never as a seat
+        canonical = legal[legal.index(action)]
         data = _copy(self.data)
         do(data, self.comp, canonical)
         settle(data, self.comp)
@@ -183,3 +183,14 @@ GAME = Game(
         {"players": 2, "target": 1, "deck": {"counts": reduced_counts(default_composition(), 8)}},
     ),
 )
+
+
+def _same(a, b) -> bool:
+    """Equal, a yes/no never standing for a number: true is not seat 1 (6.0 is 6)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    return a == b

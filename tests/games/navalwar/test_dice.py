@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.navalwar.controller import NavalWarController
+from companion.migrations import action_crc
 from companion.play.controller import TABLE, Refused
 from companion.store import FILENAME, Store
 
@@ -120,7 +121,9 @@ def test_a_resumed_game_undoes_the_roll_with_its_card(store, tmp_path, turns_sto
     store.close()
     if not turns_stored:  # as a game saved before the store kept turns (migration 5) reads
         db = sqlite3.connect(tmp_path / FILENAME)
-        db.execute("UPDATE actions SET entry = NULL, crc = NULL")
+        rows = db.execute("SELECT game_id, seq, action FROM actions").fetchall()
+        db.executemany("UPDATE actions SET entry = NULL, crc = ? WHERE game_id = ? AND seq = ?",
+                       [(action_crc(g, s, None, a), g, s) for g, s, a in rows])  # as migration 5 sealed them
         db.commit()
         db.close()
     again = Store.in_dir(tmp_path)
