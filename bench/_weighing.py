@@ -7,7 +7,10 @@ hand family of the simulator (`FAMILIES`: press, slide, drop, straighten,
 cautious, bump).  `--stress` draws the hard end of every range instead: noise
 0.08 g, presses that peak inside the next class's band, 0.3-0.4 s releases,
 6-8 % ringing at 5-7 Hz.  Samples go through the app's Pipeline and Judge, one
-reading at a time; a verdict's time is the time of the reading that settled it.
+reading at a time, on the app's own path: the seesaw polled and the judge asked once
+per 50 ms screen tick (`--pace reading`: after every reading; the judge is a fold, so
+both see the same verdicts).  A verdict's time is the time of the reading that settled
+it; `screen_delay_s` how much later the screen's tick saw it.
 The judge sees the readings only, never a hand's parameters.
 
 The yardstick is the hand: `letgo_overhead_s` is the verdict's time minus the
@@ -40,7 +43,9 @@ from companion.sensing.pipeline import NotStableError, Pipeline
 from companion.sensing.recording import Recorder, read_recording
 from companion.sensing.simulator import FAMILIES, ManualClock, Realism, SimulatedSeesaw
 
-CHUNK_S = 0.1  # how often the rig polls the source (the app polls about as often)
+TICK_S = 0.05  # the 軍艦将棋 screen's tick: it polls the seesaw and tells the controller this often
+CHUNK_S = 0.1  # how often the rig polls the source when it asks after every reading
+PACES = ("app", "reading")  # ask once per screen tick (the app's path) or after every reading
 TIMEOUT_S = 5.0  # no verdict this long after the last piece landed: counted as a reweigh
 ORACLE_SPAN_S = 3.0
 ORACLE_STEP_S = 0.002
@@ -61,9 +66,9 @@ def realism(noise_g: float, stress: bool) -> Realism:
 class Rig:
     """A simulated seesaw wired to the app's pipeline and judge, on a manual clock."""
 
-    def __init__(self, seed: int, rate_hz: float, stress: bool = False, blind: float = 0.0):
+    def __init__(self, seed: int, rate_hz: float, stress: bool = False, blind: float = 0.0, pace: str = "app"):
         self.rng = np.random.default_rng([seed, 0x5EE5A7])
-        self.stress = stress
+        self.stress, self.pace = stress, pace
         self.clock = ManualClock(0.0)
         signs = np.where(self.rng.random(2) < 0.5, -1.0, 1.0)  # some cells are wired reversed
         scales = tuple(float(s * self.rng.uniform(380.0, 900.0)) for s in signs)
@@ -116,21 +121,27 @@ class Rig:
         low, high = gaps[self.rng.integers(len(gaps))]
         return float(self.rng.uniform(low + ODD_MARGIN_G, high - ODD_MARGIN_G))
 
-    def run(self, until: float, ask=None) -> tuple[float, object] | None:
-        """Advance to `until`, feeding every reading; with `ask`, stop at the first
-        reading where ask(its time) returns a final answer and return (time, answer)."""
+    def run(self, until: float, ask=None) -> tuple[float, object, float] | None:
+        """Advance to `until`, feeding every reading.  With `ask` (now -> (time of the reading
+        that settled it, answer) or None), stop at the first final answer and return (that
+        reading's time, the answer, when the asker saw it).  At the app's pace the source is
+        polled and `ask` called once per screen tick (`TICK_S`), as the 軍艦将棋 screen does
+        (Seesaw.poll, then Weighing.read); at "reading" pace after every reading."""
         while self.clock() < until:
-            self.clock.advance(CHUNK_S)
+            per_reading = self.pace == "reading"
+            now = self.clock.advance(CHUNK_S if per_reading else TICK_S)
             found = None
             samples = self.poll()
             if self.recorder is not None:
                 self.recorder.samples(samples)
             for reading in self.pipeline.feed(samples):
                 self.judge.feed(reading)
-                if ask is not None and found is None:
+                if per_reading and ask is not None and found is None:
                     answer = ask(reading.t)
-                    if answer is not None:
-                        found = (reading.t, answer)
+                    found = answer and (*answer, reading.t)
+            if not per_reading and ask is not None:
+                answer = ask(now)
+                found = answer and (*answer, now)
             if found:
                 return found
         return None
@@ -232,10 +243,10 @@ def battle(rig: Rig, odd: bool = False) -> dict:
     letgo, family = max(hands)
     holds = Holds(letgo)
 
-    def ask(t):
+    def ask(now):
         verdict = judge.battle()
-        holds.see(t, verdict.reason or verdict.kind)
-        return verdict if verdict.final else None
+        holds.see(now, verdict.reason or verdict.kind)
+        return (verdict.t, verdict) if verdict.final else None
 
     found = rig.run(t2 + TIMEOUT_S, ask)
     if found:
@@ -250,8 +261,8 @@ def battle(rig: Rig, odd: bool = False) -> dict:
     result = {"truth": truth, "kind": REWEIGH, "latency": None, "oracle": oracle, "letgo": letgo - t2,
               "family": family, "classes_ok": True, "holds": holds.seconds, "settle": settle}
     if found is not None:
-        t, verdict = found
-        result.update(kind=verdict.kind, latency=t - t2, classes_ok=verdict.kind == REWEIGH or (
+        t, verdict, _ = found
+        result.update(kind=verdict.kind, latency=t - t2, shown=found[2] - t, classes_ok=verdict.kind == REWEIGH or (
             verdict.left == judge.group_of(0, attacker).name and verdict.right == judge.group_of(1, defender).name))
     return result
 
@@ -270,10 +281,10 @@ def identification(rig: Rig, odd: bool = False) -> dict:
     letgo, family = rig.place(channel, None if odd else piece, at=t0, grams=grams)
     holds = Holds(letgo)
 
-    def ask(t):
+    def ask(now):
         state = judge.identify(channel)
-        holds.see(t, state.reason or state.kind)
-        return state if state.kind in ("class", REWEIGH) else None
+        holds.see(now, state.reason or state.kind)
+        return judge.identified(channel)
 
     found = rig.run(t0 + TIMEOUT_S, ask)
     if found:
@@ -287,7 +298,7 @@ def identification(rig: Rig, odd: bool = False) -> dict:
     result = {"truth": judge.group_of(channel, piece).name, "kind": REWEIGH, "latency": None, "oracle": oracle,
               "letgo": letgo - t0, "family": family, "holds": holds.seconds, "settle": settle}
     if found is not None and found[1].kind != REWEIGH:
-        result.update(kind=found[1].group.name, latency=found[0] - t0)
+        result.update(kind=found[1].group.name, latency=found[0] - t0, shown=found[2] - found[0])
     return result
 
 
@@ -314,8 +325,8 @@ SCENARIOS = {"battle": battle, "identify": identification}
 
 
 def session(job: tuple) -> list[dict]:
-    scenario, seed, count, rate_hz, stress, odd, blind, record_dir = job
-    rig = Rig(seed, rate_hz, stress, blind)
+    scenario, seed, count, rate_hz, stress, odd, blind, record_dir, pace = job
+    rig = Rig(seed, rate_hz, stress, blind, pace)
     rig.calibrate()
     if record_dir:
         name = f"{scenario}-{rate_hz:g}hz{'-stress' if stress else ''}{'-odd' if odd else ''}-{seed}.jsonl.gz"
@@ -399,7 +410,7 @@ def run_sessions(scenario: str, args: argparse.Namespace) -> list[dict]:
         return [r for path in args.replay for r in replay(path)]
     total, workers = args.count, args.workers
     jobs = [(scenario, args.seed * 100_003 + i, min(PER_SESSION, total - i * PER_SESSION), args.rate, args.stress,
-             args.odd, args.blind, args.record) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
+             args.odd, args.blind, args.record, args.pace) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
     if workers <= 1:
         results = [session(job) for job in jobs]
     else:
@@ -419,6 +430,9 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
                         help="foreign objects between and beyond the classes' bands: only a reweigh is right")
     parser.add_argument("--seed", type=int, default=2, help="seed 1 is the one the judge was tuned on")
     parser.add_argument("--rate", type=float, default=80.0, help="samples per second (10 or 80)")
+    parser.add_argument("--pace", choices=PACES, default="app",
+                        help="ask the judge once per 50 ms screen tick, polling the seesaw then, as the app does"
+                             " (default), or after every reading")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--holds", action="store_true",
                         help="per family, the mean seconds after the let-go each reason held the answer back")
@@ -471,6 +485,9 @@ def latency_figures(results: list[dict]) -> dict:
             "oracle_ratio_median": round(float(np.median(ratios)), 4) if ratios else None,
             "letgo_median_s": round(float(np.median([r["letgo"] for r in results])), 4),
             **({"settle_median_s": round(float(np.median([r["settle"] for r in done])), 4)} if "settle" in done[0] else {}),
+            **({"screen_delay_s": {"median": round(float(np.median([r["shown"] for r in done])), 4),
+                                   "p99": round(float(np.percentile([r["shown"] for r in done], 99)), 4)}}
+               if "shown" in done[0] else {}),
             "letgo_overhead_s": {"median": round(float(np.median(overhead)), 4),
                                  "p99": round(float(np.percentile(overhead, 99)), 4)},
             **({"band_floor_s": band_floor(results)} if "settle" in done[0] else {}),

@@ -7,6 +7,7 @@
     bench/judge.py --replay FILE...    judge recorded weighings (companion record, --record DIR)
     bench/judge.py --json --holds      and per hand family, what held each verdict back after the let-go
     bench/judge.py --json --blind 0.01 1 % of readings hit by the HX711 fault its wire cannot show
+    bench/judge.py --json --pace reading  ask after every reading, not once per 50 ms screen tick
 
 Asked for: misjudged 0 and misidentified 0 everywhere (a reweigh is allowed under
 --stress: reweigh_rate <= 0.05); at 80/s letgo_overhead_s median <= 0.05 and
@@ -49,7 +50,7 @@ def main() -> None:
     figures = {
         "battles": len(results),
         **({"replayed": [os.path.basename(f) for f in args.replay]} if args.replay else
-           {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "blind": args.blind, "seed": args.seed}),
+           {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "blind": args.blind, "seed": args.seed, "pace": args.pace}),
         "misjudged": sum(r["kind"] != r["truth"] for r in decided),
         "misidentified": sum(not r["classes_ok"] for r in decided),
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),

@@ -362,12 +362,16 @@ class Judge:
 
     `left_classes` / `right_classes`: what may lie on each pan (the right pan
     defaults to the left's list).  Feed every reading, idle ones too (the
-    noise per reading is measured on idle, empty pans), then ask `battle()`,
-    `identify(channel)` after every
-    reading (a "reweigh" needs a still misfit seen for `reweigh_after_s`).
-    Call `reset()` when the pans are cleared for the next weighing.  Windows
-    are counted in seconds of readings' timestamps, so any sample rate works;
-    `rate_hz` only sizes the blocks of idle signal the noise is measured on.
+    noise per reading is measured on idle, empty pans).  The judge is a fold:
+    `feed()` moves every timer and every piece of state (each pan is judged at
+    each of its readings); `battle()`, `identify()` and `identified()` only read
+    what the readings left, so asking after every reading, once per 50 ms screen
+    tick or seldom gives the same verdicts, settled at the same readings.
+    `battle()` keeps the first final verdict until `reset()` or a pan is emptied
+    (its `t` the reading that settled it).  Call `reset()` when the pans are
+    cleared for the next weighing.  Windows are counted in seconds of readings'
+    timestamps, so any sample rate works; `rate_hz` only sizes the blocks of
+    idle signal the noise is measured on.
     """
 
     def __init__(self, left_classes: Iterable[PieceClass], right_classes: Iterable[PieceClass] | None = None,
@@ -382,7 +386,9 @@ class Judge:
         self._keep_s = max(max(config.windows_s), config.history_s) + config.blind_settle_s
         self._keep_n = config.min_samples + 1
         self._windows: list[deque[Reading]] = [deque() for _ in range(2)]
-        self._estimates: dict = {}  # (channel, fits) -> estimate of the latest reading
+        self._states: list[PanState] = [PanState(UNSTABLE, reason="no_data")] * 2  # at each pan's latest reading
+        self._first: list[tuple[float, PanState] | None] = [None, None]  # a pan's first class or reweigh
+        self._verdict: Verdict | None = None  # the first final verdict since reset or emptying
         self._unfit_since: list[float | None] = [None, None]
         self._seen: list[str | None] = [None, None]  # the class a pan showed last (MISFIT: none fitted)
         self._changing: list[tuple[str, float] | None] = [None, None]  # another class, since when
@@ -405,20 +411,30 @@ class Judge:
         measured on idle pans, a property of the hardware, is kept)."""
         for w in self._windows:
             w.clear()
-        self._estimates = {}
+        self._states = [PanState(UNSTABLE, reason="no_data")] * 2
+        self._first = [None, None]
+        self._verdict = None
         self._unfit_since = [None, None]
         self._seen = [None, None]
         self._changing = [None, None]
 
     def feed(self, reading: Reading) -> None:
+        """Take one reading: the pan it belongs to is judged at it, and the battle with it."""
         if 0 <= reading.channel < 2:
-            window = self._windows[reading.channel]
+            ch = reading.channel
+            window = self._windows[ch]
             window.append(reading)
             while len(window) > self._keep_n and window[0].t < reading.t - self._keep_s:
                 window.popleft()
-            self._estimates = {k: v for k, v in self._estimates.items() if k[0] != reading.channel}
             self._watch_emptied(reading)
             self._watch_idle(reading)
+            self._states[ch] = state = self._judge_pan(ch)
+            if state.kind in ("class", REWEIGH) and self._first[ch] is None:
+                self._first[ch] = (reading.t, state)
+            if self._verdict is None:
+                verdict = self._combine(reading.t)
+                if verdict.final:
+                    self._verdict = verdict
 
     def feed_all(self, readings: Iterable[Reading]) -> None:
         for r in readings:
@@ -436,8 +452,10 @@ class Judge:
             self._empty_run[ch] = 0
 
     def _forget(self, channel: int) -> None:
-        """The pan was emptied: the class it showed, a change under way and a misfit end."""
+        """The pan was emptied: the class it showed, a change under way, a misfit and the
+        weighing's verdict end."""
         self._seen[channel] = self._changing[channel] = self._unfit_since[channel] = None
+        self._first[channel] = self._verdict = None
 
     def _watch_idle(self, reading: Reading) -> None:
         """Cut idle signal into short blocks; the noise is the median of the blocks' scatter
@@ -498,17 +516,13 @@ class Judge:
         sizes = self._sizes(window)
         if not sizes:
             return None
-        key = (channel, fits)
-        if key not in self._estimates:
-            tried, g = [], despiked([r.grams for r in window])
-            for n in sizes:
-                est = self._estimate_over(window, n, g)
-                tried.append(est)
-                if (est.still and fits(est)) or est.reason in ("moving", "pressed", "spiky", "unsettled"):
-                    break
-            self._estimates[key] = tried[-1] if tried[-1].still and fits(tried[-1]) else next(
-                (e for e in tried if e.still), tried[0])
-        return self._estimates[key]
+        tried, g = [], despiked([r.grams for r in window])
+        for n in sizes:
+            est = self._estimate_over(window, n, g)
+            tried.append(est)
+            if (est.still and fits(est)) or est.reason in ("moving", "pressed", "spiky", "unsettled"):
+                break
+        return tried[-1] if tried[-1].still and fits(tried[-1]) else next((e for e in tried if e.still), tried[0])
 
     def _estimate_over(self, window: deque[Reading], n: int, g: list[float]) -> Estimate:
         recent = g[-n:]
@@ -599,7 +613,17 @@ class Judge:
         return PanState("class", group)
 
     def identify(self, channel: int) -> PanState:
-        """The class group on one pan, or why there is none yet."""
+        """The class group on one pan at its latest reading, or why there is none (a pure read)."""
+        return self._states[channel]
+
+    def identified(self, channel: int) -> tuple[float, PanState] | None:
+        """(time of the reading, state) of the first class or reweigh the pan showed since
+        `reset()` or its emptying, or None: the answer a caller asking after every reading
+        would have taken first, however seldom it asks."""
+        return self._first[channel]
+
+    def _judge_pan(self, channel: int) -> PanState:
+        """The pan's state at its latest reading; moves its timers (called once per reading)."""
         refusal = self._refusal(channel)
         if refusal == "no_data":
             return PanState(UNSTABLE, reason=refusal)
@@ -629,15 +653,20 @@ class Judge:
         return max(times) if times else None
 
     def battle(self) -> Verdict:
-        """Two pans: which is heavier, with each pan's class group."""
-        pans = [self.identify(0), self.identify(1)]
+        """Two pans: which is heavier, with each pan's class group (a pure read).  The first
+        final verdict since `reset()` or a pan's emptying stays, with the time of the reading
+        that settled it; before it, the latest reading's "not yet" and why."""
+        return self._verdict or self._combine(self._time())
+
+    def _combine(self, t: float | None) -> Verdict:
+        pans = self._states
         for kind in (REFUSED, UNSTABLE, WAITING, REWEIGH):
             for p in pans:
                 if p.kind == kind:
-                    return Verdict(kind, self._time(), reason=p.reason)
+                    return Verdict(kind, t, reason=p.reason)
         left, right = pans[0].group, pans[1].group
         if left.overlaps(right):
             kind = BALANCED
         else:
             kind = LEFT if left.low > right.high else RIGHT
-        return Verdict(kind, self._time(), left.name, right.name)
+        return Verdict(kind, t, left.name, right.name)
