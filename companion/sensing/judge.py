@@ -96,10 +96,13 @@ rest of a falling signal by the simulator's release curve was tried (verdicts
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
+
+import numpy as np
 
 from companion.sensing.classes import PieceClass
 from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD, Reading
@@ -144,11 +147,22 @@ class JudgeConfig:
     blind_interval_s: float = 0.03  # readings further apart than this cannot see a knock's 8-20 Hz ringing...
     blind_settle_s: float = 0.5  # ...so a window must start this long after a load landed on either pan
     confirm_s: float = 0.5  # a pan that changes class without being emptied must keep the new one this long
-    sparse_confirm_s: float = 0.2  # readings blind to ringing must show a pan's first class this long, unbroken
+    sparse_confirm_s: float = 1.6  # readings blind to ringing (and to a hand's tremor) must show a pan's first
+    # class this long, unbroken: longer than a finger resting on the piece (simulator's finger_rest: 1.5 s + lift)
     accept_fraction: float = 0.4  # of the free gap to a neighbour, added to a class's spread
     empty_fraction: float = 0.5  # under this share of the lightest class: an empty pan
     reweigh_after_s: float = 0.5  # a still weight fitting no class this long: reweigh
     misfit_after_s: float = 0.25  # ...and after this long a class fitted later is a change (confirm_s)
+    rising_window_s: float = 0.5  # over this long after the press's peak (at least half of it)...
+    rising_max_g_s: float = 0.4  # ...a rise faster than this, two standard errors sure, is a hand letting go
+    tremor_window_s: float = 0.3  # a hand on the piece: its 8-12 Hz tremor, looked for over this long...
+    tremor_min_s: float = 0.3  # ...and never over less than this...
+    tremor_settled_g: float = 1.0  # ...of readings this close to the level now (after a press's curve)...
+    tremor_hz: tuple[float, ...] = (7.5, 10.0, 12.5)  # ...at these frequencies (a 0.3 s window resolves ~3 Hz)...
+    tremor_z: float = 7.0  # ...its power this far above the noise's (A^2 n / 4 sigma^2, exponential under noise)...
+    tremor_min_g: float = 0.08  # ...and its amplitude no less than this (the faintest hand's: 0.14 g)...
+    tremor_sustain: float = 0.5  # ...and not dying away: the later half's amplitude at least this share of the earlier's
+    tremor_hold_s: float = 0.25  # a hand seen is taken to be there this long after (a faint tremor shows on and off)
 
 
 @dataclass(frozen=True)
@@ -292,6 +306,17 @@ def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int
     return Estimate(level, min(level, ahead) - reach, max(level, ahead) + reach, True)
 
 
+def _amplitude(t: np.ndarray, g: np.ndarray, hz: float, degree: int) -> float:
+    """The amplitude of a sine at `hz` in `g`, fitted with a polynomial of `degree` under it
+    (a release's curve or a slow drift)."""
+    w = 2.0 * math.pi * hz * t
+    span = max(t[-1] - t[0], 1e-9)
+    x = (t - t[0]) / span
+    columns = [x ** k for k in range(degree + 1)] + [np.sin(w), np.cos(w)]
+    coef, *_ = np.linalg.lstsq(np.column_stack(columns), g, rcond=None)
+    return float(math.hypot(coef[-2], coef[-1]))
+
+
 @dataclass(frozen=True)
 class ClassGroup:
     """Classes a scale cannot tell apart, and the band of weights that identifies them."""
@@ -390,6 +415,7 @@ class Judge:
         self._first: list[tuple[float, PanState] | None] = [None, None]  # a pan's first class or reweigh
         self._verdict: Verdict | None = None  # the first final verdict since reset or emptying
         self._unfit_since: list[float | None] = [None, None]
+        self._held_until = [-math.inf, -math.inf]  # a hand's tremor was seen on the pan until then
         self._seen: list[str | None] = [None, None]  # the class a pan showed last (MISFIT: none fitted)
         self._changing: list[tuple[str, float] | None] = [None, None]  # another class, since when
         self._idle: list[list[Reading]] = [[], []]
@@ -414,6 +440,7 @@ class Judge:
         self._states = [PanState(UNSTABLE, reason="no_data")] * 2
         self._first = [None, None]
         self._verdict = None
+        self._held_until = [-math.inf, -math.inf]
         self._unfit_since = [None, None]
         self._seen = [None, None]
         self._changing = [None, None]
@@ -566,6 +593,68 @@ class Judge:
         return (max(abs(r) for r in resid) <= self.config.quiet_sigmas * sigma
                 and sum(r * r for r in resid) <= sigma * sigma * dof * _chi2_limit(dof, self.config.quiet_z))
 
+    def _since_peak(self, channel: int, span_s: float) -> tuple[list[Reading], list[float]] | None:
+        """The readings (and their despiked grams) of the last `span_s` after the peak of the press
+        that put the load down; None for an empty pan."""
+        window = self._windows[channel]
+        g = despiked([r.grams for r in window])
+        if g[-1] < self.config.empty_fraction * self.groups[channel][0].low:
+            return None
+        start = window[-1].t - span_s
+        j = _landing(g, g[-1])
+        if j is not None and j < len(g) - 1:
+            start = max(start, window[max(range(j + 1, len(g)), key=g.__getitem__)].t)
+        k = next(i for i, r in enumerate(window) if r.t >= start)
+        return list(window)[k:], g[k:]
+
+    def _rising(self, channel: int) -> bool:
+        """Whether the load is still rising, faster than creep or drift can (a hand letting go of a
+        piece slowly: its release starts level and ends level, so only a long window shows it),
+        over `rising_window_s` after the press's peak (no less than half of it)."""
+        cfg = self.config
+        seen = self._since_peak(channel, cfg.rising_window_s)
+        if seen is None:
+            return False
+        readings, g = seen
+        if len(readings) < cfg.min_samples or readings[-1].t - readings[0].t < 0.5 * cfg.rising_window_s:
+            return False
+        _, slope, sxx, _, resid = _line([r.t for r in readings], g)
+        sigma = max(cfg.noise_floor_g, self.noise_g(channel), math.sqrt(sum(r * r for r in resid) / max(1, len(g) - 2)))
+        return slope - 2.0 * sigma / math.sqrt(sxx) > cfg.rising_max_g_s
+
+    def _tremor(self, channel: int) -> bool | None:
+        """Whether a hand still touches the piece: an oscillation at the 8-12 Hz of physiological
+        tremor, well above the noise, that does not die away as a pan's ringing or a knock's does
+        (docs/hx711.md).  Looked for over the last `tremor_window_s` that stayed within
+        `tremor_settled_g` of the level now (a press's or a release's curve would hide it); None
+        while that is shorter than `tremor_min_s` (it cannot be told yet).  Readings too sparse
+        to see it (10/s) never show a hand."""
+        cfg, window = self.config, self._windows[channel]
+        if self._sparse(channel):
+            return False
+        now, sigma = window[-1].t, max(cfg.noise_floor_g, self.noise_g(channel))
+        g = despiked([r.grams for r in window])
+        if g[-1] < cfg.empty_fraction * self.groups[channel][0].low:
+            return False  # an empty pan
+        level = sorted(g[-5:])[len(g[-5:]) // 2]
+        first = len(g)
+        while first > 0 and abs(g[first - 1] - level) <= cfg.tremor_settled_g \
+                and window[first - 1].t > now - cfg.tremor_window_s:
+            first -= 1
+        recent = list(itertools.islice(window, first, None))
+        if window[first - 1].t > now - cfg.tremor_min_s if first else len(recent) < 2 * cfg.min_samples:
+            return None
+        n = len(recent)
+        t = np.array([r.t - now for r in recent])
+        x = np.array([r.grams if abs(r.sample_g - r.grams) > 4.0 * sigma else r.sample_g for r in recent])
+        best = max(cfg.tremor_hz, key=lambda f: _amplitude(t, x, f, 2))
+        amp = _amplitude(t, x, best, 2)
+        if amp < cfg.tremor_min_g or amp * amp * n / (4.0 * sigma * sigma) < cfg.tremor_z:
+            return False
+        half = n // 2
+        later = _amplitude(t[half:], x[half:], best, 1)
+        return later >= cfg.tremor_min_g and later >= cfg.tremor_sustain * _amplitude(t[:half], x[:half], best, 1)
+
     def _blind(self, window: deque[Reading], n: int) -> bool:
         """Whether the last `n` readings come too far apart to see a knock's ringing."""
         return n > 1 and (window[-1].t - window[-n].t) / (n - 1) > self.config.blind_interval_s
@@ -630,6 +719,16 @@ class Judge:
         if refusal:
             return PanState(REFUSED, reason=refusal)
         groups = self.groups[channel]
+        now = self._windows[channel][-1].t
+        if self._rising(channel):
+            self._unfit_since[channel] = None  # still coming down: not a still misfit
+            return PanState(UNSTABLE, reason="rising")
+        tremor = self._tremor(channel)
+        if tremor:
+            self._held_until[channel] = now + self.config.tremor_hold_s
+        if tremor is None or now < self._held_until[channel]:
+            self._unfit_since[channel] = None  # a hand on it, or not yet told: not a still misfit
+            return PanState(UNSTABLE, reason="held" if tremor is not None else "touch_unknown")
         est = self._estimate(channel, self._fits[channel])
         if est is not None and est.reason == "unsettled" and self._seen[channel]:
             # the other pan's landing may shake this one unseen: it keeps the class it showed
