@@ -4,7 +4,8 @@ A session is one simulated seesaw with its own hardware (offsets, scales, noise,
 drift, oscillators), calibrated through the app's Calibrator, then used for many
 weighings.  Every weighing draws its pieces and each hand afresh, from every
 hand family of the simulator (`FAMILIES`: press, slide, drop, straighten,
-cautious, bump).  `--stress` draws the hard end of every range instead: noise
+cautious, bump, and the hands that stay on the piece: slow_release, slow_first,
+knock_own, partial_lift, finger_rest).  `--stress` draws the hard end of every range instead: noise
 0.08 g, presses that peak inside the next class's band, 0.3-0.4 s releases,
 6-8 % ringing at 5-7 Hz.  Samples go through the app's Pipeline and Judge, one
 reading at a time, on the app's own path: the seesaw polled and the judge asked once

@@ -29,7 +29,11 @@ for waiting on a level, noise aside).  `band_floor_s` is the overhead of a clair
 judge that answered the moment both noiseless signals entered their bands for good (or at
 the let-go): no judge that waits for its bands can beat it, and a knock on the table keeps
 a few battles in a hundred out of band for over 0.2 s (`over_0_2_s`; per family
-`band_floor_p99_s`); `--holds` adds `holds_s`:
+`band_floor_p99_s`).  `window` is the yardstick that is one (issue 30): `window_floor_s`, from
+the end of the later hand's first release to the first moment both noiseless signals have
+spent 0.1 s inside their bands, and `window_excess_s`, the verdict after that moment, overall,
+without straighten and per family; each family also counts `wrong` verdicts and `reweighs`.
+`--families NAME...` draws from those only; `--holds` adds `holds_s`:
 per family, the mean seconds after the let-go that each reason (`Verdict.reason`:
 "pressed", "curved", "moving", ...) held the verdict back.
 """
