@@ -173,6 +173,7 @@ class JudgeConfig:
     tremor_min_g: float = 0.08  # ...and its amplitude no less than this (the faintest hand's: 0.14 g)...
     tremor_sustain: float = 0.5  # ...and not dying away: the later half's amplitude at least this share of the earlier's
     tremor_hold_s: float = 0.25  # a hand seen is taken to be there this long after (a faint tremor shows on and off)
+    tremor_clear_s: float = 0.1  # a pan's first class only once no tremor has shown this long
 
 
 @dataclass(frozen=True)
@@ -426,6 +427,7 @@ class Judge:
         self._verdict: Verdict | None = None  # the first final verdict since reset or emptying
         self._unfit_since: list[float | None] = [None, None]
         self._held_until = [-math.inf, -math.inf]  # a hand's tremor was seen on the pan until then
+        self._clear_since: list[float | None] = [None, None]  # no tremor seen on the pan since then
         self._seen: list[str | None] = [None, None]  # the class a pan showed last (MISFIT: none fitted)
         self._changing: list[tuple[str, float] | None] = [None, None]  # another class, since when
         self._idle: list[list[Reading]] = [[], []]
@@ -451,6 +453,7 @@ class Judge:
         self._first = [None, None]
         self._verdict = None
         self._held_until = [-math.inf, -math.inf]
+        self._clear_since = [None, None]
         self._unfit_since = [None, None]
         self._seen = [None, None]
         self._changing = [None, None]
@@ -736,7 +739,13 @@ class Judge:
         tremor = self._tremor(channel)
         if tremor:
             self._held_until[channel] = now + self.config.tremor_hold_s
-        if tremor is None or now < self._held_until[channel]:
+        if tremor is False:
+            self._clear_since[channel] = now if self._clear_since[channel] is None else self._clear_since[channel]
+        else:
+            self._clear_since[channel] = None
+        unclear = self._seen[channel] is None and (  # a first class: no hand seen for a while
+            self._clear_since[channel] is None or now - self._clear_since[channel] < self.config.tremor_clear_s)
+        if tremor is None or now < self._held_until[channel] or (unclear and not self._sparse(channel)):
             self._unfit_since[channel] = None  # a hand on it, or not yet told: not a still misfit
             return PanState(UNSTABLE, reason="held" if tremor is not None else "touch_unknown")
         est = self._estimate(channel, self._fits[channel])
