@@ -4,10 +4,14 @@ A session is one simulated seesaw with its own hardware (offsets, scales, noise,
 drift, oscillators), calibrated through the app's Calibrator, then used for many
 weighings.  Every weighing draws its pieces and each hand afresh, from every
 hand family of the simulator (`FAMILIES`: press, slide, drop, straighten,
-cautious, bump).  `--stress` draws the hard end of every range instead: noise
+cautious, bump, and the hands that stay on the piece: slow_release, slow_first,
+knock_own, partial_lift, finger_rest).  `--stress` draws the hard end of every range instead: noise
 0.08 g, presses that peak inside the next class's band, 0.3-0.4 s releases,
 6-8 % ringing at 5-7 Hz.  Samples go through the app's Pipeline and Judge, one
-reading at a time; a verdict's time is the time of the reading that settled it.
+reading at a time, on the app's own path: the seesaw polled and the judge asked once
+per 50 ms screen tick (`--pace reading`: after every reading; the judge is a fold, so
+both see the same verdicts).  A verdict's time is the time of the reading that settled
+it; `screen_delay_s` how much later the screen's tick saw it.
 The judge sees the readings only, never a hand's parameters.
 
 The yardstick is the hand: `letgo_overhead_s` is the verdict's time minus the
@@ -40,9 +44,13 @@ from companion.sensing.pipeline import NotStableError, Pipeline
 from companion.sensing.recording import Recorder, read_recording
 from companion.sensing.simulator import FAMILIES, ManualClock, Realism, SimulatedSeesaw
 
-CHUNK_S = 0.1  # how often the rig polls the source (the app polls about as often)
-TIMEOUT_S = 5.0  # no verdict this long after the last piece landed: counted as a reweigh
-ORACLE_SPAN_S = 3.0
+TICK_S = 0.05  # the 軍艦将棋 screen's tick: it polls the seesaw and tells the controller this often
+CHUNK_S = 0.1  # how often the rig polls the source when it asks after every reading
+PACES = ("app", "reading")  # ask once per screen tick (the app's path) or after every reading
+TIMEOUT_S = 8.0  # no verdict this long after the last piece landed: counted as a reweigh (a slow
+# release takes up to 5 s)
+ORACLE_SPAN_S = 8.0
+WINDOW_S = 0.1  # `window_floor_s`: both noiseless signals this long inside their bands
 ORACLE_STEP_S = 0.002
 SETTLE_G = 0.1  # `settle`: when the noiseless signals stay this close to their final weights
 PER_SESSION = 50
@@ -52,23 +60,24 @@ ODD_MARGIN_G = 0.08  # ...and keep this far from every band: a reading's noise a
 # very edge any scale's verdict is a coin toss: the edge is where the judge's answer changes)
 
 
-def realism(noise_g: float, stress: bool) -> Realism:
+def realism(noise_g: float, stress: bool, families: tuple[str, ...] = tuple(FAMILIES)) -> Realism:
     """No kinder than real hardware: every hand family, within what people do (or at its hard end)."""
     return Realism(noise_g=0.08 if stress else noise_g, spike_rate=0.01, drift_g=0.3, crosstalk_max=0.02,
-                   families=tuple(FAMILIES), hard=stress)
+                   families=families, hard=stress)
 
 
 class Rig:
     """A simulated seesaw wired to the app's pipeline and judge, on a manual clock."""
 
-    def __init__(self, seed: int, rate_hz: float, stress: bool = False, blind: float = 0.0):
+    def __init__(self, seed: int, rate_hz: float, stress: bool = False, blind: float = 0.0, pace: str = "app",
+                 families: tuple[str, ...] = tuple(FAMILIES)):
         self.rng = np.random.default_rng([seed, 0x5EE5A7])
-        self.stress = stress
+        self.stress, self.pace = stress, pace
         self.clock = ManualClock(0.0)
         signs = np.where(self.rng.random(2) < 0.5, -1.0, 1.0)  # some cells are wired reversed
         scales = tuple(float(s * self.rng.uniform(380.0, 900.0)) for s in signs)
         noise = float(self.rng.uniform(0.05, 0.08))  # the hardware's: the same all session
-        self.sim = SimulatedSeesaw(seed, rate_hz, self.clock, realism(noise, stress), counts_per_gram=scales,
+        self.sim = SimulatedSeesaw(seed, rate_hz, self.clock, realism(noise, stress, families), counts_per_gram=scales,
                                    table=default_table())
         self.poll = WireBlindFaults(self.sim.poll, blind, random.Random(seed)) if blind else self.sim.poll
         self.pipeline = Pipeline(2, rate_hz)
@@ -87,11 +96,16 @@ class Rig:
         if self.recorder is not None:
             self.recorder.event(t, event, **data)
 
-    def place(self, channel: int, piece: str | None, at: float, grams: float | None = None) -> tuple[float, str]:
-        """Put a piece (or an odd object of `grams`) down with a hand drawn from the families;
-        returns (let-go time, family).  Under stress a press peaks inside the band of the next
+    def place(self, channel: int, piece: str | None, at: float, grams: float | None = None,
+              first: bool = True) -> tuple[float, str, float]:
+        """Put a piece (or an odd object of `grams`) down with a hand drawn from the families
+        (a battle's second piece never with a first-only one); returns (let-go time, family, end
+        of the hand's first release).  Under stress a press peaks inside the band of the next
         heavier class."""
         hand = self.sim.draw_transient(self.rng)
+        while not first and FAMILIES[hand.family].first_only and any(
+                not FAMILIES[f].first_only for f in self.sim.realism.families):
+            hand = self.sim.draw_transient(self.rng)
         groups = self.judge.groups[channel]
         mass = grams if piece is None else sum(self.table[p].mass_g for p in piece.split("+"))
         heavier = [g for g in groups if g.low > mass]
@@ -102,7 +116,7 @@ class Rig:
         letgo, hand = self.sim.hand(load)
         self.event(at, "placed", pan=channel, piece=piece or ODD, letgo=round(letgo, 6), family=hand.family,
                    **({} if piece else {"grams": round(grams, 4)}))
-        return letgo, hand.family
+        return letgo, hand.family, at + hand.first_release_s
 
     def odd_grams(self, channel: int) -> float:
         """An object no class accepts on this pan: in a gap between two acceptance bands (each gap
@@ -116,21 +130,27 @@ class Rig:
         low, high = gaps[self.rng.integers(len(gaps))]
         return float(self.rng.uniform(low + ODD_MARGIN_G, high - ODD_MARGIN_G))
 
-    def run(self, until: float, ask=None) -> tuple[float, object] | None:
-        """Advance to `until`, feeding every reading; with `ask`, stop at the first
-        reading where ask(its time) returns a final answer and return (time, answer)."""
+    def run(self, until: float, ask=None) -> tuple[float, object, float] | None:
+        """Advance to `until`, feeding every reading.  With `ask` (now -> (time of the reading
+        that settled it, answer) or None), stop at the first final answer and return (that
+        reading's time, the answer, when the asker saw it).  At the app's pace the source is
+        polled and `ask` called once per screen tick (`TICK_S`), as the 軍艦将棋 screen does
+        (Seesaw.poll, then Weighing.read); at "reading" pace after every reading."""
         while self.clock() < until:
-            self.clock.advance(CHUNK_S)
+            per_reading = self.pace == "reading"
+            now = self.clock.advance(CHUNK_S if per_reading else TICK_S)
             found = None
             samples = self.poll()
             if self.recorder is not None:
                 self.recorder.samples(samples)
             for reading in self.pipeline.feed(samples):
                 self.judge.feed(reading)
-                if ask is not None and found is None:
+                if per_reading and ask is not None and found is None:
                     answer = ask(reading.t)
-                    if answer is not None:
-                        found = (reading.t, answer)
+                    found = answer and (*answer, reading.t)
+            if not per_reading and ask is not None:
+                answer = ask(now)
+                found = answer and (*answer, now)
             if found:
                 return found
         return None
@@ -154,31 +174,50 @@ class Rig:
                 self.sim.remove(step.channel)
                 self.run(self.clock() + 1.0)
 
-    def oracle(self, since: float, truth: list[str]) -> float:
-        """When the noiseless signals enter, and stay within, their classes' bands."""
+    def signals(self, since: float) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The noiseless signals of both pans from `since` on, taken as soon as the pieces are
+        down: every load and knock is still in the simulator's lists (it prunes those that have
+        died out as it polls on, which would leave them out of the oracles)."""
         grid = since + np.arange(0.0, ORACLE_SPAN_S, ORACLE_STEP_S)
-        last_out = since
-        for channel, name in enumerate(truth):
-            if name is None:
-                continue
-            low, high = self.judge.band(channel, self.judge.group_of(channel, name).name)
-            ideal = self.sim.ideal_grams(channel, grid)
-            out = (ideal < low) | (ideal > high)
-            if out.any():
-                last_out = max(last_out, float(grid[out].max()) + ORACLE_STEP_S)
-        return last_out - since
+        return grid, [self.sim.ideal_grams(channel, grid) for channel in (0, 1)]
 
-    def settle(self, since: float) -> float:
-        """How long after `since` both noiseless signals stay within `SETTLE_G` of where they end
+    def _inside(self, signals, truth: list[str]) -> np.ndarray:
+        """Per grid point, whether every pan with a true class reads inside its band."""
+        grid, ideal = signals
+        inside = np.ones(len(grid), bool)
+        for channel, name in enumerate(truth):
+            if name is not None:
+                low, high = self.judge.band(channel, self.judge.group_of(channel, name).name)
+                inside &= (ideal[channel] >= low) & (ideal[channel] <= high)
+        return inside
+
+    def oracle(self, signals, truth: list[str]) -> float:
+        """When the noiseless signals enter, and stay within, their classes' bands (after `since`)."""
+        grid, _ = signals
+        out = ~self._inside(signals, truth)
+        return float(grid[out].max()) + ORACLE_STEP_S - grid[0] if out.any() else 0.0
+
+    def window(self, signals, truth: list[str]) -> float | None:
+        """The first moment both noiseless signals have spent the previous `WINDOW_S` inside their
+        bands (after `since`; None if never within the span): the earliest a judge that must see
+        half a period of the slowest ringing in band could answer."""
+        grid, _ = signals
+        inside = self._inside(signals, truth).astype(int)
+        need = round(WINDOW_S / ORACLE_STEP_S) + 1
+        runs = np.convolve(inside, np.ones(need, int), "valid")  # runs[i]: points i .. i + need - 1
+        hit = np.flatnonzero(runs == need)
+        return float(grid[hit[0] + need - 1]) if len(hit) else None
+
+    def settle(self, signals, letgo: float) -> float:
+        """How long after `letgo` both noiseless signals stay within `SETTLE_G` of where they end
         (a floor for any judge that waits for a level: noise is still to be averaged after it)."""
-        grid = since + np.arange(0.0, ORACLE_SPAN_S, ORACLE_STEP_S)
-        last_out = since
+        grid, ideal = signals
+        last_out = letgo
         for channel in (0, 1):
-            ideal = self.sim.ideal_grams(channel, grid)
-            out = np.abs(ideal - ideal[-1]) > SETTLE_G
+            out = (np.abs(ideal[channel] - ideal[channel][-1]) > SETTLE_G) & (grid >= letgo)
             if out.any():
                 last_out = max(last_out, float(grid[out].max()) + ORACLE_STEP_S)
-        return last_out - since
+        return last_out - letgo
 
     def clear(self, after: float) -> None:
         """People take their pieces back, then the pans rest empty for a moment."""
@@ -228,30 +267,35 @@ def battle(rig: Rig, odd: bool = False) -> dict:
     t1 = rig.clock() + rng.uniform(0.0, 0.3)
     t2 = t1 + rng.uniform(0.2, 1.5)
     first, second = (pieces[0], pieces[1]) if rng.random() < 0.7 else (pieces[1], pieces[0])
-    hands = [rig.place(*first[:2], at=t1, grams=first[2]), rig.place(*second[:2], at=t2, grams=second[2])]
-    letgo, family = max(hands)
+    hands = [rig.place(*first[:2], at=t1, grams=first[2]),
+             rig.place(*second[:2], at=t2, grams=second[2], first=False)]
+    letgo, family, _ = max(hands)
+    released = max(h[2] for h in hands)  # the later of the two hands' first releases
     holds = Holds(letgo)
 
-    def ask(t):
+    def ask(now):
         verdict = judge.battle()
-        holds.see(t, verdict.reason or verdict.kind)
-        return verdict if verdict.final else None
+        holds.see(now, verdict.reason or verdict.kind)
+        return (verdict.t, verdict) if verdict.final else None
 
+    signals = rig.signals(t2)
     found = rig.run(t2 + TIMEOUT_S, ask)
     if found:
         rig.event(found[0], "verdict", kind=found[1].kind, left=found[1].left, right=found[1].right)
-    oracle = 0.0 if odd else rig.oracle(t2, [attacker, defender])
-    settle = rig.settle(letgo)
+    oracle = 0.0 if odd else rig.oracle(signals, [attacker, defender])
+    window = None if odd else rig.window(signals, [attacker, defender])
+    settle = rig.settle(signals, letgo)
     t_end = found[0] if found else rig.clock()
     rig.clear(t_end)
     if odd:
         return odd_result(pieces[odd_pan][2], found, t2, letgo, family)
     truth = truth_verdict(judge, attacker, defender)
     result = {"truth": truth, "kind": REWEIGH, "latency": None, "oracle": oracle, "letgo": letgo - t2,
-              "family": family, "classes_ok": True, "holds": holds.seconds, "settle": settle}
+              "family": family, "classes_ok": True, "holds": holds.seconds, "settle": settle,
+              "released": released - t2, "window": None if window is None else window - t2}
     if found is not None:
-        t, verdict = found
-        result.update(kind=verdict.kind, latency=t - t2, classes_ok=verdict.kind == REWEIGH or (
+        t, verdict, _ = found
+        result.update(kind=verdict.kind, latency=t - t2, shown=found[2] - t, classes_ok=verdict.kind == REWEIGH or (
             verdict.left == judge.group_of(0, attacker).name and verdict.right == judge.group_of(1, defender).name))
     return result
 
@@ -267,27 +311,31 @@ def identification(rig: Rig, odd: bool = False) -> dict:
     judge.reset()
     rig.event(rig.clock(), "reset", scenario="identify")
     t0 = rig.clock() + rng.uniform(0.0, 0.3)
-    letgo, family = rig.place(channel, None if odd else piece, at=t0, grams=grams)
+    letgo, family, released = rig.place(channel, None if odd else piece, at=t0, grams=grams)
     holds = Holds(letgo)
 
-    def ask(t):
+    def ask(now):
         state = judge.identify(channel)
-        holds.see(t, state.reason or state.kind)
-        return state if state.kind in ("class", REWEIGH) else None
+        holds.see(now, state.reason or state.kind)
+        return judge.identified(channel)
 
+    signals = rig.signals(t0)
     found = rig.run(t0 + TIMEOUT_S, ask)
     if found:
         rig.event(found[0], "verdict", kind=found[1].kind, pan=channel,
                   group=found[1].group.name if found[1].group else None)
-    settle = rig.settle(letgo)
-    oracle = 0.0 if odd else rig.oracle(t0, [piece, None] if channel == 0 else [None, piece])
+    settle = rig.settle(signals, letgo)
+    truth = [piece, None] if channel == 0 else [None, piece]
+    oracle = 0.0 if odd else rig.oracle(signals, truth)
+    window = None if odd else rig.window(signals, truth)
     rig.clear(found[0] if found else rig.clock())  # after the oracle and settle: they read the signal on
     if odd:
         return odd_result(grams, found, t0, letgo, family)
     result = {"truth": judge.group_of(channel, piece).name, "kind": REWEIGH, "latency": None, "oracle": oracle,
-              "letgo": letgo - t0, "family": family, "holds": holds.seconds, "settle": settle}
+              "letgo": letgo - t0, "family": family, "holds": holds.seconds, "settle": settle,
+              "released": released - t0, "window": None if window is None else window - t0}
     if found is not None and found[1].kind != REWEIGH:
-        result.update(kind=found[1].group.name, latency=found[0] - t0)
+        result.update(kind=found[1].group.name, latency=found[0] - t0, shown=found[2] - found[0])
     return result
 
 
@@ -314,8 +362,8 @@ SCENARIOS = {"battle": battle, "identify": identification}
 
 
 def session(job: tuple) -> list[dict]:
-    scenario, seed, count, rate_hz, stress, odd, blind, record_dir = job
-    rig = Rig(seed, rate_hz, stress, blind)
+    scenario, seed, count, rate_hz, stress, odd, blind, record_dir, pace, families = job
+    rig = Rig(seed, rate_hz, stress, blind, pace, families)
     rig.calibrate()
     if record_dir:
         name = f"{scenario}-{rate_hz:g}hz{'-stress' if stress else ''}{'-odd' if odd else ''}-{seed}.jsonl.gz"
@@ -399,7 +447,7 @@ def run_sessions(scenario: str, args: argparse.Namespace) -> list[dict]:
         return [r for path in args.replay for r in replay(path)]
     total, workers = args.count, args.workers
     jobs = [(scenario, args.seed * 100_003 + i, min(PER_SESSION, total - i * PER_SESSION), args.rate, args.stress,
-             args.odd, args.blind, args.record) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
+             args.odd, args.blind, args.record, args.pace, tuple(args.families)) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
     if workers <= 1:
         results = [session(job) for job in jobs]
     else:
@@ -419,6 +467,11 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
                         help="foreign objects between and beyond the classes' bands: only a reweigh is right")
     parser.add_argument("--seed", type=int, default=2, help="seed 1 is the one the judge was tuned on")
     parser.add_argument("--rate", type=float, default=80.0, help="samples per second (10 or 80)")
+    parser.add_argument("--pace", choices=PACES, default="app",
+                        help="ask the judge once per 50 ms screen tick, polling the seesaw then, as the app does"
+                             " (default), or after every reading")
+    parser.add_argument("--families", nargs="+", choices=tuple(FAMILIES), default=tuple(FAMILIES),
+                        help="draw hands from these families only (default: every one)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--holds", action="store_true",
                         help="per family, the mean seconds after the let-go each reason held the answer back")
@@ -456,6 +509,32 @@ def band_floor(results: list[dict]) -> dict:
             "over_0_2_s": round(float(np.mean(floor > 0.2)), 4)}
 
 
+def _spread(values) -> dict:
+    values = [v for v in values if v is not None]
+    if not values:
+        return {"median": None, "p99": None, "n": 0}
+    return {"median": round(float(np.median(values)), 4), "p99": round(float(np.percentile(values, 99)), 4),
+            "n": len(values)}
+
+
+def window_figures(results: list[dict]) -> dict:
+    """`window_floor_s`: from the end of the later hand's first release to the first moment both
+    noiseless signals have spent `WINDOW_S` inside their bands (the earliest any judge that
+    must see a band held for half a ringing period could answer; negative when a cautious hand
+    was in band before its release ended); `window_excess_s`: the judge's verdict after that
+    moment.  Overall, without straighten (whose let-go comes after a second touch), and per
+    hand family, straighten in its own row."""
+    rows = [r for r in results if r.get("window") is not None]
+
+    def figures(subset):
+        done = [r for r in subset if r["latency"] is not None]
+        return {"window_floor_s": _spread([r["window"] - r["released"] for r in subset]),
+                "window_excess_s": _spread([r["latency"] - r["window"] for r in done])}
+
+    return {"all": figures(rows), "without_straighten": figures([r for r in rows if r["family"] != "straighten"]),
+            **{f: figures([r for r in rows if r["family"] == f]) for f in sorted({r["family"] for r in rows})}}
+
+
 def latency_figures(results: list[dict]) -> dict:
     """Latency against the oracle and against the hand, overall and per hand family."""
     done = [r for r in results if r["latency"] is not None]
@@ -471,12 +550,20 @@ def latency_figures(results: list[dict]) -> dict:
             "oracle_ratio_median": round(float(np.median(ratios)), 4) if ratios else None,
             "letgo_median_s": round(float(np.median([r["letgo"] for r in results])), 4),
             **({"settle_median_s": round(float(np.median([r["settle"] for r in done])), 4)} if "settle" in done[0] else {}),
+            **({"screen_delay_s": {"median": round(float(np.median([r["shown"] for r in done])), 4),
+                                   "p99": round(float(np.percentile([r["shown"] for r in done], 99)), 4)}}
+               if "shown" in done[0] else {}),
             "letgo_overhead_s": {"median": round(float(np.median(overhead)), 4),
                                  "p99": round(float(np.percentile(overhead, 99)), 4)},
             **({"band_floor_s": band_floor(results)} if "settle" in done[0] else {}),
+            **({"window": window_figures(results)} if "window" in done[0] else {}),
             "letgo_ratio_median": round(float(np.median(latencies / np.maximum(
                 [r["oracle"] for r in done], [r["letgo"] for r in done]))), 4),
             "families": {f: {"share": round(sum(r["family"] == f for r in results) / len(results), 3),
+                             "wrong": sum(r["family"] == f and r["kind"] != REWEIGH
+                                          and (r["kind"] != r["truth"] or not r.get("classes_ok", True))
+                                          for r in results),
+                             "reweighs": sum(r["family"] == f and r["kind"] == REWEIGH for r in results),
                              "reweigh_rate": round(sum(r["family"] == f and r["latency"] is None for r in results)
                                                    / max(1, sum(r["family"] == f for r in results)), 4),
                              "letgo_overhead_median_s": round(float(np.median(

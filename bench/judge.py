@@ -7,6 +7,7 @@
     bench/judge.py --replay FILE...    judge recorded weighings (companion record, --record DIR)
     bench/judge.py --json --holds      and per hand family, what held each verdict back after the let-go
     bench/judge.py --json --blind 0.01 1 % of readings hit by the HX711 fault its wire cannot show
+    bench/judge.py --json --pace reading  ask after every reading, not once per 50 ms screen tick
 
 Asked for: misjudged 0 and misidentified 0 everywhere (a reweigh is allowed under
 --stress: reweigh_rate <= 0.05); at 80/s letgo_overhead_s median <= 0.05 and
@@ -28,7 +29,11 @@ for waiting on a level, noise aside).  `band_floor_s` is the overhead of a clair
 judge that answered the moment both noiseless signals entered their bands for good (or at
 the let-go): no judge that waits for its bands can beat it, and a knock on the table keeps
 a few battles in a hundred out of band for over 0.2 s (`over_0_2_s`; per family
-`band_floor_p99_s`); `--holds` adds `holds_s`:
+`band_floor_p99_s`).  `window` is the yardstick that is one (issue 30): `window_floor_s`, from
+the end of the later hand's first release to the first moment both noiseless signals have
+spent 0.1 s inside their bands, and `window_excess_s`, the verdict after that moment, overall,
+without straighten and per family; each family also counts `wrong` verdicts and `reweighs`.
+`--families NAME...` draws from those only; `--holds` adds `holds_s`:
 per family, the mean seconds after the let-go that each reason (`Verdict.reason`:
 "pressed", "curved", "moving", ...) held the verdict back.
 """
@@ -49,7 +54,7 @@ def main() -> None:
     figures = {
         "battles": len(results),
         **({"replayed": [os.path.basename(f) for f in args.replay]} if args.replay else
-           {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "blind": args.blind, "seed": args.seed}),
+           {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "blind": args.blind, "seed": args.seed, "pace": args.pace}),
         "misjudged": sum(r["kind"] != r["truth"] for r in decided),
         "misidentified": sum(not r["classes_ok"] for r in decided),
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),

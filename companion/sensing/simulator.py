@@ -70,19 +70,45 @@ class Transient:
     ring_decay_s: float = 0.06
     touch_after_s: float = 0.0  # a second touch this long after the let-go...
     touch: float = 0.0  # ...pushing by this fraction of the mass...
-    touch_s: float = 0.0  # ...for this long (a half-sine)
+    touch_s: float = 0.0  # ...for this long (a half-sine; negative `touch`: a partial lift)
+    rest: float = 0.0  # a finger left resting on the piece after the release, adding this fraction...
+    rest_s: float = 0.0  # ...for this long, then lifted over `REST_LIFT_S`
+    tremor_g: float = 0.0  # the hand's physiological tremor while it touches the piece: rms grams...
+    tremor_hz: float = 10.0  # ...at this frequency (see `TREMOR`)
     family: str = "press"
 
     @property
     def letgo_s(self) -> float:
         """When the hand last lets go of the piece (after the placement began)."""
         end = self.rise_s + self.release_s
+        if self.rest:
+            end += self.rest_s + REST_LIFT_S
         return end + self.touch_after_s + self.touch_s if self.touch else end
+
+    @property
+    def first_release_s(self) -> float:
+        """When the hand's first release ends (before any later touch or resting finger)."""
+        return self.rise_s + self.release_s
 
     @property
     def duration_s(self) -> float:
         """Until the ringing has died away to under 0.1 % of its start (and any touch is over)."""
         return max(self.rise_s + self.release_s + 7.0 * self.ring_decay_s, self.letgo_s)
+
+
+REST_LIFT_S = 0.08  # a resting finger leaves the piece over this long
+
+# Physiological tremor: a hand holding or touching something shakes at 8-12 Hz (Novak & Newell,
+# "Physiological tremor (8-12 Hz component) in isometric force control", Neurosci. Lett. 2017;
+# Lakie et al., J. Physiol. 593:4411, 2015: a clear peak between 6 and 12 Hz, set by the limb's
+# mechanical resonance), its frequency nearly independent of the force exerted, and its force
+# fluctuation growing with the force from a positive intercept at zero force (Sutton & Sykes,
+# J. Physiol. 1967).  In a precision pinch healthy older adults' total thumb-plus-index tremor
+# power mostly stayed under 50 mN^2 ("background", Hindawi CMMM 2012:975735, table 1): under
+# about 7 mN (0.7 g-force) rms.  A light touch on a game piece is drawn at 1-5 mN rms
+# (0.1-0.5 g), 8-12 Hz; the hard end is the faint one.
+TREMOR_G = (0.5, 0.1)
+TREMOR_HZ = (8.0, 12.0)
 
 
 def _pick(rng: np.random.Generator, span: tuple[float, float], hard: bool) -> float:
@@ -109,21 +135,33 @@ class HandFamily:
     touch_s: tuple[float, float] = (0.0, 0.0)
     bump_g: tuple[float, float] = (0.0, 0.0)  # a knock on the table during the weighing (grams)
     bump_decay_s: tuple[float, float] = (0.05, 0.15)
+    bump_own: bool = False  # the knock hits the loading pan alone, during its release (else the table)
+    rest: tuple[float, float] = (0.0, 0.0)  # a finger resting on the piece after the release...
+    rest_s: tuple[float, float] = (0.0, 0.0)
+    tremor: bool = False  # the hand's tremor shows while it touches the piece (`TREMOR_G`)
+    first_only: bool = False  # a battle's first piece only (the second is put down another way)
 
     def draw(self, rng: np.random.Generator, name: str, hard: bool) -> Transient:
         def pick(span: tuple[float, float]) -> float:
             return _pick(rng, span, hard)
 
+        tremor = (pick(TREMOR_G), float(rng.uniform(*TREMOR_HZ))) if self.tremor else (0.0, 10.0)
         return Transient(overshoot=pick(self.overshoot), rise_s=pick(self.rise_s), release_s=pick(self.release_s),
                          ring=pick(self.ring), ring_hz=pick(self.ring_hz), ring_decay_s=pick(self.ring_decay_s),
                          touch_after_s=pick(self.touch_after_s), touch=pick(self.touch), touch_s=pick(self.touch_s),
+                         rest=pick(self.rest), rest_s=pick(self.rest_s), tremor_g=tremor[0], tremor_hz=tremor[1],
                          family=name)
 
-    def draw_bump(self, rng: np.random.Generator, hard: bool) -> "Bump | None":
-        """A knock on the table near this hand's let-go, or None for a family without one."""
+    def draw_bump(self, rng: np.random.Generator, hard: bool, hand: Transient | None = None) -> "Bump | None":
+        """A knock near this hand's let-go (the table's) or during its release (the pan's own),
+        or None for a family without one.  `at` is relative to the let-go."""
         if not self.bump_g[1]:
             return None
         grams, decay = _pick(rng, self.bump_g, hard), _pick(rng, self.bump_decay_s, hard)
+        if self.bump_own:
+            at = -float(rng.uniform(0.0, hand.release_s)) if hand is not None else 0.0
+            return Bump(at=at, grams=grams, hz=float(rng.uniform(8.0, 20.0)), decay_s=decay, share=(1.0, 1.0),
+                        own=True)
         return Bump(at=float(rng.uniform(-0.1, 0.3)), grams=grams, hz=float(rng.uniform(8.0, 20.0)), decay_s=decay,
                     share=(float(rng.uniform(0.5, 1.0)), float(rng.uniform(0.5, 1.0))))
 
@@ -137,6 +175,7 @@ class Bump:
     hz: float
     decay_s: float
     share: tuple[float, float] = (1.0, 1.0)  # how much of it each pan feels
+    own: bool = False  # only the pan it was placed with feels it (`place` sets share)
 
     def grams_at(self, channel: int, t: np.ndarray) -> np.ndarray:
         u = t - self.at
@@ -172,6 +211,24 @@ FAMILIES = {
     # an ordinary press while someone knocks the table: both pans ring
     "bump": HandFamily(overshoot=(0.0, 0.3), rise_s=(0.08, 0.02), release_s=(0.05, 0.3), ring=(0.0, 0.05),
                        ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.1), bump_g=(0.5, 3.0)),
+    # a very slow release: the hand sets the piece down holding most of it and lets go over 1-5 s,
+    # starting at 10-70 % of its weight (the release's half-cosine starts level: no slope to see)
+    "slow_release": HandFamily(overshoot=(-0.3, -0.9), rise_s=(0.08, 0.03), release_s=(1.0, 5.0), ring=(0.0, 0.02),
+                               ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.08), tremor=True),
+    # the same for a battle's first piece, the second put down another way
+    "slow_first": HandFamily(overshoot=(-0.3, -0.9), rise_s=(0.08, 0.03), release_s=(1.0, 3.0), ring=(0.0, 0.02),
+                             ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.08), tremor=True, first_only=True),
+    # a press whose own pan is knocked (0.3-2 g) during its release, the other pan quiet
+    "knock_own": HandFamily(overshoot=(0.0, 0.3), rise_s=(0.08, 0.02), release_s=(0.1, 0.4), ring=(0.0, 0.05),
+                            ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.1), bump_g=(0.3, 2.0), bump_own=True),
+    # put down, then lifted by 20-45 % for 0.05-0.3 s (an unsure hand) and set down again
+    "partial_lift": HandFamily(overshoot=(0.0, 0.3), rise_s=(0.08, 0.02), release_s=(0.05, 0.2), ring=(0.0, 0.03),
+                               ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.08), touch_after_s=(0.2, 0.0),
+                               touch=(-0.2, -0.45), touch_s=(0.05, 0.3), tremor=True),
+    # a finger left resting on the piece after the release, +3-15 % of its weight for 0.4-1.5 s
+    "finger_rest": HandFamily(overshoot=(0.0, 0.2), rise_s=(0.08, 0.02), release_s=(0.05, 0.2), ring=(0.0, 0.02),
+                              ring_hz=(12.0, 5.0), ring_decay_s=(0.03, 0.08), rest=(0.03, 0.15), rest_s=(0.4, 1.5),
+                              tremor=True),
 }
 
 
@@ -240,10 +297,19 @@ def _press(u: np.ndarray, m: float, tr: Transient) -> np.ndarray:
     w = v - tr.release_s
     settled = w >= 0
     y[settled] = m + _ring(w[settled], m, tr)
+    if tr.rest:  # the finger's share eases in with the release and leaves over REST_LIFT_S
+        on = np.clip(v / tr.release_s, 0.0, 1.0) * np.clip(1.0 - (w - tr.rest_s) / REST_LIFT_S, 0.0, 1.0)
+        y += m * tr.rest * np.where(u >= tr.rise_s, on, 0.0)
     if tr.touch:
         z = (w - tr.touch_after_s) / tr.touch_s
         touching = (z >= 0) & (z < 1)
         y[touching] += m * tr.touch * np.sin(np.pi * z[touching])
+    if tr.tremor_g:  # while the hand touches the piece, fading over the last 0.05 s of contact
+        contact = np.clip((tr.letgo_s - u) / 0.05, 0.0, 1.0) * (u >= 0)
+        if tr.touch:  # a later touch: the hand is off the piece between the release and the touch
+            z = w - tr.touch_after_s
+            contact = contact * ((w < 0) | (z >= 0))
+        y += contact * math.sqrt(2.0) * tr.tremor_g * np.sin(2.0 * np.pi * tr.tremor_hz * u)
     return y
 
 
@@ -374,9 +440,11 @@ class SimulatedSeesaw(WeightSource):
             crosstalk=float(rng.uniform(0.0, r.crosstalk_max)))
         self._loads.append(load)
         family = FAMILIES.get(load.put.family)
-        knock = family.draw_bump(rng, r.hard) if family is not None else None
+        knock = family.draw_bump(rng, r.hard, load.put) if family is not None else None
         if knock is not None:
-            self.bump(replace(knock, at=load.placed_at + load.put.letgo_s + knock.at))
+            share = (1.0, 0.0) if channel == 0 else (0.0, 1.0)
+            self.bump(replace(knock, at=load.placed_at + load.put.first_release_s + knock.at, share=share)
+                      if knock.own else replace(knock, at=load.placed_at + load.put.letgo_s + knock.at))
         return load.id
 
     def bump(self, knock: Bump) -> None:

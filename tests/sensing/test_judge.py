@@ -141,7 +141,7 @@ def play_battles(sim, clock, rate, step, settle, weigh, battles):
         run(0.7)
         sim.place(1, defender)
         verdicts = []
-        for _ in range(30):
+        for _ in range(round(8.0 / step)):  # a slow release takes up to 5 s
             clock.advance(step)
             for r in pipe.feed(sim.poll()):
                 j.feed(r)
@@ -187,7 +187,8 @@ def test_a_finger_straightening_a_piece_does_not_change_its_class():
         state = j.identify(1)
         if state.kind == "class":
             seen.add((state.group.name, r.t > 0.43))
-    assert seen == {("destroyer", False), ("destroyer", True)}
+    assert {name for name, _ in seen} == {"destroyer"}  # (named after the push since the judge waits 0.3 s
+    # of settled signal for a hand's tremor; before that rule, also before it)
 
 
 def test_a_knock_on_the_table_during_a_slow_release_is_not_ringing_about_the_weight():
@@ -261,7 +262,8 @@ def test_a_recorded_straightening_push_is_not_named_at_its_top():
 def test_a_knock_read_10_times_a_second_does_not_name_an_odd_object():
     """A bench battle (10/s, odd, seed 2) where a knock from the port landing on the right,
     aliased to a level by the slow readings, once moved a 12.967 g object (0.107 g over the
-    submarine band) into that band: the judge named it a submarine."""
+    submarine band) into that band: the judge named it a submarine.  (Since a 10/s first class
+    waits out a resting finger, the recording ends before the reweigh: no class is the point.)"""
     rows = np.loadtxt(DATA / "knocked-odd-object-10hz.csv", delimiter=",", comments="#")
     j = Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=10.0)
     verdicts = set()
@@ -270,7 +272,7 @@ def test_a_knock_read_10_times_a_second_does_not_name_an_odd_object():
         v = j.battle()
         if v.final:
             verdicts.add((v.kind, v.left))
-    assert verdicts == {(REWEIGH, None)}
+    assert verdicts <= {(REWEIGH, None)}
 
 
 def test_two_corrupt_reads_in_a_row_do_not_hide_a_straightening_push():
@@ -304,7 +306,7 @@ def test_an_odd_object_lifted_into_a_band_by_the_other_pans_landing_is_not_named
         v = j.battle()
         if reset and v.final:
             verdicts.add((v.kind, v.left))
-    assert verdicts == {(REWEIGH, None)}
+    assert verdicts <= {(REWEIGH, None)}
 
 
 def test_an_odd_object_straightened_by_a_finger_is_not_named_at_the_pushs_top():
@@ -350,3 +352,37 @@ def test_read_10_times_a_second_a_first_class_must_hold_before_it_is_named(grams
     fast_unheld = first_class_time(Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=80.0,
                                          config=JudgeConfig(sparse_confirm_s=0.0)), grams, 80.0)
     assert fast == fast_unheld
+
+
+@pytest.mark.parametrize("rate", [80.0, 10.0])
+def test_a_finger_resting_on_a_piece_is_waited_out(rate):
+    """A battleship (20 g) with a finger left on it, +10 % (the carrier's band) for 1.4 s, its
+    tremor faint (0.13 g rms, 9.5 Hz): never named a carrier; a battleship once the finger lifts.
+    At 80/s the tremor shows the hand; at 10/s nothing can, and the first class waits it out."""
+    t = np.arange(0.0, 5.0, 1 / rate)
+    hand = Transient(0.05, 0.03, 0.1, 0.0, 8.0, 0.05, rest=0.1, rest_s=1.4, tremor_g=0.13, tremor_hz=9.5)
+    for seed in range(6):
+        j = Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=rate)
+        named = []
+        for r in readings(_press(t, 20.0, hand), rate=rate, noise=0.07, seed=seed):
+            j.feed(r)
+            if j.identify(1).kind == "class":
+                named.append((j.identify(1).group.name, r.t))
+        assert named and {name for name, _ in named} == {"battleship"}, seed
+        assert named[0][1] > hand.letgo_s
+
+
+@pytest.mark.parametrize("rate", [80.0, 10.0])
+def test_a_slow_release_is_never_named_a_lighter_class(rate):
+    """A battleship set down holding 40 % of it, let go over 4 s (the release starts level): no
+    lighter class on the way up; a battleship at the end."""
+    t = np.arange(0.0, 6.0, 1 / rate)
+    hand = Transient(-0.6, 0.05, 4.0, 0.0, 8.0, 0.05, tremor_g=0.13, tremor_hz=10.5)
+    for seed in range(6):
+        j = Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=rate)
+        named = set()
+        for r in readings(_press(t, 20.0, hand), rate=rate, noise=0.07, seed=seed):
+            j.feed(r)
+            if j.identify(1).kind == "class":
+                named.add(j.identify(1).group.name)
+        assert named == {"battleship"}, seed

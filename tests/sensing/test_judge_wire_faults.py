@@ -56,7 +56,7 @@ def test_a_wire_blind_fault_never_makes_a_wrong_verdict(rate):
         sim.place(0, attacker)
         run(0.7, (clock() + 0.7 + after, pan, setting) if after < 0 else None)
         sim.place(1, defender)
-        verdict = run(3.0, (clock() + after, pan, setting) if after >= 0 else None)
+        verdict = run(5.0, (clock() + after, pan, setting) if after >= 0 else None)  # 10/s waits out a finger
         assert faulty.faults == before + 1
         assert verdict is not None and verdict.kind == kind, (attacker, defender, after, pan, setting,
                                                               verdict)

@@ -127,7 +127,7 @@ def test_every_hand_family_draws_within_its_documented_ranges(name):
         for _ in range(50):
             hand = sim.draw_transient(rng)
             assert hand.family == name
-            for key in ("overshoot", "rise_s", "release_s", "ring", "ring_hz", "ring_decay_s", "touch"):
+            for key in ("overshoot", "rise_s", "release_s", "ring", "ring_hz", "ring_decay_s", "touch", "rest", "rest_s"):
                 assert within(getattr(hand, key), getattr(family, key), hard), (key, hard)
             assert hand.letgo_s >= hand.rise_s + hand.release_s and hand.duration_s >= hand.letgo_s
 
@@ -152,3 +152,40 @@ def test_the_bump_family_knocks_the_table_near_the_let_go():
     (knock,) = sim._bumps
     letgo, hand = sim.hand(sim.loads(0)[0][0])
     assert hand.family == "bump" and letgo - 0.1 <= knock.at <= letgo + 0.3 and 0.5 <= knock.grams <= 3.0
+
+
+def test_a_resting_finger_adds_its_share_with_the_hands_tremor_then_lifts():
+    sim = SimulatedSeesaw(clock=ManualClock(), realism=QUIET)
+    hand = Transient(rise_s=0.05, release_s=0.1, rest=0.1, rest_s=0.8, tremor_g=0.2, tremor_hz=10.0,
+                     family="finger_rest")
+    sim.place(0, grams=20.0, at=0.0, transient=hand)
+    resting = np.arange(0.3, 0.9, 1 / 800)
+    g = sim.ideal_grams(0, resting)
+    assert np.mean(g) == pytest.approx(22.0, abs=0.02)  # the finger's 10 %
+    assert np.std(g) == pytest.approx(0.2, rel=0.05)  # the tremor's rms
+    spectrum = np.abs(np.fft.rfft(g - g.mean()))
+    assert np.fft.rfftfreq(len(g), 1 / 800)[spectrum.argmax()] == pytest.approx(10.0, abs=1.7)
+    assert hand.letgo_s == pytest.approx(0.15 + 0.8 + 0.08)
+    assert np.allclose(sim.ideal_grams(0, np.array([1.1, 1.5])), 20.0)  # lifted: the piece alone, still
+
+
+def test_a_slow_release_starts_level_and_a_partial_lift_dips_under_the_weight():
+    sim = SimulatedSeesaw(clock=ManualClock(), realism=QUIET)
+    slow = Transient(overshoot=-0.6, rise_s=0.05, release_s=4.0, family="slow_release")
+    sim.place(0, grams=20.0, at=0.0, transient=slow)
+    g = sim.ideal_grams(0, np.array([0.05, 0.4, 2.05, 4.05, 4.5]))
+    assert g[0] == pytest.approx(8.0) and g[1] - g[0] < 0.25  # 40 % of the weight, hardly rising yet
+    assert g[2] == pytest.approx(14.0) and g[3] == pytest.approx(20.0) and g[4] == pytest.approx(20.0)
+    lift = Transient(rise_s=0.05, release_s=0.1, touch_after_s=0.1, touch=-0.4, touch_s=0.2, family="partial_lift")
+    sim.place(1, grams=10.0, at=0.0, transient=lift)
+    assert sim.ideal_grams(1, np.array([0.2, 0.35, 0.6])) == pytest.approx([10.0, 6.0, 10.0])
+
+
+def test_the_knock_own_family_knocks_its_own_pan_during_the_release_and_slow_first_is_first_only():
+    sim = SimulatedSeesaw(clock=ManualClock(), realism=Realism(families=("knock_own",)), table=default_table())
+    sim.place(1, "carrier", at=1.0)
+    (knock,) = sim._bumps
+    letgo, hand = sim.hand(sim.loads(1)[0][0])
+    assert 1.0 + hand.rise_s <= knock.at <= 1.0 + hand.first_release_s and 0.3 <= knock.grams <= 2.0
+    assert knock.share == (0.0, 1.0)  # the other pan quiet
+    assert FAMILIES["slow_first"].first_only and not FAMILIES["slow_release"].first_only
