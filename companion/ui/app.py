@@ -132,11 +132,13 @@ class CompanionApp(App):
             self.seats.room.attach(controller)
 
     def show_phones(self) -> None:
+        """The phones panel (every game screen's PhonesButton, widgets.kv) for the game on screen."""
         from companion.ui.phones import PhonesPanel
 
         if self.seats is None:
             self.notice = self.tr("seats.server_off", self.lang)
             return
+        self._seat_controller(self.manager.current_screen)  # the QR is for the game shown here
         PhonesPanel(self.seats).open()
 
     def show_screen(self, name: str) -> None:
