@@ -143,10 +143,12 @@ class KukuController(SetupStages, Controller):
         return {"play": "play", "list": "list"}.get(state.phase, "answer")
 
     def _settle(self) -> None:
-        """Against the computer nobody is to be hidden from: its opponent places at once."""
+        """Against the computer nobody is to be hidden from, nor from a seat on its own phone:
+        that seat places at once, without a cover to open."""
         state = self.session.state if self.session else None
-        if (state is not None and state.phase == "place" and self.opponent == "cpu"
-                and self.private is None and state.to_move() not in self.computer_seats):
+        if (state is not None and state.phase == "place" and self.private is None
+                and (self.opponent == "cpu" or state.to_move() in self.remote)
+                and state.to_move() not in self.computer_seats):
             self.private = state.to_move()
 
     def changed(self) -> None:
