@@ -13,7 +13,8 @@ import gc
 import pytest
 
 from companion.games.navalwar.chart import TotalsChart
-from companion.games.navalwar.data import default_composition
+from companion.games.navalwar.data import default_composition, reduced_counts
+from companion.games.navalwar.display import SHIPS_IN_HAND
 from companion.play.controller import TABLE
 from kivy.uix.scrollview import ScrollView
 
@@ -23,6 +24,25 @@ def short_deck() -> dict:
     counts.update({"salvo-14-2": 5, "salvo-16-3": 4, "salvo-15-2": 3, "salvo-11-1": 2,
                    "smoke": 1, "repair": 1, "destroyer_squadron": 1,
                    "submarine": 1, "minefield-1": 1})
+    return {"counts": counts}
+
+
+def deck_for(players: int, draws: int = 8) -> dict:
+    """A short deck for `players`: the hands dealt and `draws` cards left to draw (the
+    round's length), of every kind where there is room."""
+    full = dict(default_composition().actions)
+    counts = reduced_counts(default_composition(), 6)  # every kind once or more: 32 cards
+    need = SHIPS_IN_HAND.get(players, 5) * players + draws
+    kinds = list(counts)
+    i = 0
+    while sum(counts.values()) < need:  # more of each kind in turn, up to the real deck's
+        key = kinds[i % len(kinds)]
+        counts[key] += counts[key] < full[key]
+        i += 1
+    for key in reversed(kinds * 2):  # fewer: the rarer kinds go first, salvos last
+        if sum(counts.values()) == need:
+            break
+        counts[key] -= counts[key] > 0
     return {"counts": counts}
 
 

@@ -23,8 +23,10 @@ SEAT_COLOURS = [
 
 
 def running_totals(history: list[list[int]], players: int) -> list[list[int]]:
-    """Per seat, the total after each round, starting from 0."""
-    lines = [[0] for _ in range(players)]
+    """Per seat, the total after each round, starting from 0: a line for each of `players`
+    and for every seat the history names (kv sets `history` and `players` one at a time,
+    in no fixed order: a chart is drawn between the two)."""
+    lines = [[0] for _ in range(max([players, *map(len, history)]))]
     for points in history:
         for seat, p in enumerate(points):
             lines[seat].append(lines[seat][-1] + p)
