@@ -357,6 +357,14 @@ class Store:
             (self.clock(), game_id),
         ))
 
+    def restore(self, game_id: int, updated: float) -> None:
+        """An abandoned game is active again, as of `updated` (its place in Resume): the undo
+        of a discard."""
+        self._write("bringing a game back", lambda: self._db.execute(
+            "UPDATE games SET status = 'active', updated = ? WHERE id = ? AND status = 'abandoned'",
+            (updated, game_id),
+        ))
+
     def _set_status(self, game_id: int, now: float, outcome: dict | None) -> None:
         self._db.execute(
             "UPDATE games SET updated = ?, status = ?, outcome = ? WHERE id = ?",

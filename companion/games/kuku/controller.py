@@ -209,10 +209,11 @@ class KukuController(SetupStages, Controller):
         if not self.mine(who, seat):
             return []
         left = self.kinds_left(seat)
+        back = [Offer("new", Text("kuku_ui.to_setup"))] if seat in self.at_table else []  # the start panel
         if self.kind(who, seat) is None:
-            return [Offer("hide", Text("kuku_ui.fleet_done"), seat)]
+            return [Offer("hide", Text("kuku_ui.fleet_done"), seat)] + back
         return [Offer("kind", seat=seat, choices=tuple(k for k in KINDS if left[k])),
-                Offer("cell", seat=seat, choices=CELLS), Offer("move", seat=seat)]
+                Offer("cell", seat=seat, choices=CELLS), Offer("move", seat=seat)] + back
 
     def _mover(self, who: Who) -> int | None:
         seat = self.session.state.to_move()
