@@ -56,12 +56,9 @@ class Session:
 
     @classmethod
     def latest(cls, store: Store, kind: str) -> "Session | None":
-        """The newest unfinished game of `kind` with a move made, replayed; None when there is none."""
-        for record in store.games("active", kind=kind):
-            session = cls.resume(store, record.id)
-            if session.actions:
-                return session
-        return None
+        """The newest unfinished game of `kind`, replayed; None when there is none."""
+        games = store.games("active", kind=kind)
+        return cls.resume(store, games[0].id) if games else None
 
     @property
     def id(self) -> int:
@@ -122,20 +119,16 @@ class Session:
 
 
 def unfinished(store: Store, kinds=None) -> tuple[list[Session], list[UnreadableGame]]:
-    """The active games (of `kinds`, if given) with a move made that replay, newest first,
-    and the problems of those that do not: one damaged game never hides the others.  A game
-    with no move (left so by a power cut) is nothing to resume."""
+    """The active games (of `kinds`, if given) that replay, newest first, and the
+    problems of those that do not: one damaged game never hides the others."""
     sessions, problems = [], []
     for record in store.games("active"):
         if kinds is not None and record.kind not in kinds:
             continue
         try:
-            session = Session.resume(store, record.id)
+            sessions.append(Session.resume(store, record.id))
         except UnreadableGame as exc:
             problems.append(exc)
-            continue
-        if session.actions:
-            sessions.append(session)
     return sessions, problems
 
 
