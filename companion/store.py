@@ -402,6 +402,16 @@ class Store:
 
         self._write("setting a game aside", work)
 
+    def restore(self, game_id: int, updated: float) -> None:
+        """An abandoned game is active again, as of `updated` (its place in Resume): the undo
+        of a discard."""
+        def work():
+            stored = self._sealed(game_id)
+            if stored.status == "abandoned":
+                self._seal(stored, updated, "active", None, stored.moves)
+
+        self._write("bringing a game back", work)
+
     def _sealed(self, game_id: int) -> GameRecord:
         """The game's row inside a write: a write never puts a new check on a damaged row."""
         rows = self._db.execute(f"{SELECT_GAMES} WHERE id = ?", (game_id,)).fetchall()

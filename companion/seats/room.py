@@ -80,6 +80,7 @@ class Room:
         self.claims = claims
         self._new_token = token
         self.token: str | None = None
+        self._old_tokens: set[str] = set()  # QR codes of earlier games: told apart from a wrong one
         self.controller = None
         self.game_id: int | None = None
         self.links: list[Link] = []
@@ -107,6 +108,8 @@ class Room:
         game = self._game()
         if game == self.game_id and self.token is not None:
             return
+        if self.token is not None:
+            self._old_tokens.add(self.token)
         self.game_id, self.token = game, self._new_token() if game is not None else None
         for link in list(self.links):
             if link.seat is not None or link.watching or link.chose:
@@ -204,6 +207,8 @@ class Room:
     def _check_token(self, token) -> None:
         if not isinstance(token, str) or not secrets.compare_digest(
                 token.encode("utf-8", "surrogatepass"), (self.token or "").encode()):
+            if isinstance(token, str) and token in self._old_tokens:  # a QR of an earlier game: say where the new one is
+                raise Refusal("room_old")
             raise Refusal("room_token")
 
     def _choose(self, link: Link, token) -> list[dict]:

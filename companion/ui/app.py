@@ -139,11 +139,13 @@ class CompanionApp(App):
             self.seats.room.attach(controller)
 
     def show_phones(self) -> None:
+        """The phones panel (every game screen's PhonesButton, widgets.kv) for the game on screen."""
         from companion.ui.phones import PhonesPanel
 
         if self.seats is None:
             self.notice = self.tr("seats.server_off", self.lang)
             return
+        self._seat_controller(self.manager.current_screen)  # the QR is for the game shown here
         PhonesPanel(self.seats).open()
 
     def show_screen(self, name: str) -> None:
@@ -160,8 +162,16 @@ class CompanionApp(App):
         self.manager.current = "rules"
 
     def show_home(self) -> None:
+        self._drop_empty_game()
         self.manager.current = "home"
         self.manager.get_screen("home").refresh()
+
+    def _drop_empty_game(self) -> None:
+        """A game left with no move made is not kept: the tile opens its setup next time,
+        and Resume lists no 0-move game."""
+        session = getattr(self.manager.current_screen, "session", None)
+        if session is not None and not session.actions and self.store.game(session.id).status == "active":
+            session.abandon()
 
     def game_screen(self, kind: str):
         from companion.ui.tiles import tile
@@ -270,6 +280,7 @@ class CompanionApp(App):
 
         ExceptionManager.remove_handler(self.problems)
         self._sensor_clock.cancel()
+        self._drop_empty_game()
         if self.seats is not None:
             self.seats.stop()
         if self._screen_keyboard is not None:

@@ -7,6 +7,7 @@ A finished game's review is stepped by a `ReviewBar` (widgets.kv) with `screen: 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from kivy.properties import StringProperty
@@ -17,6 +18,8 @@ from companion.ui.computer import ComputerTurn
 from companion.ui.widgets import GameScreen
 
 NOT_NOW = "play.not_now"  # a dimmed button, the computer's step: nothing to say
+COMPUTER_NEWS_S = 0.35  # after the computer's move is drawn, taps wait this long: a quick run of
+#                         taps meant for the screen before never skips what the computer did
 
 
 class ControllerScreen(GameScreen):
@@ -27,6 +30,7 @@ class ControllerScreen(GameScreen):
         self.controller: Controller | None = None
         self.cpu = ComputerTurn(f"{self.kind}-cpu")
         self._asked = None  # (controller, epoch) the computer was last asked at
+        self.computer_shown_at = float("-inf")  # when the computer's last move was drawn (monotonic)
 
     def take(self, controller: Controller) -> None:
         """Draw and drive `controller` from now on; the one before is let go."""
@@ -50,10 +54,21 @@ class ControllerScreen(GameScreen):
             self._asked = None
         elif self._asked != (controller, turn.epoch):
             self._asked = (controller, turn.epoch)
-            self.cpu.start(turn.think, lambda actions: controller.computer_done(turn, actions))
+            self.cpu.start(turn.think, lambda actions: self._computer_moved(controller, turn, actions))
+
+    def _computer_moved(self, controller: Controller, turn, actions) -> None:
+        self.computer_shown_at = time.monotonic()
+        controller.computer_done(turn, actions)
+
+    @property
+    def input_held(self) -> bool:
+        """The computer's move was drawn moments ago: a tap now was meant for the screen before."""
+        return time.monotonic() - self.computer_shown_at < COMPUTER_NEWS_S
 
     def act(self, kind: str, value: Any = None) -> bool:
-        """Input `kind` from whoever holds the screen; False when it was refused."""
+        """Input `kind` from whoever holds the screen; False when it was refused (or held)."""
+        if self.input_held:
+            return False
         try:
             taken = self.controller.act(self.controller.holder(), kind, value) is not False
         except (Refused, IllegalAction) as error:

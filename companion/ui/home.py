@@ -32,6 +32,11 @@ def ago(seconds: float, tr) -> str:
 
 class HomeScreen(Screen):
     unreadable = StringProperty("")  # games left out of Resume because they cannot be read
+    discarded_text = StringProperty("")  # the game just discarded from Resume, while it may be brought back
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._discarded = None  # (game id, when it was last played) of that game
 
     def on_pre_enter(self, *args):
         self.refresh()
@@ -59,7 +64,25 @@ class HomeScreen(Screen):
         row = Factory.ResumeRow()
         row.game_id = record.id
         tr = lambda key, **values: app.tr(key, app.lang, **values)  # noqa: E731
-        row.text = (f"{title(app, record)}\n{lineup(app, record)}\n"
+        row.summary = (f"{title(app, record)}\n{lineup(app, record)}\n"
                     f"{tr('app.moves', n=moves)} · {ago(time.time() - record.updated, tr)}")
-        row.bind(on_release=lambda r: app.resume_game(r.game_id))
+        row.ids.resume.bind(on_release=lambda _: app.resume_game(record.id))
+        row.ids.discard.bind(on_release=lambda _: self.discard(record))
         return row
+
+    def discard(self, record) -> None:
+        """Out of Resume (set aside, counted for nobody); 元に戻す brings it back."""
+        app = App.get_running_app()
+        app.store.abandon(record.id)
+        self._discarded = (record.id, record.updated)
+        self.discarded_text = app.tr("app.discarded", app.lang)
+        self.refresh()
+
+    def undo_discard(self) -> None:
+        game_id, updated = self._discarded
+        App.get_running_app().store.restore(game_id, updated)
+        self._discarded, self.discarded_text = None, ""
+        self.refresh()
+
+    def on_leave(self, *args):
+        self._discarded, self.discarded_text = None, ""  # the undo is for the moment only

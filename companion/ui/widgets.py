@@ -13,6 +13,7 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from companion.play.session import Session, unfinished
@@ -38,6 +39,25 @@ class ReviewBar(BoxLayout):
         if screen is not None:
             screen.bind(review_text=self.setter("text"))
             self.text = screen.review_text
+
+
+class Ask(ModalView):
+    """A question before something that cannot be taken back by a tap (a new game over a
+    running one): `question`, a `yes` button that does `on_yes()`, and `no`, which keeps things
+    as they are (so does a tap beside it)."""
+
+    question = StringProperty("")
+    yes = StringProperty("")
+    no = StringProperty("")
+
+    def __init__(self, on_yes: Callable[[], None], **kwargs):
+        super().__init__(**kwargs)
+        self.on_yes = on_yes
+
+    def answer(self, yes: bool) -> None:
+        self.dismiss()
+        if yes:
+            self.on_yes()
 
 
 class Band(Label):

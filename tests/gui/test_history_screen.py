@@ -104,22 +104,25 @@ def test_resume_rows_name_the_game_its_mode_who_plays_and_how_long_ago(gui, monk
                   lineup=Lineup("cpu", "hard")).play({"type": "place", "ship": "carrier", "cell": "A1", "dir": "h"})
     Session.start(store, "gunkan", {"judging": "seesaw"}, players=["red", "blue"]).play(
         {"type": "battle", "attacker": 0})
-    Session.start(store, "navalwar", {"players": 3, "target": 1}, players=["Aki", "Ben", "Chie"])
-    Session.start(store, "kuku", {"mode": "tracker"}, players=["Hana", "Ken"], lineup=Lineup("tracker"))
+    for kind, options, players, lineup in (("navalwar", {"players": 3, "target": 1}, ["Aki", "Ben", "Chie"],
+                                            Lineup("2p")),
+                                           ("kuku", {"mode": "tracker"}, ["Hana", "Ken"], Lineup("tracker"))):
+        begun = Session.start(store, kind, options, players=players, lineup=lineup)
+        begun.play(begun.state.legal_actions()[0])
     gui.app.show_home()
     gui.pump(0.1)
-    rows = {row.game_id: row.text for row in gui.screen.ids.resume.children}
+    rows = {row.game_id: row.summary for row in gui.screen.ids.resume.children}
     assert rows[1] == "海戰棋 · 一斉射撃 · 艦種を言わない\nあなた 対 コンピューター（上級）\n1手 · たった今"
     assert rows[2] == "軍艦将棋「戦略大海戦」 · シーソー判定\n赤 対 青\n1手 · たった今"
-    assert rows[3].startswith("ネイバルウォー · 3人 · 1点先取\nAki 対 Ben 対 Chie\n0手")
-    assert rows[4] == "九九戦艦 · 基本ルール\n記録係: Hana 対 Ken\n0手 · たった今"
+    assert rows[3].startswith("ネイバルウォー · 3人 · 1点先取\nAki 対 Ben 対 Chie\n1手")
+    assert rows[4] == "九九戦艦 · 基本ルール\n記録係: Hana 対 Ken\n1手 · たった今"
     gui.screenshot("home-resume-ja")
     later = time.time() + 150
     monkeypatch.setattr(home, "time", SimpleNamespace(time=lambda: later))  # two and a half minutes on
     gui.app.lang = "en"
     gui.screen.refresh()
-    rows = {row.game_id: row.text for row in gui.screen.ids.resume.children}
+    rows = {row.game_id: row.summary for row in gui.screen.ids.resume.children}
     assert rows[1] == "Battleship · salvo · advanced\nYou v Computer (Hard)\n1 move · 2 min ago"
-    assert rows[3].startswith("Naval War · 3 players · to 1 point\nAki v Ben v Chie\n0 moves")
-    assert rows[4].endswith("tracker: Hana v Ken\n0 moves · 2 min ago")
+    assert rows[3].startswith("Naval War · 3 players · to 1 point\nAki v Ben v Chie\n1 move")
+    assert rows[4].endswith("tracker: Hana v Ken\n1 move · 2 min ago")
     gui.screenshot("home-resume-en")

@@ -4,6 +4,7 @@ through the real screen with touch events."""
 from __future__ import annotations
 
 import pytest
+from test_navalwar_screen import tiles
 
 from companion import config
 import yaml
@@ -49,6 +50,7 @@ def test_a_user_deck_without_a_card_type_is_the_new_games_deck(gui, gui_config, 
     assert view["piles"]["draw"] == full.total_actions - missing  # nothing dealt from it yet
     assert f"山札 {view['piles']['draw']}" in nw.piles_text
     gui.screenshot("game_user_deck")
+    gui.tap(tiles(nw)["seat:0"])  # the first entry (a game with none is not kept)
     (tmp_path / "my_deck.yaml").unlink()  # a saved game keeps its cards without the file
     gui.restart()
     nw = open_navalwar(gui)

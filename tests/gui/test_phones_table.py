@@ -94,18 +94,17 @@ def test_a_kuku_seat_on_a_phone_places_there_and_the_table_never_shows_its_fleet
     kuku.controller.act(TABLE, "start", ["Aki", "Ben"])
     until(gui, page, lambda: app.seats is not None and app.seats.room.game_id is not None)
     room = app.seats.room
+    frames = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(data)))
     page.goto(room.join_url(f"http://127.0.0.1:{app.seats.port}"))
     until(gui, page, lambda: page.locator(".list button").count() == 3)
     page.locator(".list button").nth(0).click()
-    until(gui, page, lambda: room.claimed() == {0: True} and kuku.stage == "cover")
-    assert "電話" in kuku.cover_text and kuku.ids.cover_button.disabled  # the table's cover stays shut
+    # no hand-over on the phone: it places at once; the table stays covered, saying where Aki places
+    until(gui, page, lambda: room.claimed() == {0: True} and page.locator(".keys.pad button").count() == 9)
+    assert kuku.stage == "cover" and "電話" in kuku.cover_text and kuku.ids.cover_button.disabled
     gui.tap(kuku.ids.cover_button)
     assert kuku.stage == "cover"
     gui.screenshot("table-kuku-placing-on-phone")
-
-    until(gui, page, lambda: page.locator('#actions button[data-kind="open"]').count() == 1)
-    page.locator('#actions button[data-kind="open"]').click()
-    until(gui, page, lambda: kuku.stage == "place" and page.locator(".keys.pad button").count() == 9)
     for row, col in [(9, 9), (1, 1), (5, 5)]:
         page.locator(".keys.pad button").nth(row - 1).click()
         page.locator(".keys.pad button").nth(col - 1).click()
@@ -115,6 +114,34 @@ def test_a_kuku_seat_on_a_phone_places_there_and_the_table_never_shows_its_fleet
     assert kuku.grid.ships == {}  # the table draws no ship of Aki's
     gui.screenshot("table-kuku-aki-placed-on-phone")
     page.screenshot(path=str(SHOTS / "phone-kuku-placed-ja.png"))
+    page.locator('#actions button[data-kind="hide"]').click()
+
+    until(gui, page, lambda: kuku.stage == "cover" and not kuku.ids.cover_button.disabled)  # Ben's, at the table
+    assert "Benが船を置いています" in page.locator("#status").inner_text()  # the phone waits, told why
+    gui.tap(kuku.ids.cover_button)
+    for cell in ("1×1", "2×2", "3×3"):
+        gui.tap_cell(kuku.grid, cell)
+    gui.tap(kuku.ids.done)
+    until(gui, page, lambda: kuku.stage == "play")
+    # Aki attacks on the phone: the table says so and offers no keypad that would ignore its taps
+    assert kuku.status_text == "Akiの番（電話で）" and kuku.on_phone
+    assert kuku.ids.keypad.disabled and kuku.ids.keypad.opacity == 0 and kuku.ids.primary.opacity == 0
+    gui.screenshot("table-kuku-phone-to-attack")
+    gui.app.lang = "en"
+    kuku.refresh()
+    assert kuku.status_text == "Aki attacks on their phone"
+    gui.app.lang = "ja"
+    kuku.refresh()
+    until(gui, page, lambda: page.locator(".keys button").count() > 0)
+    phone_keys = page.locator(".keys button")
+    for key in ("4", "×", "4"):
+        phone_keys.filter(has_text=key).first.click()
+        until(gui, page, lambda: page.locator("#ack").inner_text().startswith("✓"))
+    page.locator('#actions button[data-kind="primary"]').click()
+    until(gui, page, lambda: kuku.stage == "result")
+    assert not kuku.on_phone
+    heard = "".join(str(f) for f in frames)
+    assert "画面を渡して" not in heard and "Hand the screen" not in heard  # no hand-over on the phone
 
 
 def test_after_the_table_restarts_the_phone_resumes_without_scanning(gui, page):

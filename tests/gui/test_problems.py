@@ -9,7 +9,8 @@ import pytest
 from kivy.base import ExceptionManager
 from kivy.tests.common import UnitTestTouch
 
-from companion.store import FILENAME, Store, StoreBusy
+from companion.play.session import Session
+from companion.store import FILENAME, StoreBusy
 from companion.ui.problems import ProblemApp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -102,9 +103,9 @@ def test_an_unreadable_game_is_left_out_of_resume_and_said_so(gui):
     gui.tap_cell(gui.screen.ids.board, 40)
     gui.pump(0.3)
     broken = gui.screen.session.id
+    readable = Session.start(gui.app.store, "uttt", players=["red", "blue"])
+    readable.play(readable.state.legal_actions()[0])  # (a game with no move is not listed)
     gui.stop()
-    with Store(gui.cfg.data_path / FILENAME) as store:
-        store.create_game("uttt", {}, players=["red", "blue"])  # a readable one
     db = sqlite3.connect(gui.cfg.data_path / FILENAME)
     db.execute("UPDATE actions SET action = '{oops' WHERE game_id = ?", (broken,))
     db.commit()

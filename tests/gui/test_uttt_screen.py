@@ -19,6 +19,17 @@ def uttt(gui):
     return gui.screen
 
 
+def say_yes(gui) -> None:
+    """Yes to the question before a new game over a running one."""
+    from kivy.core.window import Window
+
+    from companion.ui.widgets import Ask
+
+    gui.pump(0.3)  # the question opens
+    gui.tap(next(w for w in Window.children if isinstance(w, Ask)).ids.yes)
+    gui.pump(0.3)
+
+
 def tap_cell(gui, screen, action, settle=True):
     gui.tap_cell(screen.ids.board, action)
     if settle:
@@ -178,6 +189,7 @@ def test_cpu_opening_move_cannot_be_undone_and_records_are_per_level(gui, uttt):
     gui.pump(0.3)
     assert uttt.can_undo is False
     gui.tap(uttt.ids.mode_medium)
+    say_yes(gui)
     assert "あなた 0勝" in uttt.score_text  # medium keeps its own record
     assert tally(gui.app.store, "uttt:cpu:easy")["you"]["win"] == 1
 
@@ -189,13 +201,14 @@ def test_in_english_every_mode_fits_and_a_stray_level_tap_loses_nothing(gui, utt
     tap_cell(gui, uttt, 40)
     begun = uttt.session.id
     gui.screenshot("uttt-en-play")
-    gui.tap(uttt.ids.mode_medium)  # mid-game: a new game, the begun one kept
+    gui.tap(uttt.ids.mode_medium)  # mid-game: asked, then a new game, the begun one kept
+    say_yes(gui)
     assert uttt.session.id != begun and gui.app.store.game(begun).status == "active"
-    gui.app.show_home()
+    gui.app.show_home()  # the new game, with no move, is not kept
     gui.pump(0.1)
     gui.screenshot("home-en-resume")
-    rows = [row.text for row in gui.screen.ids.resume.children]
-    assert len(rows) == 2 and any("Red v Blue\n1 move · just now" in row for row in rows)
+    rows = [row.summary for row in gui.screen.ids.resume.children]
+    assert len(rows) == 1 and "Red v Blue\n1 move · just now" in rows[0]
 
 
 def test_a_game_opened_again_lets_the_old_controller_go(gui, uttt):

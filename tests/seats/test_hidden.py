@@ -45,8 +45,8 @@ async def test_two_phones_place_and_attack_and_hear_no_secret_of_the_other(phone
             controller.act(TABLE, "open")
         assert controller.display(TABLE)["cover"] == Text("seats.on_phone", {"player": ["Aki", "Ben"][seat]})
         phone = seat_phones[seat]
-        seq += 1
-        await act(phone, seq, "open")  # the phone opens its own cover
+        assert controller.private == seat  # it places on its phone at once: no cover to open there
+        assert controller.display(TABLE)["stage"] == "cover"  # the table stays covered
         assert controller.holder() == TABLE and controller.display(TABLE)["board"]["fleet"] == []
         with pytest.raises(Refused):  # nor may the table place for it
             controller.act(TABLE, "cell", "4×4")

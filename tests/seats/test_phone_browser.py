@@ -209,9 +209,7 @@ def test_two_phones_play_a_whole_kuku_game_and_never_hear_the_others_fleet(brows
         phones = {seat: join(browser, table, seat, locale="ja-JP" if seat == 0 else "en-US") for seat in (0, 1)}
         for seat, (leader, normals) in KUKU_FLEETS.items():
             phone = phones[seat]
-            phone.page.wait_for_selector('#actions button[data-kind="open"]')
-            tap(phone, phone.page.locator('#actions button[data-kind="open"]'))  # its own cover, on the phone
-            phone.page.wait_for_selector('button[data-kind="leader"]')
+            phone.page.wait_for_selector('button[data-kind="leader"]')  # it places at once: no cover to open
             tap(phone, phone.page.locator('button[data-kind="leader"]'))
             for cell in [leader] + normals:
                 row, col = cell.split("×")

@@ -103,7 +103,8 @@ async def test_a_new_game_on_the_table_is_a_new_room(phones, table):
     assert (await red.next("refused"))["code"] == "game_over"
     assert room.token != old
     phone = await phones()
-    assert (await phone.ask({"type": "hello", "room": old}))["code"] == "room_token"
+    stale = await phone.ask({"type": "hello", "room": old})  # the QR of the game before: where the new one is
+    assert stale["code"] == "room_old" and "電話" in (await phone.ask({"type": "hello", "room": old, "lang": "ja"}))["text"]
     assert (await phone.ask({"type": "hello", "device": key}))["code"] == "other_game"
 
 

@@ -72,6 +72,16 @@ class Desk:
     aim: int | None = None
 
 
+ROLES = ("p1", "p2", "you", "cpu")  # the players' roles, named by the locale (a typed name is never one)
+
+
+def typed_names(value) -> list[str]:
+    """The two names typed on the start panel (blank where none was), from `start`'s value."""
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(n, str) for n in value):
+        return [n.strip()[:16] for n in value]
+    return ["", ""]
+
+
 class BattleshipController(Controller):
     def __init__(self, store: Store, session: Session | None, rng: random.Random | None = None,
                  setup: dict | None = None):
@@ -121,13 +131,27 @@ class BattleshipController(Controller):
         """The seats played at the table: not the computer's, nor a phone's (it places there)."""
         return frozenset() if self.session is None else frozenset((0, 1)) - self.computer_seats - self.remote
 
-    def names(self) -> list[Text]:
-        return [Text(f"battleship_ui.{person}") for person in self.session.players]
+    def roles(self) -> list[str]:
+        """Each seat's role (its colour): you and the computer, or player 1 and 2."""
+        return ["you", "cpu"] if self.opponent == "cpu" else ["p1", "p2"]
+
+    def names(self) -> list:
+        """Each seat's name: as typed on the start panel, else its role (a Text)."""
+        return [Text(f"battleship_ui.{person}") if person in ROLES else person for person in self.session.players]
 
     def mine(self, who: Who, seat: int | None) -> bool:
         """Whether `who` may act for `seat`: the seat itself, or the table for a seat at it."""
         return seat is not None and seat not in self.computer_seats and (
             who == seat or (who == TABLE and seat in self.at_table))
+
+    def peek_seat(self) -> int | None:
+        """Against the computer, the table's own seat while the sea shows the computer's shots
+        at it: its fleet may be drawn under them (there is nobody at the table to hide it from).
+        None otherwise."""
+        if self.session is None or self.opponent != "cpu" or self.stage() != "play" or not self.view_other:
+            return None
+        seat = self.session.players.index("you")
+        return seat if seat in self.at_table else None
 
     def holder(self) -> Who:
         """Who has the shared screen now: the placer in the place stage, else the table."""
@@ -223,9 +247,10 @@ class BattleshipController(Controller):
         seat = self.private
         if who != seat:
             return []
+        back = [Offer("new", Text("battleship_ui.to_setup"))]  # the start panel, the game kept behind it
         if not self.to_place(seat):
-            return [Offer("done", Text("battleship_ui.fleet_done"), seat)]
-        return self._placing(seat)
+            return [Offer("done", Text("battleship_ui.fleet_done"), seat)] + back
+        return self._placing(seat) + back
 
     def _placing(self, seat: int) -> list[Offer]:
         return [Offer("ship", seat=seat, choices=tuple(self.to_place(seat))), Offer("rotate", seat=seat),
@@ -390,7 +415,8 @@ class BattleshipController(Controller):
             self.session.abandon()
         options = {"variant": setup["variant"], "advanced": setup["advanced"], "first": setup["first"],
                    "mode": "tracker" if setup["opponent"] == "tracker" else "referee"}
-        players = ["you", "cpu"] if setup["opponent"] == "cpu" else ["p1", "p2"]
+        players = ["you", "cpu"] if setup["opponent"] == "cpu" else [
+            typed if typed and typed not in ROLES else role for typed, role in zip(typed_names(value), ("p1", "p2"))]
         self._adopt(Session.start(self.store, KIND, options, players=players,
                                   scoreboard=self.setup_scoreboard(), lineup=self.setup_lineup()))
 

@@ -22,7 +22,7 @@ def model(c, who: Who) -> dict:
              "sea": {"marks": "." * CELLS, "rings": [], "aim": None, "interactive": False, "caption": None}}
     if stage == "setup":
         return found | _setup(c)
-    found |= {"opponent": c.opponent, "players": list(c.session.players), "names": c.names(),
+    found |= {"opponent": c.opponent, "players": c.roles(), "names": c.names(),
               "holder": c.holder()}
     if who != TABLE:
         view = c.session.state.view(who)
@@ -49,7 +49,7 @@ def _cover(c, who, sea) -> dict:
 def _place(c, who, sea) -> dict:
     seat = c.private
     found = {"title": Text("battleship_ui.place_title", {"player": c.names()[seat]}),
-             "band": c.session.players[seat]}
+             "band": c.roles()[seat]}
     return found | (_placing(c, seat, sea) if who == seat else {})
 
 
@@ -75,11 +75,11 @@ def _result(c, who, sea) -> dict:
     seat, view, names = c.result, c.session.state.view(None), c.names()
     _show_board(sea, view, seat)
     return {"title": Text("battleship_ui.result_title", {"player": names[seat]}),
-            "band": c.session.players[seat], "news": news(view, names)}
+            "band": c.roles()[seat], "news": news(view, names)}
 
 
 def _play(c, who, sea) -> dict:
-    state, names, players = c.session.state, c.names(), c.session.players
+    state, names, players = c.session.state, c.names(), c.roles()
     review = c.review()
     view = c.shown().view(None)  # a finished game: as it stood where the review is
     phase, shooter = view["phase"], view["turn"]

@@ -85,6 +85,17 @@ class BattleshipScreen(ControllerScreen):
             button.bind(on_release=lambda b: self.act("ship", b.ship))
             self.ids.ships.add_widget(button)
         self.ids.grid.bind(hover=lambda *_: self._draw_ghost())
+        for field in (self.ids.name_0, self.ids.name_1):
+            field.bind(text=self._label_first, hint_text=self._label_first)
+        self.bind(opponent=self._label_first)
+        self.app.bind(lang=self._label_first)
+
+    def _label_first(self, *_) -> None:
+        """Who starts, by name: you or the computer, else each player as typed (or their role)."""
+        for seat, field in enumerate((self.ids.name_0, self.ids.name_1)):
+            role = ("battleship_ui.you", "battleship_ui.cpu")[seat]
+            self.ids[f"first_{seat}"].text = self.tr(role) if self.opponent == "cpu" else (
+                field.text.strip() or field.hint_text)
 
     @property
     def grid(self) -> BattleshipGrid:
@@ -126,9 +137,11 @@ class BattleshipScreen(ControllerScreen):
         getattr(self, f"_draw_{self.stage}")(model)
 
     def _words(self, text) -> str:
-        """A Text, or lines of them, in the app's language."""
+        """A Text, or lines of them, in the app's language (a typed name is itself)."""
+        if isinstance(text, str):
+            return text
         if isinstance(text, list):
-            return "\n".join(line.render(self.tr) for line in text)
+            return "\n".join(self._words(line) for line in text)
         return text.render(self.tr) if text else ""
 
     def _news(self, lines: list[dict]) -> str:
@@ -173,6 +186,8 @@ class BattleshipScreen(ControllerScreen):
         self.continue_text = self._words(continuing.label)
 
     def _draw_play(self, model: dict) -> None:
+        peek = self.controller.peek_seat()  # my own fleet under the computer's shots
+        self.grid.ships = [] if peek is None else fleet_cells(self.controller.display(peek))
         self.caption_text = self._words(model["sea"]["caption"])
         self.answering = model["answering"]
         self.news_text = self._news(model["news"])

@@ -143,10 +143,11 @@ class KukuController(SetupStages, Controller):
         return {"play": "play", "list": "list"}.get(state.phase, "answer")
 
     def _settle(self) -> None:
-        """Against the computer nobody is to be hidden from: its opponent places at once."""
+        """No cover against the computer, nor for a seat on its own phone: it places at once."""
         state = self.session.state if self.session else None
-        if (state is not None and state.phase == "place" and self.opponent == "cpu"
-                and self.private is None and state.to_move() not in self.computer_seats):
+        if (state is not None and state.phase == "place" and self.private is None
+                and (self.opponent == "cpu" or state.to_move() in self.remote)
+                and state.to_move() not in self.computer_seats):
             self.private = state.to_move()
 
     def changed(self) -> None:
@@ -206,11 +207,11 @@ class KukuController(SetupStages, Controller):
         seat = self.private
         if not self.mine(who, seat):
             return []
-        left = self.kinds_left(seat)
-        if self.kind(who, seat) is None:
-            return [Offer("hide", Text("kuku_ui.fleet_done"), seat)]
+        left, back = self.kinds_left(seat), [Offer("new", Text("kuku_ui.to_setup"))] if seat in self.at_table else []
+        if self.kind(who, seat) is None:  # (back: the start panel, for a seat placing at the table)
+            return [Offer("hide", Text("kuku_ui.fleet_done"), seat)] + back
         return [Offer("kind", seat=seat, choices=tuple(k for k in KINDS if left[k])),
-                Offer("cell", seat=seat, choices=CELLS), Offer("move", seat=seat)]
+                Offer("cell", seat=seat, choices=CELLS), Offer("move", seat=seat)] + back
 
     def _mover(self, who: Who) -> int | None:
         seat = self.session.state.to_move()

@@ -19,7 +19,9 @@ from companion.play.session import tally
 def model(c, who: Who) -> dict:
     stage, pad = c.stage(), c.pad(who)
     offers = c.offers(who)
-    base = {"stage": stage, "setup": dict(c.setup), "opponent": c.opponent, "offers": offers,
+    if stage == "place" and who == TABLE and c.private in c.remote:
+        stage = "cover"  # a seat places on its phone: the table stays covered, saying so
+    base = {"stage": stage, "on_phone": False, "setup": dict(c.setup), "opponent": c.opponent, "offers": offers,
             "can_undo": any(o.kind == "undo" for o in offers), "notice": pad.notice,
             "thinking": stage == "wait",
             "board": {"markers": {}, "fleet": [], "rings": [], "hints": [], "aim": "", "values": True,
@@ -52,10 +54,12 @@ def _report(c, who, pad, board) -> dict:
 
 
 def _cover(c, who, pad, board) -> dict:
-    seat = c.session.state.to_move()
+    seat = c.private if c.private is not None else c.session.state.to_move()
     name = c.names()[seat]
     if seat in c.remote and who == TABLE:
         return {"cover": Text("seats.on_phone", {"player": name}), "cover_button": Text("seats.on_phone_button")}
+    if who != TABLE:  # a phone: nothing to hand over, the other seat places at the table
+        return {"cover": Text("kuku_ui.other_placing", {"player": name}), "cover_button": None}
     return {"cover": Text("kuku_ui.hand_to", {"player": name}),
             "cover_button": Text("kuku_ui.i_am", {"player": name})}
 
@@ -84,14 +88,21 @@ def _turn(c, who, pad, board) -> dict:
     """What the play and list stages share: whose turn, the entry and the main button."""
     view = _public(c, board)
     board["interactive"] = c.mine(who, view["to_move"])
-    return {"status_seat": view["to_move"], "entry": pad.entry, "primary": c.primary_label(pad.entry)}
+    return {"status_seat": view["to_move"], "entry": pad.entry, "primary": c.primary_label(pad.entry),
+            "on_phone": on_phone(c, who, view["to_move"])}
+
+
+def on_phone(c, who, seat: int) -> bool:
+    """The table waits for `seat`, which plays on its phone: it offers no input of its own."""
+    return who == TABLE and seat in c.remote
 
 
 def _play(c, who, pad, board) -> dict:
     found = _turn(c, who, pad, board)
     board["aim"] = pad.entry if is_cell(pad.entry) else ""
     names, remaining = c.names(), c.session.state.remaining()
-    return found | {"status": Text("kuku_ui.to_attack", {"player": names[found["status_seat"]]}),
+    status = "kuku_ui.to_attack_phone" if found["on_phone"] else "kuku_ui.to_attack"
+    return found | {"status": Text(status, {"player": names[found["status_seat"]]}),
                     "said": remaining_text(list(remaining), names)}
 
 
@@ -99,7 +110,8 @@ def _list(c, who, pad, board) -> dict:
     found = _turn(c, who, pad, board)
     board["values"] = False  # the answer is not on the board while it is being said
     bomb = c.session.state.pending
-    return found | {"status": Text("kuku_ui.listing", {"player": c.names()[found["status_seat"]],
+    status = "kuku_ui.listing_phone" if found["on_phone"] else "kuku_ui.listing"
+    return found | {"status": Text(status, {"player": c.names()[found["status_seat"]],
                                                        "product": bomb["product"]}),
                     "said": Text("kuku_ui.said", {"pairs": pairs_text(bomb["listing"])})}
 
@@ -112,8 +124,9 @@ def _answer(c, who, pad, board) -> dict:
                 "label": Text("kuku.leader_sunk_earlier") if value == "earlier" else
                 Text("kuku_ui.leader_was" if leader else "kuku_ui.ship_was", {"cell": value})}
                for value in c.answer_options()]
-    return {"status": Text("kuku_ui.ask_leader" if leader else "kuku_ui.ask_hits", {"player": names[seat]}),
-            "status_seat": seat, "said": headline(c.session.state.pending["record"], names),
+    phone = on_phone(c, who, seat)
+    status = "kuku_ui.ask_phone" if phone else "kuku_ui.ask_leader" if leader else "kuku_ui.ask_hits"
+    return {"status": Text(status, {"player": names[seat]}), "status_seat": seat, "on_phone": phone, "said": headline(c.session.state.pending["record"], names),
             "answers": answers, "one_answer": leader, "confirm": c.confirm_label(pad.chosen)}
 
 

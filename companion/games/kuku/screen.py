@@ -67,6 +67,7 @@ class KukuScreen(ControllerScreen):
     can_primary = BooleanProperty(False)
     can_confirm = BooleanProperty(False)
     thinking = BooleanProperty(False)
+    on_phone = BooleanProperty(False)  # the seat to move plays on its phone: no input here
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -115,7 +116,7 @@ class KukuScreen(ControllerScreen):
         setup = model["setup"]
         self.opponent, self.rule, self.first, self.level = (setup[k] for k in ("opponent", "rule", "first", "level"))
         self.can_back, self.tracked = "back" in offered, model["opponent"] == "tracker"
-        self.can_undo, self.thinking = model["can_undo"], model["thinking"]
+        self.can_undo, self.thinking, self.on_phone = model["can_undo"], model["thinking"], model["on_phone"]
         self.notice_text = self.words(model["notice"]).replace("。", "。\n").strip()  # breaks between sentences
         board, grid = model["board"], self.grid
         grid.markers, grid.ships = board["markers"], fleet_kinds(board["fleet"])

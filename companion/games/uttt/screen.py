@@ -19,6 +19,7 @@ from companion.games.uttt.controller import UtttController
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
+from companion.ui.widgets import Ask
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -42,6 +43,7 @@ class UtttScreen(ControllerScreen):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._unlock_event = None
+        self.asking: Ask | None = None  # the question before a new game, while it is open
         self.rng = random.Random()
 
     def show(self, session) -> None:
@@ -55,6 +57,18 @@ class UtttScreen(ControllerScreen):
             self.locked = True
             self._unlock_event = Clock.schedule_once(self._unlock, INPUT_LOCK_S)
             self.refresh()
+
+    def new_game(self, kind: str, value=None) -> None:
+        """A level, 2人 or 新しいゲーム: at once when no game is under way, else after asking
+        (the game left stays to be resumed from Home)."""
+        state = self.controller.session.state
+        if not self.controller.session.actions or state.is_over():
+            self.act(kind, value)
+            return
+        self.asking = Ask(lambda: self.act(kind, value), question=self.tr("uttt_ui.ask_new"),
+                          yes=self.tr("uttt_ui.ask_new_yes"), no=self.tr("uttt_ui.ask_new_no"))
+        self.asking.bind(on_dismiss=lambda *_: self.property("mode").dispatch(self))  # the level shown is the game's
+        self.asking.open()
 
     def _unlock(self, *_):
         self.locked = False
@@ -80,7 +94,8 @@ class UtttScreen(ControllerScreen):
         self.mode, self.thinking, self.can_undo = model["mode"], model["thinking"], model["can_undo"]
         self.score_text = model["score"].render(tr)
         status = model["status"].render(tr)
-        self.status_text = status + "\n" + tr("uttt_ui.free_move") if model["free_move"] else status
+        free = model["free_move"] and not model["thinking"]  # said to a person, not while the computer moves
+        self.status_text = status + "\n" + tr("uttt_ui.free_move") if free else status
         self.status_colour = PERSON_COLOURS.get(model["status_person"], theme.PANEL)
         self.reviewing = model["review"] is not None
         self.result_text = model["result"].render(tr) if model["result"] else ""

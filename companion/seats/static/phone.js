@@ -58,6 +58,7 @@ document.addEventListener("visibilitychange", () => {
   if (!document.hidden && (!ws || ws.readyState !== WebSocket.OPEN)) { backoff = 250; connect(); }
 });
 window.addEventListener("online", () => { backoff = 250; connect(); });
+window.addEventListener("hashchange", () => location.reload()); // another QR opened in this tab: its room
 
 function hello() {
   const device = localStorage.getItem(KEY);

@@ -185,7 +185,7 @@ def test_placing_behind_the_cover_and_undo_of_ones_own_ships_only(store):
     c.act(0, "undo")
     assert c.session.actions == [] and "undo" not in kinds(c, 0)
     c.act(0, "random")
-    assert kinds(c, 0) == ["done", "undo"]
+    assert kinds(c, 0) == ["done", "new", "undo"]  # new: back to the start panel, the game kept
     c.act(0, "done")
     assert c.stage() == "cover" and words(c.display(TABLE)["cover"]).startswith("プレイヤー2")
     c.act(TABLE, "open")
@@ -345,7 +345,7 @@ def test_games_saved_before_lineups_were_stored_resume_with_their_opponent_and_l
     real = controller.BattleshipAI
     monkeypatch.setattr(controller, "BattleshipAI", lambda seat, level, rng: levels.append(level) or real(
         seat, level, rng))
-    c = BattleshipController.open(old_store)  # the newest unfinished one: a tracked game
+    c = BattleshipController.open(old_store, Session.resume(old_store, old_store.saved("battleship:tracker")))
     assert c.opponent == "tracker" and c.setup["opponent"] == "tracker" and c.computer_seats == set()
     c = BattleshipController.open(old_store, Session.resume(old_store, old_store.saved("battleship:cpu:easy")))
     assert (c.opponent, c.level, c.setup["level"]) == ("cpu", "easy", "easy") and c.computer_seats == {1}

@@ -451,7 +451,7 @@ def test_random_input_from_anyone_never_leaks_and_what_is_not_offered_changes_no
 def test_games_saved_before_lineups_were_stored_resume_with_their_opponent_and_level(old_store, monkeypatch):
     levels = []
     monkeypatch.setattr(controller, "KukuAI", lambda level, rng: levels.append(level) or KukuAI(level, rng))
-    c = KukuController.open(old_store)  # the newest unfinished one: a tracked game
+    c = KukuController.open(old_store, Session.resume(old_store, old_store.saved("kuku:tracker")))
     assert c.opponent == "tracker" and c.setup["opponent"] == "tracker" and c.session.players == ["Aki", "Ben"]
     c = KukuController.open(old_store, Session.resume(old_store, old_store.saved("kuku:cpu:hard")))
     assert c.opponent == "cpu" and c.setup["level"] == "hard" and c.computer_seats == {1}
