@@ -25,11 +25,11 @@ from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, Obj
 from kivy.uix.button import Button
 
 from companion.games.navalwar.chart import SEAT_COLOURS
-from companion.games.navalwar.choices import plain
 from companion.games.navalwar.controller import NavalWarController
 from companion.games.navalwar.count import CountView
 from companion.games.navalwar.fleets import FleetStrip
 from companion.games.navalwar.popups import InfoView, ScoresView
+from companion.games.navalwar.slots import SalvoSlots
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
@@ -90,7 +90,7 @@ class NavalWarScreen(ControllerScreen):
         self._popup_stage = None  # the stage whose scores the open pop-up shows
         self._tiles: list[ChoiceTile] = []
         self._shown_seat = None
-        self._salvo_slots: dict = {}  # (game, round, seat, panel) -> the salvo steps in their places
+        self._salvo_slots = SalvoSlots()
         self._unlock_event = None
         # kv ids are weak references: keep both panes alive while one is out of the tree
         self._panes = (self.ids.setup.__self__, self.ids.game.__self__)
@@ -341,7 +341,10 @@ class NavalWarScreen(ControllerScreen):
         grid.clear_widgets()
         pinned.clear_widgets()
         primary = sum(1 for c in choices if c.get("primary"))
-        choices = self._kept_salvo_slots(model, choices)
+        if any(c.get("salvo") for c in choices):  # they keep their places (slots.py)
+            panel = (model["prompt_seat"], self.controller.waiting()["kind"],
+                     tuple(self.controller.shown_prefix(TABLE)))
+            choices = self._salvo_slots.arrange((self.session.id, model["round"]), panel, choices)
         while len(self._tiles) < len(choices):  # buttons are reused: building them is slow
             self._tiles.append(ChoiceTile(on_release=lambda b: self.choose(b.step)))
         for tile, c in zip(self._tiles, choices):
@@ -355,23 +358,6 @@ class NavalWarScreen(ControllerScreen):
             else:
                 grid.add_widget(tile)
         self.ids.choice_scroll.scroll_y = 1
-
-    def _kept_salvo_slots(self, model: dict, choices: list[dict]) -> list[dict]:
-        """The salvos listed at once keep their places for the round, panel by panel: a
-        calibre run out (its last ship sunk) leaves empty slots, so the salvos after it
-        stay where the player's finger knows them."""
-        salvos = {c["id"]: c for c in choices if c.get("salvo")}
-        if not salvos:
-            return choices
-        key = (self.session.id, model["round"], model["prompt_seat"], self.controller.waiting()["kind"],
-               tuple(self.controller.shown_prefix(TABLE)))
-        if self._salvo_slots.get("round") != key[:2]:
-            self._salvo_slots = {"round": key[:2]}
-        kept = self._salvo_slots.setdefault(key, [])
-        kept += [step for step in salvos if step not in kept]
-        gone = {"label": plain(""), "red": False, "cols": 4, "gone": True}
-        return ([salvos.get(step, gone | {"id": ""}) for step in kept]
-                + [c for c in choices if not c.get("salvo")])
 
     def _ship_matches(self, ship: dict) -> bool:
         """The search: part of the name, or the calibre ("16")."""
