@@ -285,13 +285,8 @@ class Store:
 
     def game(self, game_id: int) -> GameRecord:
         """The game; `UnreadableGame` if its row fails its check (see `Damaged`)."""
-        rows = self._rows("reading a game", f"{SELECT_GAMES} WHERE id = ?", (game_id,))
-        if not rows:
-            raise StoreError(f"no game number {game_id} in {self.path}")
-        record = _record(rows[0])
-        if isinstance(record, Damaged):
-            raise record.error(self.path)
-        return record
+        return self._checked(game_id, self._rows("reading a game", f"{SELECT_GAMES} WHERE id = ?",
+                                                 (game_id,)))
 
     def games(self, status: str | None = None, kind: str | None = None) -> list[GameRecord]:
         """The games that pass their check, most recently played first (`damaged()` lists
@@ -414,7 +409,11 @@ class Store:
 
     def _sealed(self, game_id: int) -> GameRecord:
         """The game's row inside a write: a write never puts a new check on a damaged row."""
-        rows = self._db.execute(f"{SELECT_GAMES} WHERE id = ?", (game_id,)).fetchall()
+        return self._checked(game_id, self._db.execute(f"{SELECT_GAMES} WHERE id = ?",
+                                                       (game_id,)).fetchall())
+
+    def _checked(self, game_id: int, rows: list) -> GameRecord:
+        """The one game row read, if it passes its check."""
         if not rows:
             raise StoreError(f"no game number {game_id} in {self.path}")
         record = _record(rows[0])

@@ -8,10 +8,10 @@ from test_battleship_screen_helpers import assert_no_leak
 from test_phones_battleship_table import phone_cell, phone_tap
 from test_phones_table import panel, until
 
-from tests.seats.browser import ARGS, CHROMIUM, free_port
+from tests.seats.browser import chromium, free_port
 from tests.seats.test_phone_browser import PhoneInBrowser, check_frames
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 PORT = free_port()
 pytestmark = [pytest.mark.browser,
               pytest.mark.parametrize("gui_config", [f"seats:\n  port: {PORT}\n"], indirect=True, ids=["seats"])]
@@ -19,10 +19,8 @@ pytestmark = [pytest.mark.browser,
 
 @pytest.fixture
 def browser():
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as browser:
         yield browser
-        browser.close()
 
 
 def join(player, browser) -> dict:

@@ -12,10 +12,10 @@ import pytest
 from test_battleship_screen_helpers import assert_no_leak, tap_cell
 from test_phones_table import until
 
-from tests.seats.browser import ARGS, CHROMIUM, free_port
+from tests.seats.browser import chromium, free_port
 from tests.seats.test_phone_browser import PhoneInBrowser, check_frames
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 PORT = free_port()
 pytestmark = [pytest.mark.gui, pytest.mark.browser,
               pytest.mark.parametrize("gui_config", [f"seats:\n  port: {PORT}\n"], indirect=True, ids=["seats"])]
@@ -24,10 +24,8 @@ RED_FLEET = [("carrier", "A1"), ("battleship", "C1"), ("cruiser", "E1")]  # thre
 
 @pytest.fixture
 def browser():
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as browser:
         yield browser
-        browser.close()
 
 
 def phone_tap(gui, phone, selector: str) -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from test_phones_table import panel, until
 
-from tests.seats.browser import ARGS, CHROMIUM, PHONE, free_port
+from tests.seats.browser import chromium, free_port, phone_page
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 PORT = free_port()
 pytestmark = [pytest.mark.gui, pytest.mark.browser,
               pytest.mark.parametrize("gui_config", [f"seats:\n  port: {PORT}\n"], indirect=True, ids=["seats"])]
@@ -18,11 +18,8 @@ pytestmark = [pytest.mark.gui, pytest.mark.browser,
 
 @pytest.fixture
 def page():
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport=PHONE, locale="ja-JP", has_touch=True, is_mobile=True)
-        yield context.new_page()
-        browser.close()
+    with chromium() as browser:
+        yield phone_page(browser)
 
 
 def to_battleship(gui):

@@ -7,6 +7,7 @@ browser context (its own storage, as on its own device), 360×740.
 from __future__ import annotations
 
 import socket
+from contextlib import contextmanager
 from pathlib import Path
 
 from companion.seats.claims import Claims
@@ -20,6 +21,24 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disa
         "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 360, "height": 740}
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+@contextmanager
+def chromium():
+    """Debian's Chromium, headless, driven by Playwright (a test importorskips playwright first)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def phone_page(browser):
+    """A new page in a context of its own, as on its own phone: 360×740, touch, Japanese."""
+    return browser.new_context(viewport=PHONE, locale="ja-JP", has_touch=True, is_mobile=True).new_page()
 
 
 def free_port() -> int:

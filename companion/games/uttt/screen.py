@@ -94,7 +94,9 @@ class UtttScreen(ControllerScreen):
         self.mode, self.thinking, self.can_undo = model["mode"], model["thinking"], model["can_undo"]
         self.score_text = model["score"].render(tr)
         status = model["status"].render(tr)
-        free = model["free_move"] and not model["thinking"]  # said to a person, not while the computer moves
+        # "free move" is said to a person whose turn it is: never on the computer's turn, even in
+        # the moment before its search starts (three lines would overflow the status)
+        free = model["free_move"] and not model["thinking"] and model["status_person"] != "cpu"
         self.status_text = status + "\n" + tr("uttt_ui.free_move") if free else status
         self.status_colour = PERSON_COLOURS.get(model["status_person"], theme.PANEL)
         self.reviewing = model["review"] is not None
