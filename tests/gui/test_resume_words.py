@@ -12,10 +12,10 @@ def test_default_names_kept_in_japanese_read_in_english(gui):
     gui.app.lang = "en"
     gui.app.show_home()
     gui.pump(0.1)
-    rows = {row.game_id: row.text for row in gui.screen.ids.resume.children}
+    rows = {row.game_id: row.summary for row in gui.screen.ids.resume.children}
     assert rows[1].split("\n")[1] == "Red v Blue"
     gui.screenshot("resume-en")
     gui.app.lang = "ja"
     gui.screen.refresh()
-    rows = {row.game_id: row.text for row in gui.screen.ids.resume.children}
+    rows = {row.game_id: row.summary for row in gui.screen.ids.resume.children}
     assert rows[1].split("\n")[1] == "赤 対 青" and rows[2].split("\n")[1] == "赤 対 Ken"
