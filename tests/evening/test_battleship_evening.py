@@ -80,7 +80,9 @@ def test_a_whole_game(player, opponent):
     player.tap(screen.ids.start)
     play_to_the_end(player, screen)
     while screen.stage == "result":
+        player.settle(screen)
         player.tap(screen.ids.continue_button)
+    player.settle(screen)  # a person sees the last shot before pressing on (a tap sooner is held)
     assert "勝ち" in screen.status_text and screen.can_bottom
     assert_no_leak(gui, screen)
     gui.screenshot(f"battleship-{opponent}-over")
