@@ -85,14 +85,19 @@ def battle(gui, screen, attacker, left, right, declare=None, counterweight=None)
         tap_action(gui, screen, f"counterweight:{'on' if counterweight else 'off'}")
     if right:
         place(gui, screen, "R", right)
-        try:
-            # weighing, or weighed already: a verdict, or a re-weigh asked (a loaded machine may miss the frames between)
-            gui.wait_until(lambda: screen.weighing or len(screen.session.state.battles) > fought
-                           or screen.controller.await_change, what="weighing")
-        except AssertionError:
-            raise AssertionError(describe(gui, screen)) from None
-        assert_no_secrets(gui, screen)
+        weighing(gui, screen, fought)
     return fought
+
+
+def weighing(gui, screen, fought):
+    """Weighing, or weighed already: a verdict, or a re-weigh asked (a loaded machine may
+    miss the frames between); then nothing secret on screen."""
+    try:
+        gui.wait_until(lambda: screen.weighing or len(screen.session.state.battles) > fought
+                       or screen.controller.await_change, what="weighing")
+    except AssertionError:
+        raise AssertionError(describe(gui, screen)) from None
+    assert_no_secrets(gui, screen)
 
 
 def describe(gui, screen):
@@ -122,10 +127,9 @@ def test_seesaw_mode_whole_game(gui, gunkan):
     gui.screenshot("04-counterweight")
     tap_action(gui, gunkan, "counterweight:off")
     place(gui, gunkan, "R", "cruiser")
-    gui.wait_until(lambda: gunkan.weighing, what="weighing")
-    gui.screenshot("05-weighing")
-    assert_no_secrets(gui, gunkan)
     fought = 0
+    weighing(gui, gunkan, fought)
+    gui.screenshot("05-weighing")
     assert verdict(gui, gunkan, fought, "06-verdict") == "attacker_wins"
     assert gunkan.stage == "verdict" and "取り除いて" in gunkan.detail_text
     empty_pans(gui, gunkan)

@@ -193,6 +193,9 @@ class GunkanController(Controller):
     def on_counterweight(self, seat: int, value: str) -> None:
         if value == "tap":  # judging "identify": the attacker's word, not logged
             self.counterweight_tap = not self.counterweight_tap
+            if self.await_change:  # a changed word is a change: what lies there is judged again
+                self.await_change, self.notice = False, None
+                self._reset_seesaw()
             return
         self._play([{"type": "counterweight", "on": value == "on"}])
         self._reset_seesaw()

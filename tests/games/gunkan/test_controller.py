@@ -523,3 +523,21 @@ def test_random_playouts_reach_deep_games_without_a_leak(store, mode, depth):
         if not c.session.state.is_over():
             c.session.abandon()
     assert deepest >= depth  # whole games, not only their openings
+
+
+def test_untapping_the_counterweight_after_a_refusal_is_judged_again(store):
+    """A slow hand: the counterweight taken off, the judge settles (still with the tapped word:
+    refused again), then the attacker untaps. The untap is a change: what lies there is judged
+    with the new word, not left waiting for a pan to be touched that nobody will touch."""
+    c = identify_game(store, FakeSeesaw(counterweight_sensed=False))
+    act(c, TABLE, "attack", 0)
+    act(c, TABLE, "counterweight", "tap")
+    weigh(c, Verdict(LEFT, 1.0, "battleship", "minesweeper"))
+    assert words(c.display(TABLE)["prompt"]) == "錘はこの駒には載せられません。置き直してください"
+    weigh(c, None, changed=True)  # the counterweight off
+    weigh(c, Verdict(LEFT, 1.0, "battleship", "minesweeper"))  # judged before the untap
+    assert c.await_change and not c.session.state.battles
+    act(c, TABLE, "counterweight", "tap")  # untapped
+    assert not c.await_change
+    weigh(c, Verdict(LEFT, 1.0, "battleship", "minesweeper"))
+    assert last(c) == "attacker_wins"
