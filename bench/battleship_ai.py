@@ -26,9 +26,10 @@ measured on a Pi).
 
     python bench/battleship_ai.py --json [--quick] [--fleets N] [--train 10000]
 
-Cost: about 4 CPU-seconds per fleet for all shooters together (the hard
-level draws 2,000 fleets a shot); the default 400 fleets take ~15 minutes
-on two idle cores.
+Cost: about 2 CPU-seconds per fleet for all shooters together (the hard
+level draws 1,000 fleets a shot), so the default 400 fleets take ~7 minutes
+on two idle cores; 200 fleets took 25 minutes on this machine shared with
+five other engineers (load ~15 on 2 cores).
 """
 
 from __future__ import annotations
