@@ -3,17 +3,18 @@
 It reads only what a player at the table knows: its own target grid and the
 answers announced (`view(seat)["boards"][seat]`), never the enemy fleet.
 
-Levels (one mechanism, three tempers), from `posterior.probabilities`:
+Levels:
 - "easy":   4 shots in 10 at any cell, the rest drawn in proportion to the
-            chance of a ship there;
+            chance of a ship there (`posterior.probabilities`);
 - "normal": 1 in 10 at any cell, the rest in proportion to chance**3;
-- "hard":   always the likeliest cell (the exact-cover posterior; see the
-            bench for how it compares with the classic density shooter).
-A salvo takes the best cells of one map (each drawn as above).
+- "hard":   fleets drawn among those that agree with every answer seen
+            (`sampler`), and the cell that scores the most hits over this
+            shot and the next on them (`lookahead`); bench/battleship_ai.py
+            measures it against an independent density shooter.
+A salvo takes the best cells of one map (each drawn as above; hard: the
+likeliest cells of its draws).
 
-Fleets are drawn at random with no two ships touching, keeping the draw that
-sits lowest on the prior shot-density map among a few, so a density shooter
-meets its ships late while nothing else gains.
+Fleets are drawn uniformly among all legal fleets (`choose_fleet`).
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from companion.games.battleship.posterior import bits, probabilities
+from companion.games.battleship import lookahead, sampler
+from companion.games.battleship.posterior import probabilities
 from companion.games.battleship.deduce import Shot
-from companion.games.battleship.fleet import CELLS, LENGTH, NAMES, SIZE, index, label, mask_of, placements
+from companion.games.battleship.fleet import CELLS, LENGTH, NAMES, index, label, placements
 
 # level -> (chance of a shot at any cell, sharpening exponent; None = the likeliest cell)
 LEVELS = {"easy": (0.4, 1.0), "normal": (0.1, 3.0), "hard": (0.0, None)}
-FLEET_DRAWS = 12  # random fleets compared when hiding
+DRAWS = 1000  # hard: fleets drawn to weigh each shot (2,000 cost 3x the time for no measured gain)
 
 
 def record_from_view(view: dict, seat: int) -> tuple[Shot, ...]:
@@ -38,13 +40,23 @@ def record_from_view(view: dict, seat: int) -> tuple[Shot, ...]:
 
 
 def choose_shots(record: Sequence[Shot], count: int, level: str, rng: random.Random,
-                 called: Sequence[int] = ()) -> list[int]:
-    """`count` cells to fire at (one for a standard turn), best first."""
+                 called: Sequence[int] = (), named_hits: bool = True) -> list[int]:
+    """`count` cells to fire at (one for a standard turn), best first.
+
+    `named_hits`: whether a hit is answered with the ship's name (not in
+    advanced mode); the hard level weighs what an answer would tell.
+    """
     wild, exponent = LEVELS[level]
-    chance = probabilities(record)
     open_cells = np.ones(CELLS, dtype=bool)
     for cell in [c for c, _, _ in record] + list(called):
         open_cells[cell] = False
+    if exponent is None:
+        draws = sampler.draw(record, DRAWS, np.random.default_rng(rng.getrandbits(64)))
+        if count == 1 and open_cells.any():
+            return [lookahead.best_cell(draws, open_cells, named_hits, rng)]
+        chance = draws.chance()
+    else:
+        chance = probabilities(record)
     chosen: list[int] = []
     for _ in range(min(count, int(open_cells.sum()))):
         chance[~open_cells] = 0.0
@@ -66,39 +78,23 @@ def _pick(chance: np.ndarray, exponent: float | None, rng: random.Random) -> int
 
 
 def choose_fleet(rng: random.Random) -> list[dict]:
-    """A fleet as the five "place" actions of the rules."""
-    prior = probabilities(())
-    best, best_score = None, None
-    for _ in range(FLEET_DRAWS):
-        fleet = _random_fleet(rng)
-        score = float(sum(prior[bits(mask)].sum() for _, _, _, mask in fleet))
-        if best_score is None or score < best_score:
-            best, best_score = fleet, score
-    return [{"type": "place", "ship": ship, "cell": label(start), "dir": d} for ship, start, d, _ in best]
+    """A fleet as the five "place" actions of the rules: uniform among all legal fleets.
 
-
-def _random_fleet(rng: random.Random) -> list[tuple[str, int, str, int]]:
-    """Uniform among fleets whose ships do not touch side to side (by rejection)."""
-    while True:
+    Uniform leaves a shooter nothing to learn: ships touch as often as chance
+    makes them, and no cell is favoured (the fleets of a placer that kept
+    ships apart, or off the likeliest cells, were sunk sooner by a shooter
+    that had noticed; bench/battleship_ai.py measures it).
+    """
+    while True:  # rejection: a draw with two ships overlapping is dropped whole
         fleet, taken = [], 0
         for ship in NAMES:
             start, d, mask = rng.choice(placements(LENGTH[ship]))
             if mask & taken:
                 break
-            fleet.append((ship, start, d, mask))
-            taken |= _with_neighbours(mask)
+            fleet.append({"type": "place", "ship": ship, "cell": label(start), "dir": d})
+            taken |= mask
         else:
             return fleet
-
-
-def _with_neighbours(mask: int) -> int:
-    cells = [c for c in range(CELLS) if mask >> c & 1]
-    near = set(cells)
-    for c in cells:
-        r, k = divmod(c, SIZE)
-        near.update(rr * SIZE + kk for rr, kk in ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1))
-                    if 0 <= rr < SIZE and 0 <= kk < SIZE)
-    return mask_of(near)
 
 
 class BattleshipAI:
@@ -129,5 +125,6 @@ class BattleshipAI:
         if not pending or not self._volley or self._volley[: len(pending)] != pending:
             record = record_from_view(view, self.seat)
             left = view["shots_allowed"] - len(pending)
-            self._volley = pending + choose_shots(record, left, self.level, self.rng, pending)
+            self._volley = pending + choose_shots(record, left, self.level, self.rng, pending,
+                                                  named_hits=not view["options"].get("advanced"))
         return {"type": "shot", "cell": label(self._volley[len(pending)])}

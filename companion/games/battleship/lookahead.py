@@ -1,0 +1,52 @@
+"""The hard shooter's choice: the cell that scores the most hits over this shot and the next.
+
+For a candidate cell the drawn fleets (`sampler.Draws`) are split by the
+answer each would give there: miss, hit (naming the ship when hits are
+named), or "sunk X".  Within each answer the best next shot is the cell most
+of those fleets have a ship on.  A cell's value is its chance of a hit now
+plus, over the answers, the chance of a hit with the best shot after it, so a
+shot is worth more when its answer tells where to fire next.  Only the
+likeliest cells are weighed (CANDIDATES); near ties go to the likelier cell.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from companion.games.battleship.fleet import NAMES
+from companion.games.battleship.sampler import Draws
+
+CANDIDATES = 10
+TIE = 0.02  # values this close are a tie (the draws' noise): the likelier cell goes first
+SHIPS = len(NAMES)
+
+
+def answers(draws: Draws, open_cells: np.ndarray, named_hits: bool) -> np.ndarray:
+    """(n, 100) answer code per draw and cell: 0 miss, 1 unnamed hit, 1 + ship named hit, 1 + SHIPS + ship sunk."""
+    owner = draws.owner
+    unshot = owner[:, open_cells]
+    left = np.stack([np.zeros(len(owner), dtype=np.int64)]  # per draw, each ship's cells not shot yet
+                    + [(unshot == 1 + i).sum(axis=1) for i in range(SHIPS)], axis=1)
+    sinks = np.take_along_axis(left, owner.astype(np.intp), axis=1) == 1
+    code = np.where(named_hits, owner, np.minimum(owner, 1))
+    return np.where(owner == 0, 0, np.where(sinks, 1 + SHIPS + owner, code))
+
+
+def best_cell(draws: Draws, open_cells: np.ndarray, named_hits: bool, rng: random.Random) -> int:
+    occupied = (draws.owner > 0).astype(np.float64)
+    chance = np.where(open_cells, draws.weight @ occupied, -1.0)
+    order = np.argsort(-chance + 1e-12 * np.array([rng.random() for _ in chance]))
+    candidates = [int(c) for c in order[:CANDIDATES] if open_cells[c]]
+    code = answers(draws, open_cells, named_hits)
+    value = []
+    for cell in candidates:
+        onehot = np.zeros((2 + 2 * SHIPS, len(occupied)))
+        onehot[code[:, cell], np.arange(len(occupied))] = draws.weight
+        after = onehot @ occupied  # per answer: weighted hits at each cell next
+        after[:, ~open_cells] = 0.0
+        after[:, cell] = 0.0
+        value.append(chance[cell] + after.max(axis=1).sum())
+    near_best = [i for i in range(len(candidates)) if value[i] >= max(value) - TIE]
+    return candidates[max(near_best, key=lambda i: chance[candidates[i]])]

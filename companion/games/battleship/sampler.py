@@ -1,0 +1,83 @@
+"""Whole enemy fleets drawn at random among those that agree with every answer seen.
+
+A draw starts from an explanation of the hits (`deduce.explanations`: which
+ship covers which hit, honouring names, sinkings and their order), then lays
+the ships left out, longest first, each uniformly among its placements on
+cells not shot and not taken.  That proposal is not uniform over fleets, so
+each draw carries an importance weight making the weighted draws uniform over
+the fleets that explain the record:
+
+    weight = (product of the choices each ship had) / (the explanation's odds)
+
+where an explanation is picked with odds the product of its free ships'
+placement counts, each counted alone (as `posterior` does).  The choices a
+ship had are at most its count alone, so weights lie in (0, 1]; a draw whose
+ship found no room weighs 0.
+
+`draw(shots, count, rng)` returns a `Draws`: per draw and cell the ship there
+(0 water, 1 + the ship's index in NAMES), and the weights.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import islice
+from typing import Sequence
+
+import numpy as np
+
+from companion.games.battleship.deduce import Evidence, Shot, explanations
+from companion.games.battleship.fleet import CELLS, LENGTH, NAMES
+from companion.games.battleship.posterior import bits_rows, matrix
+
+MAX_EXPLANATIONS = 2000  # far beyond play; a swarm of anonymous hits is cut short
+
+
+@dataclass(frozen=True)
+class Draws:
+    owner: np.ndarray  # (n, 100) int8: 0 water, 1 + ship index
+    weight: np.ndarray  # (n,) float, summing to 1 (all zero if no draw fits)
+
+    def chance(self) -> np.ndarray:
+        """Per cell, the weighted share of draws with a ship there (1 on hit cells)."""
+        return self.weight @ (self.owner > 0)
+
+
+def draw(shots: Sequence[Shot], count: int, rng: np.random.Generator) -> Draws:
+    ev = Evidence.of(shots)
+    found = list(islice(explanations(shots, ev), MAX_EXPLANATIONS)) or [{}]  # {}: answers no fleet fits
+    shot = bits_rows([ev.shot])[0]
+    used = bits_rows([sum(chosen.values()) for chosen in found])  # (E, 100); ships never overlap
+    free = np.array([[name not in chosen and name not in ev.sunk for name in NAMES] for chosen in found])
+    room = ~(used | shot)
+    log_odds = np.zeros(len(found))
+    for i, name in enumerate(NAMES):
+        alone = (matrix(LENGTH[name]) @ (~room).T.astype(np.float32)) == 0  # (P, E)
+        log_odds += np.where(free[:, i], np.log(np.maximum(alone.sum(axis=0), 1e-300)), 0.0)
+    odds = np.exp(log_odds - log_odds.max())
+    pick = rng.choice(len(found), size=count, p=odds / odds.sum())
+    explained = np.zeros((len(found), CELLS), dtype=np.int8)
+    for i, name in enumerate(NAMES):
+        placed = [e for e, chosen in enumerate(found) if name in chosen]
+        if placed:
+            explained[placed] += (1 + i) * bits_rows([found[e][name] for e in placed]).astype(np.int8)
+    owner = explained[pick]
+    taken = (owner > 0) | shot
+    log_weight = -log_odds[pick]
+    for i, name in enumerate(NAMES):  # NAMES run longest first
+        rows = np.flatnonzero(free[pick, i])
+        if not len(rows):
+            continue
+        on = matrix(LENGTH[name])  # (P, 100)
+        fits = (on @ taken[rows].T.astype(np.float32)) == 0  # (P, r)
+        choices = fits.sum(axis=0)
+        chosen = np.argmax(fits * rng.random(fits.shape, dtype=np.float32), axis=0)
+        ok = choices > 0
+        cells = on[chosen].astype(bool) & ok[:, None]
+        owner[rows] = np.where(cells, 1 + i, owner[rows])
+        taken[rows] |= cells
+        log_weight[rows] += np.log(np.maximum(choices, 1e-300))
+        log_weight[rows[~ok]] = -np.inf
+    weight = np.exp(log_weight - log_weight.max()) if np.isfinite(log_weight.max()) else np.zeros(count)
+    total = weight.sum()
+    return Draws(owner, weight / total if total > 0 else weight)
