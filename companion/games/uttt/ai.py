@@ -10,9 +10,10 @@ same move for the same seed and iteration budget.  The levels:
 
 Easy and medium are defined by their strength, an iteration budget that plays
 the same on every machine (bench/uttt_ai.py measures them against a random and
-a one-ply player); hard by time, so it is as strong as the machine allows
-(about 0.4 M iterations a second with the core on a PC, a few times fewer on a
-Raspberry Pi, some 4 k in pure Python).
+a one-ply player); hard by time, so it is as strong as the machine allows:
+some 0.25-0.3 M iterations per CPU second with the core on a PC core, an
+estimated third of that on a Raspberry Pi 4 (not measured there), about 3.7 k
+in pure Python.
 
 `choose_move` is pure: all randomness comes from the injected `random.Random`,
 nothing is shared between calls, and the core releases the GIL, so it can run
