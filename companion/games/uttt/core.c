@@ -21,9 +21,8 @@
 static uint8_t IS_WIN[512], LINE_FREE[512];
 static uint16_t THREATS[512], WINNING_BOARDS[512];
 static const uint16_t LINES[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
-static int ready;
-
-static void init_tables(void) {
+/* Fills the tables; core.py calls it once, when it loads the library. */
+void uttt_init(void) {
     for (int m = 0; m < 512; m++) {
         IS_WIN[m] = 0; LINE_FREE[m] = 0; THREATS[m] = 0;
         for (int i = 0; i < 8; i++) {
@@ -38,7 +37,6 @@ static void init_tables(void) {
         for (int b = 0; b < 9; b++)
             if (!(m >> b & 1) && IS_WIN[m | 1 << b]) WINNING_BOARDS[m] |= 1 << b;
     }
-    ready = 1;
 }
 
 typedef struct {
@@ -336,7 +334,6 @@ static int best_move(Tree *t, const Pos *root) {
 int uttt_search(const uint16_t *cells, int won0, int won1, int drawn, int forced, int player,
                 uint64_t seed, long max_iterations, double seconds, int solver, int smart,
                 double exploration, int prior_weight, long *iterations_out) {
-    if (!ready) init_tables();
     Pos root;
     memcpy(root.cells, cells, sizeof root.cells);
     root.won[0] = won0; root.won[1] = won1; root.drawn = drawn;
@@ -365,7 +362,6 @@ int uttt_search(const uint16_t *cells, int won0, int won1, int drawn, int forced
 
 /* Uniformly random playouts from the empty board for `seconds`; how many were played. */
 long uttt_random_playouts(double seconds, uint64_t seed) {
-    if (!ready) init_tables();
     uint64_t rng = seed;
     long count = 0;
     double end = now() + seconds;

@@ -38,6 +38,7 @@ def load(path: Path = TARGET) -> ctypes.CDLL | None:
         lib = ctypes.CDLL(str(path))
     except OSError:
         return None
+    lib.uttt_init()  # the tables, once, before any thread searches
     lib.uttt_search.restype = ctypes.c_int
     lib.uttt_search.argtypes = [
         ctypes.POINTER(ctypes.c_uint16), ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,

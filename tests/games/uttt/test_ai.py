@@ -119,6 +119,19 @@ def test_hard_searches_for_its_time_and_no_cap_ends_it_sooner():
     assert stats["iterations"] > 1000  # the core; pure Python manages some 4 k a second
 
 
+def test_the_core_lets_the_interface_run_while_it_thinks():
+    """The search releases the GIL: a thread thinking for 0.5 s leaves this one running."""
+    thinker = threading.Thread(target=lambda: choose_move(GAME.new_state(), "hard", random.Random(1),
+                                                          time_limit=0.5, backend="core"))
+    ticks, start = 0, time.perf_counter()
+    thinker.start()
+    while thinker.is_alive():
+        ticks += 1
+        time.sleep(0.001)
+    assert time.perf_counter() - start >= 0.45
+    assert ticks > 20  # were the GIL held, this thread would not run until the search ended
+
+
 def test_only_move_is_played_without_search():
     e = position(forced=2, x_won=(0,), b2=([0, 1, 5, 6], [2, 3, 4, 7]))
     assert choose_move(e, "hard", random.Random(0), iterations=0) == move(2 * 9 + 8)
