@@ -63,3 +63,13 @@ def test_splitmix_draws_are_uniform_enough_and_in_range():
     for _ in range(9000):
         counts[rng.below(9)] += 1
     assert all(900 < c < 1100 for c in counts)
+
+
+def test_without_the_core_the_computer_plays_in_pure_python(monkeypatch):
+    from companion.games.uttt.ai import choose_move
+
+    monkeypatch.setattr(core, "LIBRARY", None)
+    stats = {}
+    e = random_position(5, 20)
+    move = choose_move(e, "medium", random.Random(2), iterations=50, stats=stats)
+    assert stats["backend"] == "python" and move["cell"] in legal_moves(e)
