@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from companion.games.uttt import core
-from companion.games.uttt.ai import LEVELS, config_for, search_move
+from companion.games.uttt.ai import LEVELS, choose_move, config_for, search_move
 from companion.games.uttt.playout import SplitMix64, legal_moves
 from companion.games.uttt.rules import ONGOING, Engine
 
@@ -66,8 +66,6 @@ def test_splitmix_draws_are_uniform_enough_and_in_range():
 
 
 def test_without_the_core_the_computer_plays_in_pure_python(monkeypatch):
-    from companion.games.uttt.ai import choose_move
-
     monkeypatch.setattr(core, "LIBRARY", None)
     stats = {}
     e = random_position(5, 20)
