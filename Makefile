@@ -7,18 +7,20 @@ CONFIG ?= config.yaml
 MICROPYTHON := tests/firmware/micropython
 # rp2040js (npm), the emulated RP2040 that boots the real MicroPython rp2 build with the firmware.
 RP2040 := tests/firmware/rp2040
+# The UTTT computer opponent's compiled search (companion/games/uttt/core.c), built with cc.
+UTTT_CORE := companion/games/uttt/_core.so
 # On a Raspberry Pi, let the venv see apt's python3-lgpio (GPIO on every Pi, the Pi 5 too).
 VENV_FLAGS := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo --system-site-packages)
 
 .PHONY: run test bench system-deps-run system-deps-test clean
 
-run: system-deps-run $(VENV)/.run-installed
+run: system-deps-run $(VENV)/.run-installed $(UTTT_CORE)
 	$(PY) -m companion --config $(CONFIG)
 
-test: system-deps-test $(VENV)/.test-installed $(MICROPYTHON)/node_modules/.installed $(RP2040)/node_modules/.installed
+test: system-deps-test $(VENV)/.test-installed $(UTTT_CORE) $(MICROPYTHON)/node_modules/.installed $(RP2040)/node_modules/.installed
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-bench: $(VENV)/.test-installed $(RP2040)/node_modules/.installed
+bench: $(VENV)/.test-installed $(UTTT_CORE) $(RP2040)/node_modules/.installed
 	@for b in bench/[!_]*.py; do echo "== $$b"; $(PY) $$b --json || exit 1; done
 
 system-deps-run:
@@ -39,6 +41,9 @@ $(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@ $(VENV)/.run-installed
 
+$(UTTT_CORE): companion/games/uttt/core.c | $(VENV)/bin/python
+	$(PY) -m companion.games.uttt.core
+
 $(MICROPYTHON)/node_modules/.installed: $(MICROPYTHON)/package.json $(MICROPYTHON)/package-lock.json
 	cd $(MICROPYTHON) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
@@ -48,4 +53,4 @@ $(RP2040)/node_modules/.installed: $(RP2040)/package.json $(RP2040)/package-lock
 	touch $@
 
 clean:
-	rm -rf $(VENV) .pytest_cache artifacts $(MICROPYTHON)/node_modules $(RP2040)/node_modules
+	rm -rf $(VENV) $(UTTT_CORE) .pytest_cache artifacts $(MICROPYTHON)/node_modules $(RP2040)/node_modules

@@ -5,6 +5,8 @@
 set -eu
 
 packages="libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-noto-cjk"
+# The UTTT computer opponent's search core is compiled from source (companion/games/uttt/core.c).
+packages="$packages gcc libc6-dev"
 [ "${1:-run}" = test ] && packages="$packages xvfb xauth shellcheck openscad sqlite3 chromium zbar-tools webkit2gtk-driver"
 # npm installs MicroPython's WebAssembly port for the firmware tests; a machine whose
 # Node.js came from elsewhere (with its own npm) needs neither Debian package.

@@ -5,13 +5,12 @@ that wins the game at once and otherwise avoids moves that let the opponent
 win at once (sending them to a board where they complete a big-board line,
 or giving them a free move while such a board exists).  The check is lazy:
 a random move is drawn first, and only if it hands over the game are the
-other moves filtered.  Both mutate the
-engine they get and return its result (X, O or DRAW).
+other moves filtered.  Both mutate the engine they get and return its result
+(X, O or DRAW).  Their random numbers come from `SplitMix64`, the generator
+the compiled core uses too (core.c mirrors every function here).
 """
 
 from __future__ import annotations
-
-import random
 
 from companion.games.uttt.rules import BITS, BOARD_OF, CELL_OF, FULL, IS_WIN, MOVES, ONGOING, THREATS, WINNING_BOARDS, Engine
 
@@ -28,15 +27,15 @@ def legal_moves(e: Engine) -> list[int] | tuple[int, ...]:
     return moves
 
 
-def game_winning_moves(e: Engine, player: int, boards: int) -> list[int]:
-    """Moves by `player` inside `boards` (a mask) that win the whole game at once."""
+def first_game_winning_move(e: Engine, player: int, boards: int) -> int:
+    """The first move by `player` inside `boards` (a mask) that wins the whole game at once, or -1."""
     cells = e.cells
-    found = []
     for b in BITS[boards & WINNING_BOARDS[e.won[player]] & ~e.drawn & ~e.won[1 - player]]:
         mine, theirs = cells[player * 9 + b], cells[(1 - player) * 9 + b]
-        for c in BITS[THREATS[mine] & FULL & ~(mine | theirs)]:
-            found.append(b * 9 + c)
-    return found
+        threats = THREATS[mine] & FULL & ~(mine | theirs)
+        if threats:
+            return b * 9 + BITS[threats][0]
+    return -1
 
 
 def playable_mask(e: Engine) -> int:
@@ -46,34 +45,59 @@ def playable_mask(e: Engine) -> int:
     return FULL & ~(e.won[0] | e.won[1] | e.drawn)
 
 
-def random_playout(e: Engine, rng: random.Random) -> int:
-    rand = rng.random
+MASK64 = (1 << 64) - 1
+
+
+class SplitMix64:
+    """The random numbers of the search (the core uses the same generator)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK64
+
+    def next(self) -> int:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform in 0..n-1."""
+        return ((self.next() >> 32) * n) >> 32
+
+
+def random_playout(e: Engine, rng: SplitMix64) -> int:
+    below = rng.below
     play = e.play
     while e.result == ONGOING:
         moves = legal_moves(e)
-        play(moves[int(rand() * len(moves))])
+        play(moves[below(len(moves))])
     return e.result
 
 
-def smart_playout(e: Engine, rng: random.Random) -> int:
-    rand = rng.random
+def smart_playout(e: Engine, rng: SplitMix64) -> int:
+    """Takes a move that wins the game at once; otherwise avoids moves that let the
+    opponent win at once.  A random move is drawn first and only if it hands over
+    the game are the others filtered."""
+    below = rng.below
     play = e.play
     won = e.won
     while e.result == ONGOING:
         p = e.player
         open_boards = FULL & ~(won[0] | won[1] | e.drawn)
         if WINNING_BOARDS[won[p]] & open_boards:
-            wins = game_winning_moves(e, p, playable_mask(e))
-            if wins:
-                play(wins[0])
+            win = first_game_winning_move(e, p, playable_mask(e))
+            if win >= 0:
+                play(win)
                 break
         moves = legal_moves(e)
-        move = moves[int(rand() * len(moves))]
+        move = moves[below(len(moves))]
         targets = WINNING_BOARDS[won[1 - p]] & open_boards
         if targets and hands_over(e, move, targets):
             safe = [m for m in moves if not hands_over(e, m, targets)]
             if safe:
-                move = safe[int(rand() * len(safe))]
+                move = safe[below(len(safe))]
         play(move)
     return e.result
 
