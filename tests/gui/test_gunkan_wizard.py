@@ -18,7 +18,7 @@ def wizard(gui):
     gunkan = gui.screen
     gui.tap(gunkan.ids.calibrate)
     assert gui.screen.name == "gunkan_calibration"
-    gui.app.source.with_realism(**GENTLE_HANDS)
+    gui.app.sensor.source.with_realism(**GENTLE_HANDS)
     return gui.screen
 
 
@@ -62,7 +62,7 @@ def weigh_every_piece(gui, wizard):
                          ids=["20g-10-per-s", "50g-80-per-s"], indirect=["gui_config"])
 def test_the_wizard_completes_with_the_mass_the_builder_has(gui, wizard, mass):
     rate = gui.app.cfg.sensor.wanted_rate or 80
-    assert wizard.seesaw.rate_hz == gui.app.source.rate_hz == rate  # most HX711 boards: 10/s
+    assert wizard.seesaw.rate_hz == gui.app.sensor.source.rate_hz == rate  # most HX711 boards: 10/s
     assert wizard.step == "mass"
     gui.tap(wizard.keys["clear"])
     assert wizard.ids.main.disabled  # nothing to calibrate with yet
@@ -83,7 +83,7 @@ def test_the_wizard_completes_with_the_mass_the_builder_has(gui, wizard, mass):
     assert wizard.step == "pieces"
     for channel in (0, 1):  # the scales it set read the simulator's pans true
         ch = wizard.seesaw.pipeline.channels[channel]
-        assert ch.counts_per_gram == pytest.approx(gui.app.source._chan[channel].counts_per_gram, rel=0.01)
+        assert ch.counts_per_gram == pytest.approx(gui.app.sensor.source._chan[channel].counts_per_gram, rel=0.01)
     weigh_every_piece(gui, wizard)
     assert wizard.plan.count < 30  # stopped once the factory pieces were surely apart (not 60)
     gui.screenshot(f"w04-report-{rate}")
@@ -144,7 +144,7 @@ def test_the_mass_on_the_wrong_pan_is_named_not_called_moving(gui, wizard):
     type_mass(gui, wizard, "20")
     scale_step(gui, wizard)  # zeroed
     assert wizard.calibrator.step.channel == 0
-    gui.app.source.place(1, grams=20.0)  # the left pan is asked for; the mass goes on the right
+    gui.app.sensor.source.place(1, grams=20.0)  # the left pan is asked for; the mass goes on the right
     gui.wait_until(lambda: wizard.ids.pans.text == "左の皿：静止・空　右の皿：静止・重さあり", what="both pans still")
     gui.wait_until(lambda: wizard.ready, what="the record button")
     gui.tap(wizard.ids.main)
@@ -152,7 +152,7 @@ def test_the_mass_on_the_wrong_pan_is_named_not_called_moving(gui, wizard):
     assert wizard.status_text == "重さが右の皿に載っています。\n左の皿だけに載せてください"
     assert "揺れています" not in wizard.status_text
     gui.screenshot("w02-wrong-pan")
-    gui.app.source.clear()
+    gui.app.sensor.source.clear()
     gui.wait_until(lambda: wizard.ids.pans.text == "左の皿：静止・空　右の皿：静止・空", what="both pans empty")
     gui.tap(wizard.ids.main)
     assert wizard.status_text == "左の皿に何も載っていません。\n重さを載せてください"
@@ -166,7 +166,7 @@ def test_the_virtual_hand_says_what_it_did_in_the_mass_steps(gui, wizard):
     scale_step(gui, wizard)
     gui.tap(wizard.ids.hand)
     assert wizard.status_text == "仮想の手：20 g を左の皿に載せました"
-    assert [g for _, _, g in gui.app.source.loads(0)] == [20.0]
+    assert [g for _, _, g in gui.app.sensor.source.loads(0)] == [20.0]
     gui.wait_until(lambda: "左の皿：静止・重さあり" in wizard.ids.pans.text, what="the left pan shown loaded")
     gui.screenshot("w02-hand")
 

@@ -76,7 +76,7 @@ class CalibrationScreen(KnownMassStep, GameScreen):
     # life --------------------------------------------------------------------------------
 
     def on_enter(self, *_):
-        self.virtual = bool(self.app.source and self.app.source.virtual)
+        self.virtual = self.app.sensor.virtual
         self._label_coins()  # in the language chosen now
         self.start_over()
         self.list_stored()
@@ -273,7 +273,7 @@ class CalibrationScreen(KnownMassStep, GameScreen):
 
     def virtual_hand(self) -> None:
         """Do what the wizard asks, on the simulated seesaw."""
-        sim = self.app.source
+        sim = self.app.sensor.source
         if self.step == "mass":
             return
         if self.step == "scale" and self.calibrator.step is not None:
