@@ -42,7 +42,8 @@ from companion.games.gunkan.pieces import default_table, pan_classes
 from companion.sensing.wire_faults import WireBlindFaults
 from companion.sensing.pipeline import NotStableError, Pipeline
 from companion.sensing.recording import Recorder, read_recording
-from companion.sensing.simulator import FAMILIES, ManualClock, Realism, SimulatedSeesaw
+from companion.sensing.hands import FAMILIES
+from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
 
 TICK_S = 0.05  # the 軍艦将棋 screen's tick: it polls the seesaw and tells the controller this often
 CHUNK_S = 0.1  # how often the rig polls the source when it asks after every reading

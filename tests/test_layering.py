@@ -2,7 +2,8 @@
 
 - Nothing under play/, sensing/ or a game's rules, views, AI and controller imports
   Kivy (checked by importing them in a fresh interpreter).
-- sensing/ imports no game, nor the shared play machinery, nor the UI.
+- sensing/ imports no game, nor the shared play machinery, nor the UI; the shell (ui/)
+  imports no game (it finds the weighing device as the registry finds rules).
 - No import cycles among companion modules (every import counts, also those inside
   functions: a cycle hidden in a function is still a cycle).
 - Screens ask a weight source whether it is `virtual`; none tests for the simulator class.
@@ -76,6 +77,12 @@ def test_the_kivy_free_layers_import_no_kivy():
 def test_sensing_knows_no_game():
     for name in (n for n in MODULES if n.startswith("companion.sensing")):
         wrong = {t for t in GRAPH[name] if t.startswith(("companion.games", "companion.play", "companion.ui"))}
+        assert not wrong, f"{name} imports {sorted(wrong)}"
+
+
+def test_the_shell_imports_no_game():
+    for name in (n for n in MODULES if n.startswith("companion.ui")):
+        wrong = {t for t in GRAPH[name] if t.startswith("companion.games")}
         assert not wrong, f"{name} imports {sorted(wrong)}"
 
 

@@ -3,7 +3,8 @@
 The judge identifies a pan's load by matching its weight against a table of
 classes (name -> PieceClass).  Which tables exist is the games' business
 (companion/games/gunkan/pieces.py); a calibration replaces one with measured
-means and spreads.
+means and spreads.  Classes a scale cannot tell apart form a group (`build_groups`), with
+the band of weights that identifies it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 COMBINE = "+"  # "submarine+counterweight": pieces stacked on one pan
+AMBIGUOUS = "|"  # joins the names of classes that weigh the same
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,3 +61,43 @@ def resolve(name: str, table: Mapping[str, PieceClass]) -> PieceClass:
         known = ", ".join(sorted(table))
         raise KeyError(f"unknown piece {exc.args[0]!r}; known pieces: {known}") from None
     return parts[0] if len(parts) == 1 else stack(parts)
+
+
+@dataclass(frozen=True)
+class ClassGroup:
+    """Classes a scale cannot tell apart, and the band of weights that identifies them."""
+
+    members: tuple[PieceClass, ...]
+    low: float  # lightest possible piece
+    high: float  # heaviest possible piece
+    accept_low: float
+    accept_high: float
+
+    @property
+    def name(self) -> str:
+        return AMBIGUOUS.join(c.name for c in self.members)
+
+    def fits(self, low: float, high: float) -> bool:
+        return self.accept_low <= low and high <= self.accept_high
+
+    def overlaps(self, other: "ClassGroup") -> bool:
+        return self.low <= other.high and other.low <= self.high
+
+
+def build_groups(classes: Iterable[PieceClass], accept_fraction: float) -> list[ClassGroup]:
+    """Merge classes whose spreads overlap; give each group its acceptance band."""
+    spans: list[list] = []
+    for c in sorted(classes, key=lambda c: c.low):
+        if spans and c.low <= spans[-1][2]:
+            spans[-1][0].append(c)
+            spans[-1][2] = max(spans[-1][2], c.high)
+        else:
+            spans.append([[c], c.low, c.high])
+    if not spans:
+        raise ValueError("the judge needs at least one piece class")
+    gaps = [b[1] - a[2] for a, b in zip(spans, spans[1:])]
+    edge = accept_fraction * min(gaps) if gaps else 1.0
+    below = [edge] + [accept_fraction * g for g in gaps]
+    above = [accept_fraction * g for g in gaps] + [edge]
+    return [ClassGroup(tuple(sorted(m, key=lambda c: c.name)), lo, hi, lo - b, hi + a)
+            for (m, lo, hi), b, a in zip(spans, below, above)]

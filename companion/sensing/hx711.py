@@ -70,7 +70,7 @@ NsClock = Callable[[], int]  # monotonic nanoseconds
 
 
 @dataclass(frozen=True, slots=True)
-class Reading:
+class Conversion:
     """One conversion from one chip."""
 
     t_ns: int  # clock time when its transfer started
@@ -90,7 +90,7 @@ def to_signed(word: int) -> int:
 class HX711:
     """One clock line and 1..n data lines, each an HX711 channel.
 
-    `read()` returns one `Reading` per data pin (in the order given), or
+    `read()` returns one `Conversion` per data pin (in the order given), or
     raises `SensorError` when no trustworthy conversion arrives in `timeout`
     seconds.  `clock_ns` and `sleep` are injectable so tests (and the
     emulator) can share a fake clock; on hardware they are perf_counter_ns
@@ -146,7 +146,7 @@ class HX711:
         self._high_ns: deque[int] = deque(maxlen=HIGH_TIMES)
         self._closed = False
         self._powered = True
-        self._pending: tuple[Reading, ...] | None = None
+        self._pending: tuple[Conversion, ...] | None = None
         self._settle_left = 0
         self._applied = DEFAULT_SETTING
         self._ready_edges: deque[int] = deque(maxlen=RATE_EDGES)
@@ -174,7 +174,7 @@ class HX711:
         self._pulses = self._pulses_for(channel, gain)
         self.setting = (channel, gain)
 
-    def read(self) -> tuple[Reading, ...]:
+    def read(self) -> tuple[Conversion, ...]:
         """The next confirmed, settled conversion of every chip (blocks).
 
         Readings run one conversion behind the chip: a transfer is handed out
@@ -332,7 +332,7 @@ class HX711:
         self._high_ns.append(longest)
         return words, longest, trailing_high, t_start
 
-    def _transfer(self) -> tuple[Reading, ...] | None:
+    def _transfer(self) -> tuple[Conversion, ...] | None:
         """One checked transfer: the readings, or None if rejected or unsettled."""
         words, longest, trailing_high, t_start = self._shift()
         self.transfers += 1
@@ -355,7 +355,7 @@ class HX711:
                                  else self._settle_left - 1)
             self.settle_discarded += 1
             return None
-        return tuple(Reading(t_start, raw, raw in (MAX_RAW, MIN_RAW))
+        return tuple(Conversion(t_start, raw, raw in (MAX_RAW, MIN_RAW))
                      for raw in map(to_signed, words))
 
     def _reject(self, kind: str, why: str) -> None:

@@ -40,71 +40,11 @@ where both pans pass, and "reweigh" only after a still weight has fitted no
 class for `reweigh_after_s`.  Overload, underload and missing calibration are
 refused.
 
-Over 400 lines on purpose: the two questions share one window's fits, and
-each safety rule below exists because of another's failure (the history is
-kept beside them, so the next change sees why a rule stays).
-
-Measured with the five families a hand that stays on the piece makes (slow_release, slow_first,
-knock_own, partial_lift, finger_rest: docs/hx711.md; seed 7, the app's pace, small counts for a
-loaded machine): at 80/s none wrong in 200 battles, 200 identifications, 100 battles at the hard
-end and 100 foreign objects; let-go overhead median 0.29 s (p99 0.83 s; 0.28 s asked after every
-reading), 0.30 s at the hard end, its excess over `window_floor_s` 0.34 s (0.56 s at the hard end):
-the tremor test wants 0.3 s of settled signal before a first class.  At 10/s none wrong in 200
-battles and 100 hard-end identifications, one reweigh (a slow release), overhead 2.1 s: no
-10/s reading can see a resting finger, so a first class waits it out (`sparse_confirm_s`).
-Not yet solved: their hard end alone (`bench/identify.py --stress --families finger_rest
-slow_release partial_lift --seed 8 --count 60`) misnames 15 of 60 (finger_rest 4, partial_lift 5,
-slow_release 6), where the tremor (0.1 g rms) hides under 0.08 g of noise.
-The figures below are from before those families and the hand rules.
-
-Measured (bench seed 5, every hand family; 10,000 battles, 2,000 at the hard
-end, 2,000 foreign objects): at 80 samples/s a battle's verdict comes 0.12 s
-after the last hand lets go (median; p99 0.43 s), 0.16 s at the hard end
-(`--stress`), none wrong (seed 6 too, since two corrupt reads in a row are
-`despiked`: one had hidden a straightening push); at 10/s (10,000; 2,000 at the
-hard end) 0.76 s (p99 1.53 s), none wrong, a reweigh in at most 3 of 2,000 at
-the hard end; a foreign object between or beyond the classes' bands (`--odd`,
-seeds 5-9) is never named a class at either rate; with 1 % of readings hit by
-the HX711 glitch its wire cannot show (`--blind 0.01`, docs/hx711.md) one pan in
-6,000 at the hard end and one foreign object in 2,000 identifications were
-misnamed.  Seeds 6-8 had 4 in 8,000 at 80/s: an object lying still, fitting
-nothing, lifted into a band by the other pan's landing or by a finger's push too
-small for the touch rule; so a class after a still misfit of `misfit_after_s`
-holds like a change (0.02 s on p99).  Most of the wait is for stillness: the
-0.1 s shortest window after the let-go, drops and knocks waiting for their ringing (0.21 s), slides for the
-press to end (0.15 s).  A 5-reading window's slope is known to only about 2 g/s
-(noise 0.08 g), too loose to show a hand has let go.  A 5-reading window was
-0.01-0.02 s sooner but could lie on a ringing crest: a 20.95 g object was judged
-a carrier during a drop's ringing.  Skipping the line test while the table is quiet reached 0.08 s but
-took the flat top of a finger's push, fitted over a long window, for a
-weight: it stays.  Ending the press 0.2 s after landing instead of 0.3 s
-was 0.02 s sooner but named 3 in 500 foreign objects a class.  At 10/s a
-knock's ringing aliases to a level: one from the other pan's landing moved
-a 12.967 g object into the submarine's band, so there a window starts
-`blind_settle_s` after the other pan's landing, and a pan that showed a
-class keeps it meanwhile (0.03 s slower).  A finger's push or a drop's
-ringing, read 10 times a second, can still look like a level 0.3-0.5 g off
-for a reading or two (seed 5: 3 in 2,000 foreign objects named a class,
-0.09-0.33 g outside a band), so there a pan's first class must fit unbroken
-for `sparse_confirm_s` (0.27 s slower; 0.1 s still let one through).
-
-Fitting the ringing instead was tried and taken out (`bench/judge.py --holds` shows the
-wait: rings and table knocks hold presses, drops and bumps as "curved" or "moving", the
-press rule holds slides).  A level plus a damped sine, over a grid of 5-20 Hz and 0.03 s to
-no decay, each fit within the noise giving its level +-3 standard errors, the union to lie
-in one band: on windows failing the line test it brought the median to 0.08 s but named 54
-in 1,000 foreign objects a class (seed 1; 16 in 500 even 0.5 s after landing), at a
-finger's push (shaped like half a 5 Hz swing), a press's or a cautious let-go's tail and
-knocks, whose level a wrong model extrapolates by more than the 0.08 g they lie outside a
-band; narrowing only the ringing windows' swing by it was 0.005 s sooner and named 2 in
-1,000.  A swing's own extremes stay the honest range.  The noiseless signals are hardly
-level sooner than 0.05 s: after the last let-go both pans stay within 0.1 g of their final
-weight from 0.053 s on (median; press 0.11 s, drop 0.14 s, bump 0.35 s; seed 5, 1,000
-battles), before any noise is averaged.
-
-The judge assumes nothing about the shape of a hand's release.  Bounding the
-rest of a falling signal by the simulator's release curve was tried (verdicts
-0.06 s sooner) and taken out: a real hand need not follow that curve.
+Over 400 lines on purpose: `Judge` is one fold over the readings whose rules
+share each pan's windows and timers, and each rule exists because of another's
+failure.  Why each rule stays (what it was measured against, the figures, what
+was tried and taken out): docs/judge.md.  A window's fits are in fits.py, the
+settings in judge_config.py, the classes' groups in classes.py.
 """
 
 from __future__ import annotations
@@ -113,262 +53,20 @@ import itertools
 import math
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
 import numpy as np
 
-from companion.sensing.classes import PieceClass
+from companion.sensing.classes import AMBIGUOUS, ClassGroup, PieceClass, build_groups  # noqa: F401  (AMBIGUOUS: callers take it from here)
+from companion.sensing.fits import Estimate, chi2_limit, despiked, estimate, fit_line, landing, sine_amplitude
+from companion.sensing.judge_config import JudgeConfig
 from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD, Reading
 
 LEFT, RIGHT, BALANCED, REWEIGH = "left", "right", "balanced", "reweigh"
 WAITING, UNSTABLE, REFUSED = "waiting", "unstable", "refused"
 FINAL = frozenset({LEFT, RIGHT, BALANCED, REWEIGH})
-AMBIGUOUS = "|"  # joins the names of classes that weigh the same
 MISFIT = ""  # what a pan showed when its still weight fitted no class
 EMPTIED_READINGS = 3  # readings in a row under half the lightest class: the pan was emptied
-
-
-@dataclass(frozen=True)
-class JudgeConfig:
-    """Statistical settings, all in seconds and grams, so they hold at 10 and 80 samples/s."""
-
-    # trailing windows, each spanning at least this, tried shortest first: the shortest is half a period
-    # of the slowest ringing a pan shows (5 Hz), since a shorter one can lie on a crest and look level...
-    windows_s: tuple[float, ...] = (0.1, 0.16, 0.3, 0.5)
-    min_samples: int = 5  # ...and never fewer readings in a window
-    noise_prior_g: float = 0.1  # noise per reading assumed until idle pans have been seen
-    noise_floor_g: float = 0.03  # never assume a quieter signal than this per reading
-    idle_band_g: float = 1.0  # a pan reading within this of zero is idle (for the noise estimate)...
-    idle_block_s: float = 0.1  # ...and each block this long (at least min_samples + 3) gives one estimate
-    outlier_sigmas: float = 6.0  # residuals beyond this are spikes, left out
-    noise_margin_g: float = 0.05  # added around the window's extremes
-    fit_z: float = 3.3  # residuals this far above the noise (chi-square, z-score): not a line
-    slope_max_g_s: float = 1.5  # a steady drift faster than this is still moving...
-    slope_z: float = 0.5  # ...judged this many standard errors on the safe side
-    oscillation_sigmas: float = 3.0  # a swing back by more than this is ringing, not drift
-    quiet_sigmas: float = 3.0  # the other pan lies still when no reading strays this far from its line...
-    quiet_z: float = 1.0  # ...and its residuals are no larger than this (chi-square z-score)...
-    quiet_margin_s: float = 0.1  # ...over the ringing window and this long before it
-    horizon_s: float = 0.1  # a steady trend must stay inside the band this long
-    confidence_z: float = 3.0  # standard errors around the trend's level
-    history_s: float = 0.6  # look-back for the press that put the load down...
-    press_drop_g: float = 0.3  # ...the signal must have come down this far from its peak...
-    press_guard_s: float = 0.3  # ...or the press be this long ago
-    touch_rise_g: float = 0.5  # a later rise by this much within press_guard_s, from a load at rest...
-    touch_rest_s: float = 0.2  # ...this long (not still rising), is a finger pushing: the same rule
-    release_max_s: float = 0.5  # the slowest press, landing to let-go (a rising, cautious one is "pressed")
-    blind_interval_s: float = 0.03  # readings further apart than this cannot see a knock's 8-20 Hz ringing...
-    blind_settle_s: float = 0.5  # ...so a window must start this long after a load landed on either pan
-    confirm_s: float = 0.5  # a pan that changes class without being emptied must keep the new one this long
-    sparse_confirm_s: float = 1.6  # readings blind to ringing (and to a hand's tremor) must show a pan's first
-    # class this long, unbroken: longer than a finger resting on the piece (simulator's finger_rest: 1.5 s + lift)
-    accept_fraction: float = 0.4  # of the free gap to a neighbour, added to a class's spread
-    empty_fraction: float = 0.5  # under this share of the lightest class: an empty pan
-    reweigh_after_s: float = 0.5  # a still weight fitting no class this long: reweigh
-    misfit_after_s: float = 0.25  # ...and after this long a class fitted later is a change (confirm_s)
-    rising_window_s: float = 0.5  # over this long after the press's peak (at least half of it)...
-    rising_max_g_s: float = 0.4  # ...a rise faster than this, two standard errors sure, is a hand letting go
-    tremor_window_s: float = 0.3  # a hand on the piece: its 8-12 Hz tremor, looked for over this long...
-    tremor_min_s: float = 0.3  # ...and never over less than this...
-    tremor_settled_g: float = 1.0  # ...of readings this close to the level now (after a press's curve)...
-    tremor_hz: tuple[float, ...] = (7.5, 10.0, 12.5)  # ...at these frequencies (a 0.3 s window resolves ~3 Hz)...
-    tremor_z: float = 7.0  # ...its power this far above the noise's (A^2 n / 4 sigma^2, exponential under noise)...
-    tremor_min_g: float = 0.08  # ...and its amplitude no less than this (the faintest hand's: 0.14 g)...
-    tremor_sustain: float = 0.5  # ...and not dying away: the later half's amplitude at least this share of the earlier's
-    tremor_hold_s: float = 0.25  # a hand seen is taken to be there this long after (a faint tremor shows on and off)
-    tremor_clear_s: float = 0.1  # a pan's first class only once no tremor has shown this long
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A pan's weight from the trailing window: its level and the range it may take."""
-
-    level: float
-    low: float
-    high: float
-    still: bool
-    reason: str = ""
-
-
-def despiked(g: Sequence[float]) -> list[float]:
-    """A centred median of 5 (fewer at the ends, never reaching past them): two corrupt reads
-    in a row pass the pipeline's median of 3, and one such reading among a load's would
-    look like a landing or hide a push from the rules that read the signal's shape."""
-    n, out = len(g), []
-    for i in range(n):
-        half = min(2, i, n - 1 - i)
-        out.append(sorted(g[i - half:i + half + 1])[half])
-    return out
-
-
-def _landing(g: Sequence[float], level: float) -> int | None:
-    """The index of the last reading under half the level: the load landed just after it."""
-    half = 0.5 * level
-    return next((i for i in range(len(g) - 1, -1, -1) if g[i] < half), None)
-
-
-def _landed_s(t: Sequence[float], g: Sequence[float], level: float) -> float:
-    """How long ago the load landed."""
-    j = _landing(g, level)
-    return math.inf if j is None else t[-1] - t[j]
-
-
-def _past_press(t: Sequence[float], g: Sequence[float], n: int, level: float, cfg: JudgeConfig) -> bool:
-    """Whether the hand's press that put the load down is over.
-
-    The press is the peak after the last time the signal was under half its
-    level.  It is over once the peak lies before the window and the signal has
-    come down from it by `press_drop_g`, or after `press_guard_s`."""
-    if level <= 0:
-        return True
-    j = _landing(g, level)
-    if j is None or t[-1] - t[j] >= cfg.press_guard_s:
-        return not _touched(t, g, n, level, cfg)
-    if j == len(g) - 1:
-        return False
-    after = g[j + 1:]
-    peak = max(after)
-    k = j + 1 + after.index(peak)
-    return k < len(g) - n and peak - max(g[-n:]) >= cfg.press_drop_g
-
-
-def _touched(t: Sequence[float], g: Sequence[float], n: int, level: float, cfg: JudgeConfig) -> bool:
-    """Whether the window sits at the top of a rise by more than `touch_rise_g` within the last
-    `press_guard_s`, from a load that lay at rest for `touch_rest_s` before (not a landing or a
-    cautious hand still rising): a finger pushing it, whose flat top is a line.  At rest: a
-    quarter of those readings no lower than half a touch rise under the rise's foot.  Their
-    mean had been pulled down, like a rise, by a glitch the HX711's wire cannot show (a dip
-    of about six readings, docs/hx711.md; seed 5 at 80/s, `--blind 0.01`: 6 in 4,000 hard-end
-    battles and foreign objects were named the push's class)."""
-    start = next(i for i, ti in enumerate(t) if ti >= t[-1] - cfg.press_guard_s)
-    low = min(range(start, len(g)), key=g.__getitem__)
-    before = [v for ti, v in zip(t[:low], g[:low]) if ti >= t[low] - cfg.touch_rest_s]
-    return (level - g[low] > cfg.touch_rise_g
-            and max(g[start:]) - max(g[-n:]) < cfg.press_drop_g
-            and bool(before) and sorted(before)[3 * len(before) // 4] >= g[low] - 0.5 * cfg.touch_rise_g)
-
-
-def _line(t: Sequence[float], g: Sequence[float]) -> tuple[float, float, float, list[float], list[float]]:
-    """Least-squares line: mean, slope, sum of squared x, x (centred times), residuals."""
-    m = len(t)
-    tm, gm = sum(t) / m, sum(g) / m
-    x = [ti - tm for ti in t]
-    sxx = sum(xi * xi for xi in x)
-    slope = sum(xi * (gi - gm) for xi, gi in zip(x, g)) / sxx
-    return gm, slope, sxx, x, [gi - gm - slope * xi for xi, gi in zip(x, g)]
-
-
-def _chi2_limit(dof: int, z: float) -> float:
-    """The chi-square quantile `z` standard deviations up (Wilson-Hilferty), per degree of freedom."""
-    a = 2.0 / (9.0 * dof)
-    return (1.0 - a + z * math.sqrt(a)) ** 3
-
-
-def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int | None = None,
-             sigma: float | None = None, samples: Sequence[float] | None = None,
-             table_quiet: Callable[[float], bool] | None = None) -> Estimate:
-    """Judge the last `n` samples of a pan's history (t, g), whose noise per reading is `sigma`.
-
-    `g` (spike-free: the pipeline's median of 3, `despiked` again) says where the load landed
-    and the press;
-    `samples` (the same readings before the median, default `g`) give the line and the swing:
-    their noise is independent from reading to reading, as the statistics assume, and a
-    swing's tips are not clipped.  Their spikes are left out of the line.
-
-    Still when the press is over and the window either swings both ways
-    (ringing, which decays about the final weight: `low..high` then covers
-    the swing) or is a line (its residuals no larger than the noise) that
-    drifts slowly (slope within `slope_max_g_s`): `low..high` then covers the
-    level now and where the trend takes it in `horizon_s`."""
-    cfg = config
-    sigma = max(cfg.noise_floor_g, cfg.noise_prior_g if sigma is None else sigma)
-    t, g = list(t), list(g)
-    n = len(t) if n is None else n
-    tw, gw = t[-n:], list(g if samples is None else samples)[-n:]
-    mean, slope, sxx, x, resid = _line(tw, gw)
-    spread = sorted(abs(r) for r in resid)
-    floor = max(sigma, 1.4826 * spread[len(spread) // 2])
-    keep = [abs(r) <= cfg.outlier_sigmas * floor for r in resid]
-    m = sum(keep)
-    if m < max(cfg.min_samples, n - 2):
-        return Estimate(mean, -math.inf, math.inf, False, "spiky")
-    if m < n:  # refit without the spikes
-        tw = [v for v, k in zip(tw, keep) if k]
-        gw = [v for v, k in zip(gw, keep) if k]
-        mean, slope, sxx, x, resid = _line(tw, gw)
-    level = mean + slope * x[-1]
-    if not _past_press(t, g, n, level, cfg):
-        return Estimate(level, -math.inf, math.inf, False, "pressed")
-    low, high = min(gw) - cfg.noise_margin_g, max(gw) + cfg.noise_margin_g
-    swing = cfg.oscillation_sigmas * sigma
-    if m > 2:
-        inner = gw[1:-1]
-        if max(inner) - max(gw[0], gw[-1]) > swing and min(gw[0], gw[-1]) - min(inner) > swing:
-            # a crest and a trough: ringing about the final weight, which lies between them, once
-            # no hand can still be letting go (a knock on the table rings about a moving hand too)
-            still = _landed_s(t, g, level) >= cfg.release_max_s or (
-                table_quiet is not None and table_quiet(tw[0]))
-            return Estimate(level, low, high, still, "ringing" if still else "ringing_early")
-    if sum(r * r for r in resid) > sigma * sigma * (m - 2) * _chi2_limit(m - 2, cfg.fit_z):
-        return Estimate(level, low, high, False, "curved")
-    se_slope = sigma / math.sqrt(sxx)
-    if abs(slope) + cfg.slope_z * se_slope > cfg.slope_max_g_s:
-        return Estimate(level, low, high, False, "drifting")
-    se_level = sigma * math.sqrt(1.0 / m + x[-1] * x[-1] / sxx)
-    reach = cfg.confidence_z * (se_level + se_slope * cfg.horizon_s)
-    ahead = level + slope * cfg.horizon_s
-    return Estimate(level, min(level, ahead) - reach, max(level, ahead) + reach, True)
-
-
-def _amplitude(t: np.ndarray, g: np.ndarray, hz: float, degree: int) -> float:
-    """The amplitude of a sine at `hz` in `g`, fitted with a polynomial of `degree` under it
-    (a release's curve or a slow drift)."""
-    w = 2.0 * math.pi * hz * t
-    span = max(t[-1] - t[0], 1e-9)
-    x = (t - t[0]) / span
-    columns = [x ** k for k in range(degree + 1)] + [np.sin(w), np.cos(w)]
-    coef, *_ = np.linalg.lstsq(np.column_stack(columns), g, rcond=None)
-    return float(math.hypot(coef[-2], coef[-1]))
-
-
-@dataclass(frozen=True)
-class ClassGroup:
-    """Classes a scale cannot tell apart, and the band of weights that identifies them."""
-
-    members: tuple[PieceClass, ...]
-    low: float  # lightest possible piece
-    high: float  # heaviest possible piece
-    accept_low: float
-    accept_high: float
-
-    @property
-    def name(self) -> str:
-        return AMBIGUOUS.join(c.name for c in self.members)
-
-    def fits(self, low: float, high: float) -> bool:
-        return self.accept_low <= low and high <= self.accept_high
-
-    def overlaps(self, other: "ClassGroup") -> bool:
-        return self.low <= other.high and other.low <= self.high
-
-
-def build_groups(classes: Iterable[PieceClass], accept_fraction: float) -> list[ClassGroup]:
-    """Merge classes whose spreads overlap; give each group its acceptance band."""
-    spans: list[list] = []
-    for c in sorted(classes, key=lambda c: c.low):
-        if spans and c.low <= spans[-1][2]:
-            spans[-1][0].append(c)
-            spans[-1][2] = max(spans[-1][2], c.high)
-        else:
-            spans.append([[c], c.low, c.high])
-    if not spans:
-        raise ValueError("the judge needs at least one piece class")
-    gaps = [b[1] - a[2] for a, b in zip(spans, spans[1:])]
-    edge = accept_fraction * min(gaps) if gaps else 1.0
-    below = [edge] + [accept_fraction * g for g in gaps]
-    above = [accept_fraction * g for g in gaps] + [edge]
-    return [ClassGroup(tuple(sorted(m, key=lambda c: c.name)), lo, hi, lo - b, hi + a)
-            for (m, lo, hi), b, a in zip(spans, below, above)]
 
 
 @dataclass(frozen=True)
@@ -512,9 +210,9 @@ class Judge:
             return  # a spike (the median of 3 took it out)
         idle.append(reading)
         if len(idle) >= self._block_n:
-            _, _, _, _, resid = _line([r.t for r in idle], [r.sample_g for r in idle])
+            _, _, _, _, resid = fit_line([r.t for r in idle], [r.sample_g for r in idle])
             dof = len(resid) - 2
-            self._noise_runs[reading.channel].append(math.sqrt(sum(r * r for r in resid) / dof / _chi2_limit(dof, 0.0)))
+            self._noise_runs[reading.channel].append(math.sqrt(sum(r * r for r in resid) / dof / chi2_limit(dof, 0.0)))
             idle.clear()
 
     def band(self, channel: int, group_name: str) -> tuple[float, float]:
@@ -590,7 +288,7 @@ class Judge:
         pan = self._windows[other]
         if not pan or pan[-1].grams < cfg.empty_fraction * self.groups[other][0].low:
             return False
-        j = _landing([r.grams for r in pan], pan[-1].grams)
+        j = landing([r.grams for r in pan], pan[-1].grams)
         return j is not None and window[-n].t < pan[j].t + cfg.blind_settle_s
 
     def _quiet(self, channel: int, since: float) -> bool:
@@ -604,10 +302,10 @@ class Judge:
         if len(g) < self.config.min_samples:
             return False
         sigma = max(self.config.noise_floor_g, self.noise_g(channel))
-        _, _, _, _, resid = _line(t, g)
+        _, _, _, _, resid = fit_line(t, g)
         dof = len(g) - 2
         return (max(abs(r) for r in resid) <= self.config.quiet_sigmas * sigma
-                and sum(r * r for r in resid) <= sigma * sigma * dof * _chi2_limit(dof, self.config.quiet_z))
+                and sum(r * r for r in resid) <= sigma * sigma * dof * chi2_limit(dof, self.config.quiet_z))
 
     def _since_peak(self, channel: int, span_s: float) -> tuple[list[Reading], list[float]] | None:
         """The readings (and their despiked grams) of the last `span_s` after the peak of the press
@@ -617,7 +315,7 @@ class Judge:
         if g[-1] < self.config.empty_fraction * self.groups[channel][0].low:
             return None
         start = window[-1].t - span_s
-        j = _landing(g, g[-1])
+        j = landing(g, g[-1])
         if j is not None and j < len(g) - 1:
             start = max(start, window[max(range(j + 1, len(g)), key=g.__getitem__)].t)
         k = next(i for i, r in enumerate(window) if r.t >= start)
@@ -634,7 +332,7 @@ class Judge:
         readings, g = seen
         if len(readings) < cfg.min_samples or readings[-1].t - readings[0].t < 0.5 * cfg.rising_window_s:
             return False
-        _, slope, sxx, _, resid = _line([r.t for r in readings], g)
+        _, slope, sxx, _, resid = fit_line([r.t for r in readings], g)
         sigma = max(cfg.noise_floor_g, self.noise_g(channel), math.sqrt(sum(r * r for r in resid) / max(1, len(g) - 2)))
         return slope - 2.0 * sigma / math.sqrt(sxx) > cfg.rising_max_g_s
 
@@ -663,13 +361,13 @@ class Judge:
         n = len(recent)
         t = np.array([r.t - now for r in recent])
         x = np.array([r.grams if abs(r.sample_g - r.grams) > 4.0 * sigma else r.sample_g for r in recent])
-        best = max(cfg.tremor_hz, key=lambda f: _amplitude(t, x, f, 2))
-        amp = _amplitude(t, x, best, 2)
+        best = max(cfg.tremor_hz, key=lambda f: sine_amplitude(t, x, f, 2))
+        amp = sine_amplitude(t, x, best, 2)
         if amp < cfg.tremor_min_g or amp * amp * n / (4.0 * sigma * sigma) < cfg.tremor_z:
             return False
         half = n // 2
-        later = _amplitude(t[half:], x[half:], best, 1)
-        return later >= cfg.tremor_min_g and later >= cfg.tremor_sustain * _amplitude(t[:half], x[:half], best, 1)
+        later = sine_amplitude(t[half:], x[half:], best, 1)
+        return later >= cfg.tremor_min_g and later >= cfg.tremor_sustain * sine_amplitude(t[:half], x[:half], best, 1)
 
     def _blind(self, window: deque[Reading], n: int) -> bool:
         """Whether the last `n` readings come too far apart to see a knock's ringing."""

@@ -25,10 +25,8 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
 
 from companion import config as config_module  # noqa: E402
 from companion import i18n  # noqa: E402
-from companion.errors import CompanionError  # noqa: E402
 from companion.play import registry  # noqa: E402
 from companion.play.session import Session  # noqa: E402
-from companion.sensing.factory import open_source  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.ui.problems import ProblemHandler, install_cjk_font, window  # noqa: E402
 
@@ -50,8 +48,8 @@ class CompanionApp(App):
         self.has_cjk = install_cjk_font(cfg.display.cjk_font)
         self.lang = self._language()
         problems = []
-        self._source, self._source_opened = source, source is not None
-        self._seesaw = None
+        self._given_source = source  # a source made elsewhere (the tests'), for the weighing device
+        self._sensor, self._sensor_opened = None, False
         self._rate_warned = False
         self._screen_keyboard = None  # companion.ui.keyboard.OnScreenKeyboard while it is on
         self.seats = None  # companion.seats.server.SeatServer while the phones' server runs
@@ -211,64 +209,32 @@ class CompanionApp(App):
             self._screen_keyboard = None
 
     # sensor --------------------------------------------------------------------
-    # Opened on first use (the first status tick, after the home screen is drawn),
-    # so that start-up does not wait for numpy and the sensor.
+    # The weighing device belongs to the game that weighs (companion/ui/sensor.py); it is
+    # opened on first use (the first status tick, after the home screen is drawn), so that
+    # start-up does not wait for numpy and the sensor.
 
     @property
-    def source(self):
-        """The seesaw's WeightSource, or None when it cannot be opened (the notice says why)."""
-        if not self._source_opened:
-            from companion.games.gunkan.pieces import default_table  # the only game that weighs
+    def sensor(self):
+        """The weighing device (`companion.ui.sensor.WeighingDevice`), or None when no game weighs."""
+        if not self._sensor_opened:
+            from companion.ui.sensor import open_device
 
-            self._source_opened = True
-            try:
-                self._source = open_source(self.cfg.sensor, table=default_table())
-            except CompanionError as exc:
-                self.notice = f"{self.notice}  {exc}".strip()
-        return self._source
-
-    @property
-    def seesaw(self):
-        """The source's only reader (`companion.games.gunkan.seesaw.Seesaw`), or None."""
-        if self._seesaw is None and self.source is not None:
-            self._seesaw = self._open_seesaw()
-        return self._seesaw
-
-    def _open_seesaw(self):
-        """The seesaw over the source with the configured stored calibration (`sensor.calibration`,
-        else the newest; a simulator without one gets its virtual factory calibration)."""
-        from companion.games.gunkan.seesaw import Seesaw, virtual_calibration
-
-        store, sensor = self.store, self.cfg.sensor
-        calibration = store.calibration(sensor.calibration or None) or store.calibration()
-        if calibration is None and self.source.virtual:
-            calibration = virtual_calibration(self.source)
-        try:
-            return Seesaw(self.source, calibration, rate_hz=sensor.wanted_rate)
-        except CompanionError:  # a stored calibration that does not fit this sensor
-            return Seesaw(self.source, None, rate_hz=sensor.wanted_rate)
+            self._sensor_opened = True
+            self._sensor = open_device(self.cfg, self.store, self._given_source)
+            if self._sensor is not None and self._sensor.problem:
+                self.notice = f"{self.notice}  {self._sensor.problem}".strip()
+        return self._sensor
 
     def _update_sensor_status(self, *_):
-        name = self.tr(f"app.source_{self.cfg.sensor.source}", self.lang)
-        if self.source is None:
-            self.sensor_text, self.sensor_ok = name, False
-            return
-        self.seesaw.poll()
-        self._warn_of_the_rate()
-        status = self.source.status()
-        if status.connected:  # connected goes without saying: the badge says how the pans are
-            from companion.games.gunkan.seesaw import SETTLING
+        from companion.ui.sensor import badge
 
-            still = all(self.seesaw.pan(c).kind != SETTLING for c in range(self.source.channels))
-            text = f"{name} · {self.tr('app.sensor_stable' if still else 'app.sensor_moving', self.lang)}"
-        else:
-            text = f"{name}: {self.tr('app.sensor_disconnected', self.lang)}"
-        self.sensor_text = text
-        self.sensor_ok = status.connected
+        name = self.tr(f"app.source_{self.cfg.sensor.source}", self.lang)
+        self.sensor_text, self.sensor_ok = badge(self.sensor, name, self.tr)
+        self._warn_of_the_rate()
 
     def _warn_of_the_rate(self) -> None:
         """Once: the board does not run at the configured rate (the measured one is used)."""
-        mismatch = None if self._rate_warned else self.seesaw.rate_warning()
+        mismatch = None if self._rate_warned or self.sensor is None else self.sensor.rate_warning()
         if mismatch is not None:
             self._rate_warned = True
             wanted, measured = mismatch
@@ -288,6 +254,6 @@ class CompanionApp(App):
         for screen in self.manager.screens:
             if isinstance(screen, GameScreen):
                 screen.close()
-        if self._source is not None:
-            self._source.close()
+        if self._sensor is not None:
+            self._sensor.close()
         self.store.close()

@@ -1,7 +1,7 @@
 """The sensor test (Settings → センサーのテスト): each pan's grams and noise live, and after
 30 s a verdict: both pans respond, the noise is low, no fault (companion/sensing/selftest.py).
-It reads through the app's seesaw, the source's only reader.  On the simulator a button
-per pan presses it like a finger."""
+It reads through the app's weighing device (companion/ui/sensor.py), the source's only
+reader.  On the simulator a button per pan presses it like a finger."""
 
 from __future__ import annotations
 
@@ -46,8 +46,8 @@ class SensorTestScreen(Screen):
         return self.app.tr(key, self.app.lang, **values)
 
     def on_enter(self, *_):
-        source = self.app.source
-        self.virtual = bool(source is not None and source.virtual)
+        sensor = self.app.sensor
+        self.virtual = bool(sensor is not None and sensor.virtual)
         self.start()
         if self._tick_event is None:
             self._tick_event = Clock.schedule_interval(self._tick, TICK_S)
@@ -59,33 +59,32 @@ class SensorTestScreen(Screen):
 
     def start(self) -> None:
         self.test = SensorTest()
-        seesaw = self.app.seesaw
-        if seesaw is not None:
-            seesaw.poll()
-            self._seen = [max((r.t for r in seesaw.recent(c, 0.0)), default=0.0) for c in (0, 1)]
+        sensor = self.app.sensor
+        if sensor is not None and sensor.status() is not None:  # the readings so far are not the test's
+            self._seen = [max((r.t for r in sensor.recent(c, 0.0)), default=0.0) for c in (0, 1)]
         self._tick()
 
     def press(self, pan: int) -> None:
         """The virtual finger: a press on the simulator's pan, let go after FINGER_S."""
-        source = self.app.source
+        source = self.app.sensor.source
         load = source.place(pan, grams=FINGER_G)
         Clock.schedule_once(lambda *_: source.remove(pan, load), FINGER_S)
 
     def _tick(self, *_):
         if self.app is None:  # the app is stopping
             return
-        seesaw, now = self.app.seesaw, self.clock()
-        if seesaw is None:
+        sensor, now = self.app.sensor, self.clock()
+        status = None if sensor is None else sensor.status()
+        if status is None:
             self.verdict_text, self.passed = self.tr("sensortest.no_source"), False
             return
-        seesaw.poll()
         readings = []
         for c in (0, 1):
-            fresh = seesaw.recent(c, self._seen[c])
+            fresh = sensor.recent(c, self._seen[c])
             if fresh:
                 self._seen[c] = fresh[-1].t
             readings += fresh
-        self.test.observe(now, readings, seesaw.source.status())
+        self.test.observe(now, readings, status)
         self._draw(now)
 
     def _draw(self, now: float) -> None:

@@ -142,7 +142,7 @@ class Evening:
 
     @property
     def sim(self):
-        return self.gui.app.source
+        return self.gui.app.sensor.source
 
     # touches ------------------------------------------------------------------------------
 
@@ -362,7 +362,7 @@ def test_a_whole_game_of_gunkan_by_touch(gui, seed, judging):
     gui.app.lang = rng.choice(("ja", "en"))
     gui.tap(gui.tile("gunkan"))
     screen = gui.screen
-    gui.app.source.with_realism(**GENTLE_HANDS)
+    gui.app.sensor.source.with_realism(**GENTLE_HANDS)
     evening = Evening(gui, screen, rng, judging)
     try:
         evening.press(f"mode:{judging}")

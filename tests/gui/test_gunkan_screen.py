@@ -24,7 +24,7 @@ WEIGHT = re.compile(r"\d\s*(g|グラム)\b")
 def gunkan(gui):
     gui.tap(gui.tile("gunkan"))
     assert gui.screen.name == "gunkan"
-    gui.app.source.with_realism(**GENTLE_HANDS)
+    gui.app.sensor.source.with_realism(**GENTLE_HANDS)
     return gui.screen
 
 
@@ -101,7 +101,7 @@ def weighing(gui, screen, fought):
 
 
 def describe(gui, screen):
-    sim = gui.app.source
+    sim = gui.app.sensor.source
     return (f"{screen.prompt_text!r} {screen.session.actions[-4:]} {sim.loads(0)} {sim.loads(1)} "
             f"{screen.seesaw.pan(0)} {screen.seesaw.pan(1)} {screen.seesaw.battle()} await={screen.controller.await_change}")
 

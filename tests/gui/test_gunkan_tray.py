@@ -12,7 +12,7 @@ from test_gunkan_screen import GENTLE_HANDS, assert_no_secrets, tap_action
 @pytest.fixture
 def gunkan(gui):
     gui.tap(gui.tile("gunkan"))
-    gui.app.source.with_realism(**GENTLE_HANDS)
+    gui.app.sensor.source.with_realism(**GENTLE_HANDS)
     return gui.screen
 
 
@@ -26,7 +26,7 @@ def put(gui, screen, piece):
 
 
 def pans(gui):
-    sim = gui.app.source
+    sim = gui.app.sensor.source
     return [[label for _, label, _ in sim.loads(pan)] for pan in ("L", "R")]
 
 

@@ -18,7 +18,7 @@ def wizard(gui):
     gunkan = gui.screen
     gui.tap(gunkan.ids.calibrate)
     assert gui.screen.name == "gunkan_calibration"
-    gui.app.source.with_realism(**GENTLE_HANDS)
+    gui.app.sensor.source.with_realism(**GENTLE_HANDS)
     return gui.screen
 
 
@@ -33,8 +33,8 @@ def type_mass(gui, wizard, text):
 def scale_step(gui, wizard):
     """The virtual hand does what the step asks; record once the pans are still."""
     gui.tap(wizard.ids.hand)
-    before = wizard.calibrator.index
-    while wizard.calibrator.index == before:
+    before = wizard.flow.calibrator.index
+    while wizard.flow.calibrator.index == before:
         gui.pump(0.3)
         gui.wait_until(lambda: wizard.ready, what="still pans")
         gui.tap(wizard.ids.main)
@@ -43,7 +43,7 @@ def scale_step(gui, wizard):
 def weigh_every_piece(gui, wizard):
     gui.wait_until(lambda: wizard.ids.pans.text.startswith("左の皿：空　右の皿："), what="the left pan shown empty")
     while wizard.step == "pieces":  # a weighing is taken: lift it off, put the next piece on
-        done = wizard.plan.count
+        done = wizard.flow.plan.count
         # the first weighings by touch; then the same hand without the taps' frames (time budget)
         hand = (lambda: gui.tap(wizard.ids.hand)) if done < 3 else wizard.virtual_hand
         if done == 0:
@@ -55,25 +55,25 @@ def weigh_every_piece(gui, wizard):
         gui.wait_until(lambda: not wizard.lifting, what="an empty pan")
         if wizard.step == "pieces":
             hand()
-            gui.wait_until(lambda: wizard.plan.count == done + 1, what="the next weighing")
+            gui.wait_until(lambda: wizard.flow.plan.count == done + 1, what="the next weighing")
 
 
 @pytest.mark.parametrize("gui_config, mass", [("sensor:\n  rate_hz: 10\n", "20"), ("", "50")],
                          ids=["20g-10-per-s", "50g-80-per-s"], indirect=["gui_config"])
 def test_the_wizard_completes_with_the_mass_the_builder_has(gui, wizard, mass):
     rate = gui.app.cfg.sensor.wanted_rate or 80
-    assert wizard.seesaw.rate_hz == gui.app.source.rate_hz == rate  # most HX711 boards: 10/s
+    assert wizard.seesaw.rate_hz == gui.app.sensor.source.rate_hz == rate  # most HX711 boards: 10/s
     assert wizard.step == "mass"
     gui.tap(wizard.keys["clear"])
     assert wizard.ids.main.disabled  # nothing to calibrate with yet
     for key in mass:
         gui.tap(wizard.keys[key])
-    error = Reference(typed=mass).error(wizard.readings)
+    error = Reference(typed=mass).error(wizard.flow.readings)
     assert f"目盛りの誤差 ±{100 * error:.2f} %" in wizard.ids.reference.text  # stated before it is used
     assert f"22 g の駒で ±{22 * error:.2f} g" in wizard.ids.reference.text
     gui.screenshot(f"w00-mass-{mass}g")
     gui.tap(wizard.ids.main)
-    assert wizard.step == "scale" and wizard.calibrator.known_g == float(mass)
+    assert wizard.step == "scale" and wizard.flow.calibrator.known_g == float(mass)
     gui.screenshot(f"w01-tare-{rate}")
     for _ in range(3):  # zero, then the known mass on each pan
         scale_step(gui, wizard)
@@ -83,9 +83,9 @@ def test_the_wizard_completes_with_the_mass_the_builder_has(gui, wizard, mass):
     assert wizard.step == "pieces"
     for channel in (0, 1):  # the scales it set read the simulator's pans true
         ch = wizard.seesaw.pipeline.channels[channel]
-        assert ch.counts_per_gram == pytest.approx(gui.app.source._chan[channel].counts_per_gram, rel=0.01)
+        assert ch.counts_per_gram == pytest.approx(gui.app.sensor.source._chan[channel].counts_per_gram, rel=0.01)
     weigh_every_piece(gui, wizard)
-    assert wizard.plan.count < 30  # stopped once the factory pieces were surely apart (not 60)
+    assert wizard.flow.plan.count < 30  # stopped once the factory pieces were surely apart (not 60)
     gui.screenshot(f"w04-report-{rate}")
     assert wizard.report is not None and "⚠" not in wizard.status_text  # the factory pieces are apart
     assert "すべての隣り合うクラスが十分に離れています" in wizard.status_text
@@ -115,7 +115,7 @@ def test_the_wizard_completes_with_the_mass_the_builder_has(gui, wizard, mass):
     assert wizard.seesaw.calibration["classes"] is None  # default classes with these scales
     gui.tap(wizard.ids.restart)  # saved: nothing to lose, so no question
     assert wizard.dialog is None or wizard.dialog.parent is None
-    assert wizard.step == "mass" and wizard.reference.typed == mass  # the mass it had, offered again
+    assert wizard.step == "mass" and wizard.flow.reference.typed == mass  # the mass it had, offered again
     gui.tap(wizard.ids.back)
     assert gui.screen.name == "gunkan"
 
@@ -129,7 +129,7 @@ def test_coins_stack_to_their_masses_and_a_worn_stack_says_to_weigh_it(gui, wiza
     assert "⚠ 0.5 % 超：硬貨を 0.01 g のはかりで量って合計を入力" in text  # coins wear by up to 1 %
     gui.screenshot("w00-coins")
     gui.tap(wizard.keys["1"])  # typing starts over from the coins
-    assert wizard.reference.coins == () and wizard.reference.typed == "1"
+    assert wizard.flow.reference.coins == () and wizard.flow.reference.typed == "1"
     assert wizard.ids.main.disabled  # 1 g: under 10 g
     assert "10 g から 1000 g" in wizard.ids.reference.text
     gui.tap(wizard.keys["back"])
@@ -137,22 +137,22 @@ def test_coins_stack_to_their_masses_and_a_worn_stack_says_to_weigh_it(gui, wiza
         gui.tap(wizard.keys["coin:1"])
     assert "1円×12 ＝ 12.00 g" in wizard.ids.reference.text and not wizard.ids.main.disabled
     gui.tap(wizard.ids.main)
-    assert wizard.calibrator.known_g == 12.0
+    assert wizard.flow.calibrator.known_g == 12.0
 
 
 def test_the_mass_on_the_wrong_pan_is_named_not_called_moving(gui, wizard):
     type_mass(gui, wizard, "20")
     scale_step(gui, wizard)  # zeroed
-    assert wizard.calibrator.step.channel == 0
-    gui.app.source.place(1, grams=20.0)  # the left pan is asked for; the mass goes on the right
+    assert wizard.flow.calibrator.step.channel == 0
+    gui.app.sensor.source.place(1, grams=20.0)  # the left pan is asked for; the mass goes on the right
     gui.wait_until(lambda: wizard.ids.pans.text == "左の皿：静止・空　右の皿：静止・重さあり", what="both pans still")
     gui.wait_until(lambda: wizard.ready, what="the record button")
     gui.tap(wizard.ids.main)
-    assert wizard.calibrator.index == 1  # nothing recorded
+    assert wizard.flow.calibrator.index == 1  # nothing recorded
     assert wizard.status_text == "重さが右の皿に載っています。\n左の皿だけに載せてください"
     assert "揺れています" not in wizard.status_text
     gui.screenshot("w02-wrong-pan")
-    gui.app.source.clear()
+    gui.app.sensor.source.clear()
     gui.wait_until(lambda: wizard.ids.pans.text == "左の皿：静止・空　右の皿：静止・空", what="both pans empty")
     gui.tap(wizard.ids.main)
     assert wizard.status_text == "左の皿に何も載っていません。\n重さを載せてください"
@@ -166,7 +166,7 @@ def test_the_virtual_hand_says_what_it_did_in_the_mass_steps(gui, wizard):
     scale_step(gui, wizard)
     gui.tap(wizard.ids.hand)
     assert wizard.status_text == "仮想の手：20 g を左の皿に載せました"
-    assert [g for _, _, g in gui.app.source.loads(0)] == [20.0]
+    assert [g for _, _, g in gui.app.sensor.source.loads(0)] == [20.0]
     gui.wait_until(lambda: "左の皿：静止・重さあり" in wizard.ids.pans.text, what="the left pan shown loaded")
     gui.screenshot("w02-hand")
 
@@ -177,7 +177,7 @@ def test_starting_over_or_leaving_asks_before_unsaved_weighings_are_lost(gui, wi
         scale_step(gui, wizard)
     weigh_every_piece(gui, wizard)
     assert wizard.step == "report"
-    count = wizard.plan.count
+    count = wizard.flow.plan.count
     gui.tap(wizard.ids.restart)
     assert wizard.dialog.parent is not None and f"未保存の計量 {count + 2} 回" in wizard.dialog.children[0].children[-1].text
     gui.screenshot("w07-ask-restart")

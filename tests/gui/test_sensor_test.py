@@ -35,22 +35,22 @@ def test_both_pans_pressed_quiet_and_no_fault_in_30_s_passes(gui):
     assert gui.screen.name == "settings"
 
 
-def left_pan_near_zero(seesaw) -> bool:
-    seesaw.poll()
-    return abs(seesaw.recent(0, 0.0)[-1].grams) < 5
+def left_pan_near_zero(sensor) -> bool:
+    sensor.status()  # the readings that arrived
+    return abs(sensor.recent(0, 0.0)[-1].grams) < 5
 
 
 def test_a_pan_pressed_past_its_cell_fails_and_says_which(gui):
     screen = open_test(gui)
     screen.test.duration_s = 4.0  # the fault is what is tested, not the 30 s
-    gui.app.source.place(0, grams=1200.0)  # a hand leaning on the left pan
+    gui.app.sensor.source.place(0, grams=1200.0)  # a hand leaning on the left pan
     gui.wait_until(lambda: screen.test.done(screen.clock()), timeout=8, what="the test's end")
     gui.pump(0.2)
     assert screen.verdict_text == "不合格 ×" and not screen.passed
     assert "× 4 秒間エラーなし：左の皿が過負荷" in screen.checks_text
     gui.screenshot("t03-fail")
-    gui.app.source.clear()  # the hand lifted: the pan comes back before the test is run again
-    gui.wait_until(lambda: left_pan_near_zero(gui.app.seesaw), what="the left pan back near zero")
+    gui.app.sensor.source.clear()  # the hand lifted: the pan comes back before the test is run again
+    gui.wait_until(lambda: left_pan_near_zero(gui.app.sensor), what="the left pan back near zero")
     gui.tap(screen.ids.restart)
     assert "テスト中" in screen.verdict_text and not screen.test.faults
 

@@ -101,6 +101,6 @@ def test_a_board_slower_than_configured_is_noticed_on_the_home_screen(gui):
     gui.source_factory = lambda: SimulatedSeesaw(seed=1, rate_hz=10.0)  # the board, not the setting
     app = gui.start()
     gui.wait_until(lambda: "実測は毎秒 10 回" in app.notice, timeout=8, what="the rate notice")
-    assert app.notice.count("sensor.rate_hz") == 1 and app.seesaw.rate_hz == 10.0
+    assert app.notice.count("sensor.rate_hz") == 1 and app.sensor.seesaw.rate_hz == 10.0
     assert gui.find("毎秒 80 回")
     gui.screenshot("home-rate-mismatch")

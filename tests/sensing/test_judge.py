@@ -5,11 +5,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.sensing.judge import (
-    BALANCED, LEFT, REFUSED, REWEIGH, RIGHT, UNSTABLE, WAITING, Judge, JudgeConfig, build_groups, estimate)
+from companion.sensing.classes import build_groups
+from companion.sensing.fits import estimate
+from companion.sensing.judge import BALANCED, LEFT, REFUSED, REWEIGH, RIGHT, UNSTABLE, WAITING, Judge, JudgeConfig
 from companion.games.gunkan.pieces import PieceClass, default_table, pan_classes
 from companion.sensing.pipeline import OVERLOAD, Pipeline, Reading
-from companion.sensing.simulator import FAMILIES, Bump, ManualClock, Realism, SimulatedSeesaw, Transient, _press
+from companion.sensing.hands import FAMILIES, Bump, Transient, press
+from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
 
 RATE = 80.0
 DATA = Path(__file__).parent / "data"
@@ -107,7 +109,7 @@ def test_never_a_wrong_class_during_any_hand_transient():
             for hand in hand_sweep():
                 j = judge()
                 truth = j.group_of(1, cls.name).name
-                g = _press(t, mass, hand)
+                g = press(t, mass, hand)
                 for ti, gi in zip(t, g):
                     j.feed(Reading(ti, 1, 0, float(gi), True))
                     state = j.identify(1)
@@ -182,7 +184,7 @@ def test_a_finger_straightening_a_piece_does_not_change_its_class():
     hand = Transient(0.1, 0.03, 0.1, 0.0, 8.0, 0.05, touch_after_s=0.3, touch=0.13, touch_s=0.4)
     j = judge()
     seen = set()
-    for r in readings(_press(t, 16.0, hand), noise=0.05):
+    for r in readings(press(t, 16.0, hand), noise=0.05):
         j.feed(r)
         state = j.identify(1)
         if state.kind == "class":
@@ -198,7 +200,7 @@ def test_a_knock_on_the_table_during_a_slow_release_is_not_ringing_about_the_wei
     knock = Bump(at=0.05, grams=3.0, hz=12.0, decay_s=0.15)
     for seed in range(20):
         j = judge()
-        for r in readings(_press(t, 14.0, hand) + knock.grams_at(1, t), noise=0.08, seed=seed):
+        for r in readings(press(t, 14.0, hand) + knock.grams_at(1, t), noise=0.08, seed=seed):
             j.feed(r)
             state = j.identify(1)
             assert state.kind != "class" or state.group.name == "minesweeper", (seed, r.t)
@@ -225,7 +227,7 @@ def test_a_knock_felt_on_both_pans_during_a_slow_release_is_not_ringing_about_th
     knock = Bump(at=0.05, grams=3.0, hz=12.0, decay_s=0.15, share=(0.6, 1.0))
     for seed in range(20):
         j = judge()
-        for r in interleaved(16.0 + knock.grams_at(0, t), _press(t, 14.0, hand) + knock.grams_at(1, t),
+        for r in interleaved(16.0 + knock.grams_at(0, t), press(t, 14.0, hand) + knock.grams_at(1, t),
                              noise=0.08, seed=seed):
             j.feed(r)
             state = j.identify(1)
@@ -236,7 +238,7 @@ def test_ringing_is_taken_early_only_while_the_other_pan_lies_still():
     """A dropped destroyer ringing 0.2 s after landing: about its weight if the table is quiet
     (the other pan still), else perhaps about a moving hand until the slowest press is over."""
     t = np.arange(0.0, 0.2, 1 / RATE)
-    g = _press(t, 16.0, Transient(1.0, 0.01, 0.02, 0.04, 8.0, 0.3))
+    g = press(t, 16.0, Transient(1.0, 0.01, 0.02, 0.04, 8.0, 0.3))
     cfg = JudgeConfig()
     quiet = estimate(t, g, cfg, 13, 0.05, table_quiet=lambda since: True)
     shaken = estimate(t, g, cfg, 13, 0.05, table_quiet=lambda since: False)
@@ -364,7 +366,7 @@ def test_a_finger_resting_on_a_piece_is_waited_out(rate):
     for seed in range(6):
         j = Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=rate)
         named = []
-        for r in readings(_press(t, 20.0, hand), rate=rate, noise=0.07, seed=seed):
+        for r in readings(press(t, 20.0, hand), rate=rate, noise=0.07, seed=seed):
             j.feed(r)
             if j.identify(1).kind == "class":
                 named.append((j.identify(1).group.name, r.t))
@@ -381,7 +383,7 @@ def test_a_slow_release_is_never_named_a_lighter_class(rate):
     for seed in range(6):
         j = Judge(LEFT_CLASSES, RIGHT_CLASSES, rate_hz=rate)
         named = set()
-        for r in readings(_press(t, 20.0, hand), rate=rate, noise=0.07, seed=seed):
+        for r in readings(press(t, 20.0, hand), rate=rate, noise=0.07, seed=seed):
             j.feed(r)
             if j.identify(1).kind == "class":
                 named.add(j.identify(1).group.name)

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from companion.games.gunkan.pieces import default_table, pan_classes
 from companion.sensing.judge import Judge
 from companion.sensing.pipeline import Reading
-from companion.sensing.simulator import FAMILIES, ManualClock, Realism, SimulatedSeesaw
+from companion.sensing.hands import FAMILIES
+from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
 
 LEFT_CLASSES, RIGHT_CLASSES = pan_classes(default_table())
 SHIPS = [c.name for c in RIGHT_CLASSES]

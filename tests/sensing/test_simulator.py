@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from companion.games.gunkan.pieces import default_table
-from companion.sensing.simulator import FAMILIES, QUIET, Bump, ManualClock, Realism, SimulatedSeesaw, Transient
+from companion.sensing.hands import FAMILIES, Bump, Transient
+from companion.sensing.simulator import QUIET, ManualClock, Realism, SimulatedSeesaw
 from companion.sensing.source import WeightSource
 
 

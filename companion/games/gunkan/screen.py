@@ -27,11 +27,11 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
 from companion.games.gunkan.controller import GunkanController, Weighing
 from companion.games.gunkan.display import render
-from companion.games.gunkan.sounds import Sounds
 from companion.games.gunkan.widgets import ChoiceDialog, SeesawView, VirtualTray  # noqa: F401
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
+from companion.ui.sounds import Sounds
 from companion.ui.widgets import whole_lines
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -79,8 +79,8 @@ class GunkanScreen(ControllerScreen):
         app = self.app
         if self._sounds is None:
             self._sounds = Sounds(app.cfg.data_path / "sounds")
-        self.seesaw = app.seesaw
-        self.virtual = bool(app.source and app.source.virtual)
+        self.seesaw = app.sensor.seesaw  # device.SeesawDevice, held by the shell for its sensor badge
+        self.virtual = app.sensor.virtual
         self._open(GunkanController.open(self.store, session, self.seesaw, self.virtual))
         self._start_ticking()
 
@@ -152,7 +152,7 @@ class GunkanScreen(ControllerScreen):
         if tray is None:
             return
         if self._tray is None or self._tray_lang != self.app.lang:
-            self._tray, self._tray_lang = VirtualTray(self.app.source, self.tr), self.app.lang
+            self._tray, self._tray_lang = VirtualTray(self.app.sensor.source, self.tr), self.app.lang
         self._tray.show_pan(self._tray.opening_pan(tray["attacker_next"]))
         self.dialog = self._tray
         self.dialog.open()

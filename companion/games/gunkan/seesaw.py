@@ -10,6 +10,7 @@ short history per pan.  Screens then ask
 * `identities(verdict, counterweight_tap)` (a function): the classes behind a
   verdict, for judging "identify" (`Identities` or a `redo` reason);
 * `settled(channel)`: a still weight in grams, for the calibration wizard only;
+* `counterweight_sensed` (and the function for any table): whether the stack weighs apart;
 * `rate_warning()`: (wanted, measured) samples/s when the configured rate is not
   the board's.
 
@@ -35,7 +36,7 @@ import numpy as np
 from companion.sensing.calibration import Calibrator
 from companion.sensing.judge import (
     AMBIGUOUS, BALANCED, LEFT, REFUSED as JUDGE_REFUSED, REWEIGH, RIGHT, WAITING, Judge, JudgeConfig,
-    PanState, Verdict,
+    PanState, Verdict, build_groups,
 )
 from companion.games.gunkan.pieces import COMBINE, COUNTERWEIGHT, SHIPS, SUBMARINE, PieceClass, default_table, pan_classes
 from companion.sensing.pipeline import NotStableError, Pipeline, rate_differs
@@ -120,9 +121,7 @@ class Seesaw:
     def counterweight_sensed(self) -> bool:
         """Whether a submarine carrying the counterweight weighs apart from the carrier
         (else the attacker's tap must tell them apart)."""
-        if SUBMARINE not in self.table or COUNTERWEIGHT not in self.table:
-            return False
-        return AMBIGUOUS not in self.judge.group_of(0, STACKED).name
+        return counterweight_sensed(self.table, self.judge_config.accept_fraction)
 
     def tare(self) -> None:
         """Zero both pans (raises NotStableError while one moves)."""
@@ -219,6 +218,16 @@ class Seesaw:
         if trimmed[-1] - trimmed[0] > band:
             return None
         return float(np.median(trimmed)), float(np.std(trimmed))
+
+
+def counterweight_sensed(table: Mapping[str, PieceClass], accept_fraction: float) -> bool:
+    """Whether, judged against `table`, a submarine carrying the counterweight weighs apart
+    from every other class on the attacker's pan (the carrier)."""
+    if SUBMARINE not in table or COUNTERWEIGHT not in table:
+        return False
+    left, _ = pan_classes(table)
+    group = next(g for g in build_groups(left, accept_fraction) if any(c.name == STACKED for c in g.members))
+    return AMBIGUOUS not in group.name
 
 
 def identities(verdict: Verdict, counterweight_tap: bool | None = None) -> Identities:

@@ -1,19 +1,13 @@
-"""The seesaw calibration wizard, reached from the Gunkan referee screen.
+"""The seesaw calibration wizard, reached from the Gunkan referee screen: the screen over
+`calibration.CalibrationFlow` (the steps, what each pan shows, why a step cannot be taken,
+what is saved; no Kivy), with wizard_mass.py drawing its first step.
 
-Steps: the known mass the builder has (typed on a keypad, or coins stacked: reference.py,
-with the scale error it leaves) → zero both pans → that mass on each pan (the scales; a pan
-loaded instead of the asked one is named) → every piece
-type of both fleets on the left pan, then more of the classes not yet surely
-apart, until every pair is (weighplan.py; each weighing captured on its own
-once the pan is still, each pan's state shown while it waits) → the classes,
-drawn with their acceptance bands and the margin between neighbours in σ, and
-clear warnings → save (named by date and time) and use.  Stored calibrations can be
-chosen again; the one in use is the setting `sensor.calibration` (as
-`companion calibrate` sets it), the newest when that is empty.
-Only this screen weighs in grams and names pieces: "check" tells what lies
-on the left pan.  With a simulated seesaw a "virtual" button does the asked
-placing or lifting, like a hand, and says what it did.  Starting over or leaving with
-weighings not saved asks first.
+It draws the flow's step in words (the plot of the classes with their acceptance bands and
+the margin between neighbours in σ, and clear warnings, at the report), asks before starting
+over or leaving with weighings not saved, saves (named by date and time) and uses a
+calibration, and lists the stored ones; the one in use is the setting `sensor.calibration`
+(as `companion calibrate` sets it), the newest when that is empty.  With a simulated seesaw
+a "virtual" button does the asked placing or lifting, like a hand, and says what it did.
 """
 
 from __future__ import annotations
@@ -26,27 +20,22 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 
 from companion.errors import CompanionError
-from companion.sensing.calibration import Calibrator
-from companion.sensing.pipeline import CalibrationError
-from companion.sensing.judge import AMBIGUOUS, build_groups
-from companion.games.gunkan.pieces import PieceClass, pan_classes
-from companion.games.gunkan.reference import Reference
-from companion.games.gunkan.wizard_mass import KnownMassStep
-from companion.games.gunkan.seesaw import STACKED
-from companion.games.gunkan.weighplan import HOLD_S, BAND_G, LOADED_G, PieceWeighings
+from companion.games.gunkan.calibration import MASS, PIECES, REPORT, SCALE, CalibrationFlow, side
 from companion.games.gunkan.plot import ClassPlot  # noqa: F401  (kv)
+from companion.games.gunkan.seesaw import STACKED
 from companion.games.gunkan.widgets import ChoiceDialog, VirtualTray, piece_name
+from companion.games.gunkan.wizard_mass import KnownMassStep
+from companion.sensing.judge import build_groups
 from companion.ui.widgets import GameScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 TICK_S = 0.05
-LOAD_COUNTS = 1500  # before a pan's scale is known: a change of the tare reading this big is a load
 
 
 class CalibrationScreen(KnownMassStep, GameScreen):
     screen_name = "gunkan_calibration"
-    step = StringProperty("mass")  # mass, scale, pieces, report
+    step = StringProperty(MASS)  # the flow's, for kv
     prompt_text = StringProperty("")
     button_text = StringProperty("")
     status_text = StringProperty("")
@@ -62,21 +51,22 @@ class CalibrationScreen(KnownMassStep, GameScreen):
         super().__init__(name=self.screen_name, **kwargs)
         self.referee = referee
         self._tick_event = None
-        self.plan = PieceWeighings()
-        self.reference = Reference()
-        self.calibrator: Calibrator | None = None
-        self.saved = False
-        self._previous = None
+        self.flow: CalibrationFlow | None = None
         self.tray = self.dialog = None
 
     @property
     def seesaw(self):
         return self.referee.seesaw
 
+    def words(self, text) -> str:
+        return text.render(self.tr) if text is not None else ""
+
     # life --------------------------------------------------------------------------------
 
     def on_enter(self, *_):
-        self.virtual = bool(self.app.source and self.app.source.virtual)
+        self.virtual = self.app.sensor.virtual
+        if self.flow is None or self.flow.seesaw is not self.seesaw:
+            self.flow = CalibrationFlow(self.seesaw)
         self._label_coins()  # in the language chosen now
         self.start_over()
         self.list_stored()
@@ -91,11 +81,6 @@ class CalibrationScreen(KnownMassStep, GameScreen):
             self._tick_event.cancel()
             self._tick_event = None
 
-    @property
-    def unsaved(self) -> bool:
-        """Work that leaving or starting over would lose: a pan's scale, a weighing."""
-        return not self.saved and self.calibrator is not None and (self.calibrator.index > 1 or self.plan.count > 0)
-
     def ask_back(self) -> None:
         self._ask("gunkan_ui.wizard_ask_back", "gunkan_ui.wizard_back", self.back)
 
@@ -103,168 +88,75 @@ class CalibrationScreen(KnownMassStep, GameScreen):
         self._ask("gunkan_ui.wizard_ask_restart", "gunkan_ui.wizard_restart", self.start_over)
 
     def _ask(self, question: str, yes: str, action) -> None:
-        if not self.unsaved:
+        if not self.flow.unsaved:
             action()
             return
-        weighed = self.plan.count + max(0, self.calibrator.index - 1)  # each pan scaled, each piece
-        self.dialog = ChoiceDialog(self.tr(question, n=weighed),
+        self.dialog = ChoiceDialog(self.tr(question, n=self.flow.weighed),
                                    [("yes", self.tr(yes), action), ("no", self.tr("gunkan_ui.wizard_keep"), None)])
         self.dialog.open()
 
     def back(self) -> None:
-        if self.step != "report" and self._previous is not None:  # left half-way: keep the old scales
-            self.seesaw.apply_calibration(self._previous)
+        self.flow.leave()
         self.app.manager.current = self.referee.name
 
     def start_over(self) -> None:
-        previous = self.seesaw.calibration
-        self._previous = previous or self.seesaw.pipeline.calibration()
-        if not self.reference.usable:
-            self.reference = Reference.from_saved(previous)
-        self.calibrator, self.saved = None, False
-        self.plan = PieceWeighings(self.seesaw.judge_config.accept_fraction)
-        self.report, self.verify_text, self.status_text = None, "", ""
-        self.step, self.progress = "mass", 0
+        self.flow.start_over()
+        self.verify_text = self.status_text = ""
         self._show_reference()
-        self._prompt()
+        self._show()
 
     # the steps -------------------------------------------------------------------------------
 
     @property
     def lifting(self) -> bool:
-        return self.plan.lifting
+        return self.flow.plan.lifting
 
     def _tick(self, *_):
-        self.seesaw.poll()
-        if self.step == "mass":
-            pass
-        elif self.step == "scale":
-            self.ready = self._scale_ready()
-        elif self.step == "pieces" and self.plan.tick(self.seesaw):
-            if self.plan.done and not self.plan.lifting:
-                self._build()
-            self._prompt()
-        elif self.step == "report" and self.verify_text:
+        if self.flow.tick():
+            self._show()
+        if self.step == SCALE:
+            self.ready = self.flow.scale_ready()
+        elif self.step == REPORT and self.verify_text:
             self.verify()
-        self.pans_text = self._pans() if self.step in ("scale", "pieces") else ""
+        self.pans_text = "　".join(self.tr(f"gunkan_ui.wizard_pan_{where}", state=self.words(self.flow.pan_state(c)))
+                                  for c, where in ((0, "left"), (1, "right"))) if self.step in (SCALE, PIECES) else ""
 
-    def _pans(self) -> str:
-        """Each pan while the wizard waits: settling, or still and whether a load lies on it
-        (once zeroed); grams only while weighing pieces (the scales are set by then)."""
-        pieces = self.step == "pieces"
-        return "　".join(self.tr(f"gunkan_ui.wizard_pan_{side}", state=self._pan(c, pieces))
-                        for c, side in ((0, "left"), (1, "right")))
-
-    def _pan(self, channel: int, pieces: bool) -> str:
-        settled = self.seesaw.settled(channel, HOLD_S, BAND_G)
-        if settled is None:
-            return self.tr("gunkan_ui.pan.settling")
-        if not pieces:
-            if self.calibrator is None or self.calibrator.index == 0:
-                return self.tr("gunkan_ui.wizard_still")
-            loaded = self.loaded(channel)
-            return self.tr("gunkan_ui.wizard_still_loaded" if loaded else "gunkan_ui.wizard_still_empty")
-        if settled[0] < LOADED_G:
-            return self.tr("gunkan_ui.pan.empty")
-        return self.tr("gunkan_ui.wizard_still_g", g=f"{settled[0] - self.plan.zero_g:.2f}")
-
-    def loaded(self, channel: int) -> bool | None:
-        """Whether a still pan carries a load against its zero (None: not still)."""
-        settled = self.seesaw.settled(channel)
-        if settled is None:
-            return None
-        calibrated = self.seesaw.pipeline.channels[channel].calibrated
-        return abs(settled[0]) > (LOADED_G if calibrated else LOAD_COUNTS)
-
-    def _scale_ready(self) -> bool:
-        """The step's pans are still: judged in grams once scaled (the pipeline's
-        own motion check alone can pass at the top of a hand's press)."""
-        step = self.calibrator.step
-        if step is None or not self.calibrator.ready():
-            return False
-        channels = (0, 1) if step.channel is None else (step.channel,)
-        return all(self.seesaw.settled(c) is not None for c in channels)
-
-    def misplaced(self) -> str:
-        """Why the asked pan cannot be recorded though both are still ("": it can)."""
-        step = self.calibrator.step
-        if step is None or step.kind != "mass":
-            return ""
-        other = 1 - step.channel
-        here = self.tr("gunkan_ui.wizard_left" if step.channel == 0 else "gunkan_ui.wizard_right")
-        there = self.tr("gunkan_ui.wizard_left" if other == 0 else "gunkan_ui.wizard_right")
-        if self.loaded(step.channel):
-            return ""
-        if self.loaded(other):
-            return self.tr("gunkan_ui.wizard_wrong_pan", there=there, here=here)
-        return self.tr("gunkan_ui.wizard_nothing_on", here=here)
+    def choose_reference(self) -> None:
+        if self.flow.choose_reference():
+            self.status_text = ""
+            self._show()
 
     def do_scale_step(self) -> None:
-        if not self._scale_ready():
-            self.status_text = self.tr("gunkan_ui.wizard_not_stable")
-            return
-        self.status_text = self.misplaced()
-        if self.status_text:
-            return
-        try:
-            self.calibrator.do()
-        except CalibrationError:  # a change too small to scale by: the mass is not on this pan
-            self.status_text = self.tr("gunkan_ui.wizard_nothing_on", here=self.tr(
-                "gunkan_ui.wizard_left" if self.calibrator.step.channel == 0 else "gunkan_ui.wizard_right"))
-            return
-        except CompanionError:
-            self.status_text = self.tr("gunkan_ui.wizard_not_stable")
-            return
-        self.status_text = ""
-        if self.calibrator.done:
-            self.step = "pieces"
-        self._prompt()
-
-    def _build(self) -> None:
-        self.report = self.plan.report
-        self.step = "report"
-        self.status_text = ""
-
-    def counterweight_sensed(self) -> bool:
-        table = {c.name: c for c in self.report.classes}
-        left, _ = pan_classes(table)
-        group = next(g for g in build_groups(left, self.seesaw.judge_config.accept_fraction)
-                     if any(c.name == STACKED for c in g.members))
-        return AMBIGUOUS not in group.name
+        self.status_text = self.words(self.flow.record_scale())
+        self._show()
 
     def save(self) -> None:
         name = time.strftime("%Y-%m-%d %H:%M")
-        data = {**self.seesaw.pipeline.calibration(), "known_g": self.reference.grams,
-                "reference": self.reference.describe(), "scale_error": round(self.reference.error(self.readings), 5),
-                "classes": [c.to_json() for c in self.report.classes], "report": self.report.to_json()}
+        data = self.flow.calibration()
         self.app.store.save_calibration(name, data)
-        self.seesaw.apply_calibration(data)
+        self.flow.use(data, saved=True)
         self.app.change_setting(sensor={"calibration": name})
-        self._previous, self.saved = data, True
         self.status_text = self.tr("gunkan_ui.wizard_saved", name=name) + "\n" + self._warnings()
         self.list_stored()
 
     def use(self, name: str) -> None:
-        data = self.app.store.calibration(name)
         try:
-            self.seesaw.apply_calibration(data)
+            self.flow.use(self.app.store.calibration(name))
         except CompanionError as exc:
             self.status_text = str(exc)
             return
         self.app.change_setting(sensor={"calibration": name})
-        self._previous = data
         self.list_stored()
 
     def verify(self) -> None:
         """Say what lies on the left pan (this screen only)."""
-        state = self.seesaw.identify(0)
-        if state.kind == "class":
-            names = " / ".join(self.piece_label(n) for n in state.group.name.split(AMBIGUOUS))
-            self.verify_text = self.tr("gunkan_ui.wizard_is", piece=names)
-        elif state.kind == "reweigh":
+        check = self.flow.check()
+        if check.kind == "is":
+            self.verify_text = self.tr("gunkan_ui.wizard_is", piece=" / ".join(map(self.piece_label, check.names)))
+        elif check.kind == "unknown":
             self.verify_text = self.tr("gunkan_ui.wizard_unknown")
         else:
-            self.verify_text = self.tr(f"gunkan_ui.pan.{'empty' if state.kind == 'waiting' else 'settling'}")
+            self.verify_text = self.tr(f"gunkan_ui.pan.{check.kind}")
 
     def piece_label(self, name: str) -> str:
         return "＋".join(piece_name(self.tr, part) for part in name.split("+"))
@@ -273,57 +165,48 @@ class CalibrationScreen(KnownMassStep, GameScreen):
 
     def virtual_hand(self) -> None:
         """Do what the wizard asks, on the simulated seesaw."""
-        sim = self.app.source
-        if self.step == "mass":
-            return
-        if self.step == "scale" and self.calibrator.step is not None:
-            step = self.calibrator.step
+        sim, flow = self.app.sensor.source, self.flow
+        step = flow.calibrator.step if self.step == SCALE else None
+        if step is not None:
             for pan in (0, 1):
                 while sim.loads(pan):
                     sim.remove(pan)
             if step.kind == "mass":
-                sim.place(step.channel, grams=self.reference.grams)
-                pan = self.tr("gunkan_ui.wizard_left" if step.channel == 0 else "gunkan_ui.wizard_right")
-                self.status_text = self.tr("gunkan_ui.wizard_hand_put", g=f"{self.reference.grams:g}", pan=pan)
+                sim.place(step.channel, grams=flow.reference.grams)
+                self.status_text = self.tr("gunkan_ui.wizard_hand_put", g=f"{flow.reference.grams:g}",
+                                           pan=self.words(side(step.channel)))
             else:
                 self.status_text = self.tr("gunkan_ui.wizard_hand_emptied")
-        elif self.step == "pieces":
+        elif self.step == PIECES:
             if self.lifting or sim.loads(0):
                 sim.clear()
             else:
-                sim.place(0, self.plan.ask.piece)
-        else:  # the check: any piece, chosen like a hand picks one
+                sim.place(0, flow.plan.ask.piece)
+        elif self.step == REPORT:  # the check: any piece, chosen like a hand picks one
             self.tray = VirtualTray(sim, self.tr, "L")
             self.tray.open()
 
     # drawing ---------------------------------------------------------------------------------------
 
-    def _prompt(self) -> None:
-        if self.step == "mass":
+    def _show(self) -> None:
+        """The flow's step, prompt and progress (and at the report, the classes and warnings)."""
+        flow = self.flow
+        self.report = flow.report
+        self.step = flow.step
+        if self.step == MASS:
+            self.progress = 0
             self.prompt_text = self.tr("gunkan_ui.wizard_ref_prompt")
             self.button_text = self.tr("gunkan_ui.wizard_ref_use")
-        elif self.step == "scale":
-            step = self.calibrator.step
-            self.button_text = self.tr("gunkan_ui.wizard_tare_button" if step.kind == "tare" else "gunkan_ui.wizard_record")
-            if step.kind == "tare":
-                self.prompt_text = self.tr("gunkan_ui.wizard_tare")
-            else:
-                pan = self.tr("gunkan_ui.wizard_left" if step.channel == 0 else "gunkan_ui.wizard_right")
-                self.prompt_text = self.tr("gunkan_ui.wizard_mass", g=f"{self.reference.grams:g}", pan=pan)
-        elif self.step == "pieces":
-            ask, plan = self.plan.ask, self.plan
-            if self.lifting or ask is None:
-                self.prompt_text = self.tr("gunkan_ui.wizard_lift")
-            else:
-                self.prompt_text = self.tr("gunkan_ui.wizard_piece", fleet=self.tr(f"gunkan_ui.wizard_fleet_{ask.fleet}"),
-                                           piece=piece_name(self.tr, ask.piece), k=ask.k)
-            first = len(plan.first)
-            if plan.count < first:
-                self.progress = plan.count / first
-                self.status_text = self.tr("gunkan_ui.wizard_progress", done=plan.count, total=first)
-            else:
-                self.progress = 1
-                self.status_text = self.tr("gunkan_ui.wizard_more", done=plan.count)
+        elif self.step == SCALE:
+            step = flow.calibrator.step
+            tare = step.kind == "tare"
+            self.button_text = self.tr("gunkan_ui.wizard_tare_button" if tare else "gunkan_ui.wizard_record")
+            self.prompt_text = self.tr("gunkan_ui.wizard_tare") if tare else self.tr(
+                "gunkan_ui.wizard_mass", g=f"{flow.reference.grams:g}", pan=self.words(side(step.channel)))
+        elif self.step == PIECES:
+            self.prompt_text = self.words(flow.ask())
+            self.progress, done = flow.progress()
+            self.status_text = self.words(done)
         else:
             self.prompt_text = ""
             self.button_text = self.tr("gunkan_ui.wizard_save")
@@ -331,14 +214,11 @@ class CalibrationScreen(KnownMassStep, GameScreen):
 
     def _warnings(self) -> str:
         lines = []
-        for pair in self.report.neighbours:  # the counterweight has none: it only rides on the submarine
+        for kind, pair in self.flow.close_pairs():
             a, b = self.piece_label(pair.lighter), self.piece_label(pair.heavier)
-            if pair.free_gap_g <= 0:
-                lines.append(self.tr("gunkan_ui.wizard_same", a=a, b=b))
-            elif not pair.apart:
-                lines.append(self.tr("gunkan_ui.wizard_too_close", a=a, b=b, sigma=f"{pair.margin_sigma:.1f}"))
+            lines.append(self.tr(f"gunkan_ui.wizard_{kind}", a=a, b=b, sigma=f"{pair.margin_sigma:.1f}"))
         lines = lines + [self.tr("gunkan_ui.wizard_advice")] if lines else [self.tr("gunkan_ui.wizard_all_clear")]
-        lines.append(self.tr("gunkan_ui.wizard_cw_sensed" if self.counterweight_sensed() else "gunkan_ui.wizard_cw_tap"))
+        lines.append(self.tr("gunkan_ui.wizard_cw_sensed" if self.flow.counterweight_sensed() else "gunkan_ui.wizard_cw_tap"))
         return "\n".join(lines)
 
     def in_use(self) -> str | None:
@@ -356,21 +236,15 @@ class CalibrationScreen(KnownMassStep, GameScreen):
         self.dialog = ChoiceDialog(self.tr("gunkan_ui.wizard_stored"), answers + [("close", self.tr("gunkan_ui.close"), None)])
         self.dialog.open()
 
-    def plot_classes(self) -> list[PieceClass]:
-        """The classes drawn: the measured ones and the submarine carrying the counterweight."""
-        left, _ = pan_classes({c.name: c for c in self.report.classes})
-        return sorted(left, key=lambda c: (c.name == STACKED, c.mass_g))  # the stack on top, apart
-
     def on_report(self, *_):
         plot = self.ids.plot
         if self.report is None:
             plot.classes, plot.weighings, plot.groups, plot.margins = [], {}, [], []
             return
-        classes = self.plot_classes()
+        classes = self.flow.plotted()
         plot.labels = {c.name: self.tr("gunkan_ui.wizard_stacked") if c.name == STACKED else self.piece_label(c.name)
                        for c in classes}  # the stack in short: the label column is narrow
-        plot.weighings = dict(self.plan.values)
+        plot.weighings = dict(self.flow.plan.values)
         plot.groups = build_groups(classes, self.seesaw.judge_config.accept_fraction)
         plot.margins = [(n.lighter, n.heavier, n.margin_sigma, n.apart) for n in self.report.neighbours]
         plot.classes = classes
-

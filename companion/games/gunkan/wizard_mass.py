@@ -1,6 +1,7 @@
-"""The wizard's first step: the known mass the builder has, typed on a keypad or coins stacked
-(reference.py), with the scale error it leaves stated before it is used.  A mixin of
-CalibrationScreen (wizard.py), whose kv holds the keypad and coin grids this fills."""
+"""The wizard's first step on screen: the known mass the builder has, typed on a keypad or coins
+stacked (reference.py, held by the flow: calibration.py), with the scale error it leaves stated
+before it is used.  A mixin of CalibrationScreen (wizard.py), whose kv holds the keypad and coin
+grids this fills."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from kivy.factory import Factory
 from kivy.properties import StringProperty
 
 from companion.games.gunkan.reference import BUDGET, COINS, HEAVIEST_SHIP_G, KEYS
-from companion.sensing.calibration import Calibrator
 
 
 class KnownMassStep:
@@ -39,25 +39,19 @@ class KnownMassStep:
         self.keys["clear"].text = self.tr("gunkan_ui.wizard_ref_clear")
 
     def reference_key(self, key: str) -> None:
-        self.reference = self.reference.key(key)
+        self.flow.reference = self.flow.reference.key(key)
         self._show_reference()
 
     def add_coin(self, coin: str) -> None:
-        self.reference = self.reference.add(coin)
+        self.flow.reference = self.flow.reference.add(coin)
         self._show_reference()
 
     def clear_reference(self) -> None:
-        self.reference = self.reference.cleared()
+        self.flow.reference = self.flow.reference.cleared()
         self._show_reference()
 
-    @property
-    def readings(self) -> int:
-        """The readings a tare or a pan's calibration averages (the pipeline's motion window)."""
-        cfg = self.seesaw.pipeline.config
-        return max(cfg.motion_min_samples, round(cfg.motion_window_s * self.seesaw.rate_hz))
-
     def _show_reference(self) -> None:
-        ref, tr = self.reference, self.tr
+        ref, tr = self.flow.reference, self.tr
         if ref.grams is None:
             self.reference_text = tr("gunkan_ui.wizard_ref_none")
             self.ready = False
@@ -72,7 +66,7 @@ class KnownMassStep:
             self.reference_text = what + "\n" + tr("gunkan_ui.wizard_ref_range")
             self.ready = False
             return
-        e = ref.error(self.readings)
+        e = ref.error(self.flow.readings)
         lines = [what, tr("gunkan_ui.wizard_ref_error", pct=f"{100 * e:.2f}", at=f"{HEAVIEST_SHIP_G:g}",
                           g=f"{e * HEAVIEST_SHIP_G:.2f}")]
         if e > BUDGET:
@@ -84,10 +78,3 @@ class KnownMassStep:
     def coin_label(self, key: str) -> str:
         return self.tr("gunkan_ui.wizard_coin_old" if key.endswith("_old") else "gunkan_ui.wizard_coin",
                        yen=next(yen for k, yen, _ in COINS if k == key))
-
-    def choose_reference(self) -> None:
-        if not self.reference.usable:
-            return
-        self.calibrator = Calibrator(self.seesaw.pipeline, self.reference.grams)
-        self.step, self.status_text = "scale", ""
-        self._prompt()

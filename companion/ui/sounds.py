@@ -1,9 +1,10 @@
-"""Short verdict sounds for the Gunkan referee, made with the `wave` module.
+"""The app's short sounds, made with the `wave` module: the verdict chime, which Settings'
+Try plays at the chosen volume, and the 軍艦将棋 referee's explosion, fanfare and reweigh.
 
-The WAVs ship in companion/games/gunkan/wav/; a missing one is synthesised again on
-first use (into the data directory when the package is read-only).  Playing
-never blocks and never fails: with sound disabled (`sound.enabled`), no
-audio device or no audio provider, `play` does nothing.
+The WAVs ship in companion/ui/wav/; a missing one is synthesised again on first use (into
+the data directory when the package is read-only).  Playing never blocks and never fails:
+with sound disabled (`sound.enabled`), no audio device or no audio provider, `play` does
+nothing.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def synthesize(name: str) -> bytes:
 def sound_file(name: str, fallback_dir: Path) -> Path:
     """The shipped WAV, or one written now (to `fallback_dir` if the package is read-only)."""
     for folder in (SOUNDS_DIR, fallback_dir):
-        path = folder / f"gunkan_{name}.wav"
+        path = folder / f"{name}.wav"
         if path.exists():
             return path
         try:
