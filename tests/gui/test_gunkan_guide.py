@@ -55,7 +55,7 @@ def test_a_new_group_is_led_through_its_first_battle(gui, lang):
     assert gunkan.stage == "idle" and gunkan.session.state.judging == "seesaw"
     at(gunkan, lang, "attack", 1)
     outlines(gui, gunkan, gunkan.ids.actions)
-    assert gunkan.ids.log_scroll.opacity == 0  # the card is in the log's place (no battle yet)
+    assert gunkan.ids.log_box.opacity == 0  # the card is in the log's place (no battle yet)
     gui.screenshot(f"guide-{lang}-1-attack")
 
     tap_action(gui, gunkan, "attack:0")
@@ -90,7 +90,7 @@ def test_a_new_group_is_led_through_its_first_battle(gui, lang):
     gui.screenshot(f"guide-{lang}-8-done")
 
     gui.tap(gunkan.ids.guide_button)
-    assert gunkan.guide_text == "" and gunkan.ids.log_scroll.opacity == 1
+    assert gunkan.guide_text == "" and gunkan.ids.log_box.opacity == 1
     assert gunkan.session.state.battles[-1].verdict == "attacker_wins"  # the cruiser outweighs the destroyer
 
 
