@@ -316,13 +316,14 @@ class NavalWarScreen(ControllerScreen):
             self.squadrons_room = max(self.squadrons_room, size[1])
 
     def _follow(self, seat: int | None) -> None:
-        """Bring the fleet of a new player to move into view, once no finger is near (once, so
-        people may scroll; and only when it is not in view already)."""
+        """Bring the fleet of a new player to move into view, once no finger is near and none
+        touched since (once, so people may scroll; only when it is not in view already)."""
         if seat is None or seat == self._shown_seat:
             return
         self._shown_seat = seat
-        strip = list(reversed(self.ids.fleets.children))[seat]
-        self._still.when_still("follow", lambda: Clock.schedule_once(lambda dt: self._scroll_to(strip)))
+        strip, asked = list(reversed(self.ids.fleets.children))[seat], self._still.lifted_at
+        self._still.when_still("follow", lambda: self._still.lifted_at == asked and Clock.schedule_once(
+            lambda dt: self._scroll_to(strip)))  # not if someone touched the table since: they are at it
 
     def _scroll_to(self, strip) -> None:
         if strip.parent is not None:
