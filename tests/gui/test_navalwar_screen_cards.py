@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from companion.games.navalwar.still import STILL_S
 from test_navalwar_screen import deck_for, enter, nw, set_up  # noqa: F401  (nw: the fixture)
 
 KINDS = ("salvo", "additional_ship", "additional_damage", "torpedo_boat", "submarine", "minefield",
@@ -43,6 +44,7 @@ def test_every_card_kind_is_entered_by_touch(gui, nw):
                 gui.pump(0.05)
         if wanted and nw.model["stage"] == "play":
             action = rng.choice(wanted)
+            gui.pump(STILL_S + 0.1)  # a ship that joined between the touches is drawn once the table is still
             enter(gui, nw, action)  # by touch: the choice buttons, a target on its fleet
             assert action in session.actions[-3:], (action, session.actions[-3:])
             left.discard(kind_of(action))
