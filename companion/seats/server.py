@@ -275,7 +275,7 @@ class SeatServer:
     name or one address).  While the port is taken (another program, or the last run's
     socket not yet let go) or the address not yet there (the network still coming up),
     it tries again every `retry_s` until it can listen: `listening` says whether it does,
-    `problem` why not."""
+    `problem` why not (in English, for the log; `problem_in(lang)` says it to a person)."""
 
     def __init__(self, room: Room, marshal: Marshal, host: str, port: int, beat_s: float = BEAT_S,
                  retry_s: float = 2.0, gate: Gate | None = None, connections: Connections | None = None):
@@ -283,6 +283,7 @@ class SeatServer:
         self.retry_s, self.gate, self.connections = retry_s, gate or Gate(), connections or Connections()
         self.listening = threading.Event()
         self.problem: str | None = None
+        self._waiting: dict | None = None  # the words of `problem`: the catalog's values
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
 
@@ -328,7 +329,9 @@ class SeatServer:
             if error.errno not in RETRIED:
                 failure.append(error)
             else:
-                self.problem = f"the phones' server waits for {self.where}: {error.strerror}; trying again"
+                self._waiting = {"where": self.where, "s": f"{self.retry_s:g}",
+                                 "why": "seats.port_busy" if error.errno == errno.EADDRINUSE else "seats.no_address"}
+                self.problem = f"{self.problem_in('en')} ({error.strerror})"
                 log.warning("seats: %s", self.problem)
                 asyncio.get_running_loop().create_task(self._retry(runner))
             tried.set()
@@ -348,9 +351,16 @@ class SeatServer:
             log.warning("seats: listening on %s after all", self.where)
             return
 
+    def problem_in(self, lang: str) -> str | None:
+        """Why the server does not listen yet, in `lang`; None while it listens (or never tried)."""
+        if self._waiting is None:
+            return None
+        why = i18n.translate(self._waiting["why"], lang)
+        return i18n.translate("seats.waiting", lang, **(self._waiting | {"why": why}))
+
     def _listening(self, site: web.TCPSite) -> None:
         self.port = site._server.sockets[0].getsockname()[1]  # the real one when 0 was asked
-        self.problem = None
+        self.problem = self._waiting = None
         self.listening.set()
 
     def stop(self) -> None:

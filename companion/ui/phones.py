@@ -1,6 +1,8 @@
 """The table's phones panel: the table's own Wi-Fi QR first when deploy/hotspot.sh made
 one, then the join QR (until every seat has a phone), each seat's phone and whether it is
-connected, and "release" to let a seat move to another phone."""
+connected, and "release" to let a seat move to another phone.  The QR points at
+`seats.host` when config.yaml names one, else at this machine's LAN address; while the
+server still waits for its port, the panel says so in place of the invitation to scan."""
 
 from __future__ import annotations
 
@@ -17,6 +19,19 @@ from kivy.uix.modalview import ModalView
 from companion.seats.address import hotspot, lan_address, qr_png
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+
+ANY_ADDRESS = ("", "0.0.0.0", "::")  # seats.host values that name no one address
+
+
+def join_base(host: str, port: int) -> str:
+    """Where a phone reaches the table: `seats.host` as configured (it is what the server
+    listens on), else this machine's LAN address."""
+    if host in ANY_ADDRESS:
+        host = lan_address()
+    elif ":" in host:  # an IPv6 address
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
 
 
 class SeatRow(BoxLayout):
@@ -38,7 +53,7 @@ class PhonesPanel(ModalView):
         self.server = server
         self.wifi = hotspot()
         self.wifi_step = self.wifi is not None
-        self.base = f"http://{lan_address()}:{server.port}"
+        self.base = join_base(server.host, server.port)
         self._url = None
         self.room.listeners.append(self.refresh)
         self.bind(on_dismiss=lambda *_: self.room.listeners.remove(self.refresh))
@@ -63,8 +78,9 @@ class PhonesPanel(ModalView):
             self.qr = None if url is None else self._texture(qr_png(url, scale=8))
         self.address = self.base
         if not self.wifi_step:
-            self.message = self.tr("seats.scan_to_join") if url else self.tr(
-                "seats.all_claimed" if room.game_id is not None else "seats.no_game_here")
+            self.message = self.server.problem_in(App.get_running_app().lang) or (
+                self.tr("seats.scan_to_join") if url else self.tr(
+                    "seats.all_claimed" if room.game_id is not None else "seats.no_game_here"))
         rows = self.ids.rows
         rows.clear_widgets()
         claimed = room.claimed()

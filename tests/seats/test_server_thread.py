@@ -67,9 +67,10 @@ def test_a_busy_port_is_tried_again_until_it_is_free(game):
     try:
         second.start()  # returns: it goes on trying
         assert not second.listening.is_set()
-        assert re.search(r"waits for 127.0.0.1:\d+: .*trying again", second.problem)
+        assert re.search(r"waits for 127.0.0.1:\d+ \(another program uses the port\); trying again every 0.1 s", second.problem)
+        assert second.problem_in("ja") == f"電話用のサーバーは127.0.0.1:{first.port}を待っています（ポートを別のプログラムが使用中）。0.1秒ごとに試し直します"
         first.stop()
-        assert second.listening.wait(5) and second.problem is None
+        assert second.listening.wait(5) and second.problem is None and second.problem_in("ja") is None
 
         async def phone():
             url = f"http://127.0.0.1:{second.port}"

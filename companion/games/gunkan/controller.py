@@ -119,7 +119,7 @@ class GunkanController(Controller):
             found.append(Offer("answer", choices=tuple(self.answers())))
         seats = SEATS if who == TABLE else (who,)
         found += self._play_offers(seats, who == TABLE)
-        if who == TABLE and self.undo_count():
+        if who == TABLE and self.undo_count() and self.stage() != "over":  # a result stands once shown
             found.append(Offer("ask", Text("gunkan_ui.undo_battle"), choices=("undo",)))
         if who == TABLE and self.stage() in ("idle", "verdict"):
             found.append(Offer("ask", Text("gunkan_ui.end_game"), choices=("end",)))

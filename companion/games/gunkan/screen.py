@@ -4,7 +4,9 @@ It draws `GunkanController.display(TABLE)` and forwards touches and the seesaw's
 readings to it (companion/games/gunkan/controller.py is the referee and holds the
 flow of play).  What stays here is the screen's own: the clock that polls the
 seesaw, a short input lock after a press (the buttons change under the finger),
-the dialogs, the sounds and the virtual pieces tray.
+the dialogs, the sounds, the virtual pieces tray and the guided first battle (guide.py
+says which step the table is at; the screen shows its card in the log's place and
+outlines what the step is about).
 
 The screen knows each pan's state (empty, settling, loaded), never a weight:
 `companion.games.gunkan.seesaw.Seesaw` is the only reader of the weight source.
@@ -23,10 +25,11 @@ from pathlib import Path
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 
 from companion.games.gunkan.controller import GunkanController, Weighing
 from companion.games.gunkan.display import render
+from companion.games.gunkan.guide import Guide
 from companion.games.gunkan.widgets import ChoiceDialog, SeesawView, VirtualTray  # noqa: F401
 from companion.play.controller import TABLE
 from companion.ui import theme
@@ -58,6 +61,11 @@ class GunkanScreen(ControllerScreen):
     has_sensor = BooleanProperty(False)
     can_undo = BooleanProperty(False)
     can_end = BooleanProperty(False)
+    guide_heading = StringProperty("")  # the guided first battle's card: its step ("" before it begins)
+    guide_text = StringProperty("")  # its words ("": no card)
+    guiding = BooleanProperty(False)  # the guide leads now (else the card invites to begin it)
+    guide_widget = ObjectProperty(None, allownone=True)  # what the step is about, outlined in gold
+    guide_outline = ListProperty([])  # the outline's rectangle, or []
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -71,6 +79,7 @@ class GunkanScreen(ControllerScreen):
         self._buttons_key = None
         self._tray = self._tray_lang = None  # made once: it is slow to build
         self._unlock_at = 0.0
+        self.guide: Guide | None = None
 
     # life ------------------------------------------------------------------------
 
@@ -91,7 +100,19 @@ class GunkanScreen(ControllerScreen):
 
     def new_game(self) -> None:
         """Back to the choice of a judging mode, with the seesaw as it is now."""
+        self.guide = None
         self._open(GunkanController(self.store, None, self.seesaw, self.virtual))
+
+    def start_guided(self) -> None:
+        """A seesaw-judged game, led through its first battle step by step."""
+        self.guide = Guide()
+        if not self.act("mode", "seesaw"):
+            self.guide = None
+        self.refresh()
+
+    def end_guide(self) -> None:
+        self.guide = None
+        self.refresh()
 
     def on_enter(self, *_):
         if self.controller is not None:  # back from the wizard: the counterweight may now be sensed
@@ -186,6 +207,39 @@ class GunkanScreen(ControllerScreen):
         self._draw_buttons(model["buttons"])
         self._draw_question(model["question"])
         self._play_cue(model["cue"])
+        self._draw_guide()
+
+    def _draw_guide(self) -> None:
+        """The card: at the start an invitation to the guided first battle, then its steps."""
+        step = self.guide.step(self.controller) if self.guide is not None else None
+        if step is None:
+            self.guide = None  # ended, the game over, or judged otherwise: nothing more to lead
+        self.guiding = step is not None
+        self.guide_heading = self.words(step.heading) if step else ""
+        self.guide_text = self.words(step.text) if step else \
+            self.tr("gunkan_guide.invite") if self.stage == "start" else ""
+        self._outline(self._widget(step.target) if step and step.target else None)
+
+    def _outline(self, widget) -> None:
+        """Outline `widget` (None: nothing), and keep the outline on it as the layout moves it."""
+        if widget is not self.guide_widget:
+            if self.guide_widget is not None:
+                self.guide_widget.unbind(pos=self._place_outline, size=self._place_outline)
+            if widget is not None:
+                widget.bind(pos=self._place_outline, size=self._place_outline)
+            self.guide_widget = widget
+        self._place_outline()
+
+    def _place_outline(self, *_) -> None:
+        w = self.guide_widget
+        self.guide_outline = [w.x - 3, w.y - 3, w.width + 6, w.height + 6] if w is not None else []
+
+    def _widget(self, name: str):
+        """A button of the actions row by its name, or a widget of this screen by its id."""
+        return self.action_buttons.get(name) or self.ids.get(name)
+
+    def guide_button(self) -> None:
+        self.end_guide() if self.guiding else self.start_guided()
 
     def _draw_buttons(self, buttons: list[dict]) -> None:
         """Replace the action buttons, unless they are the ones drawn."""

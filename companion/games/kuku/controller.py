@@ -35,7 +35,7 @@ from companion.games.kuku.keys import KEYS, typed
 from companion.games.kuku.report import COMPUTER
 from companion.games.kuku.rules import FLEET, KINDS
 from companion.games.kuku.setup import KIND, LEVELS, SetupStages, choices_of
-from companion.games.kuku.texts import computer_turn
+from companion.games.kuku.texts import computer_turn, shown_name
 from companion.play.controller import TABLE, Controller, Offer, Refused, Text, Who, may_undo_placing, refusal
 from companion.play.session import Session
 from companion.play.state import IllegalAction
@@ -105,7 +105,7 @@ class KukuController(SetupStages, Controller):
 
     def names(self) -> list:
         """Each seat's name: as typed, or the computer (a Text)."""
-        return [Text("kuku_ui.cpu") if s in self.computer_seats else name
+        return [Text("kuku_ui.cpu") if s in self.computer_seats else shown_name(name)
                 for s, name in enumerate(self.session.players)]
 
     def mine(self, who: Who, seat: int | None) -> bool:

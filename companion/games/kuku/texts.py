@@ -8,6 +8,7 @@ Colours are Kivy-style markup (`[color=…]`) inside the catalog's `kuku_ui.colo
 
 from __future__ import annotations
 
+from companion import i18n
 from companion.games.kuku.board import CELL_INDEX
 from companion.games.kuku.rules import ship_of
 from companion.play.controller import Text
@@ -15,6 +16,18 @@ from companion.play.controller import Text
 MARKER_HEX = {"red": "ff5a4f", "blue": "5b8cff"}
 RIGHT_HEX, WRONG_HEX, GOOD_HEX = "7cf59a", "ff8a80", "9be7a6"
 JOIN = "、"
+
+
+DEFAULT_NAMES = ("red", "blue", "you")  # the start panel's names for a field left empty
+
+
+def shown_name(name: str):
+    """A player's name as people read it: a default name is stored as it read when the game
+    began (「赤」), so it is that default's Text and reads in the app's language now; a typed
+    name stays as typed."""
+    word = next((w for w in DEFAULT_NAMES for lang in i18n.LANGUAGES
+                 if i18n.translate(f"kuku_ui.{w}", lang) == name), None)
+    return Text(f"kuku_ui.{word}") if word else name
 
 
 def pairs_text(pairs: list[str]) -> str:

@@ -4,8 +4,8 @@ The screen draws `NavalWarController.display(TABLE)` and forwards every tap to i
 (companion/games/navalwar/controller.py holds the flow of play: the stages, which
 seat's entry is awaited, the choices of each step, undo).  Kept here is only what a
 screen owns: its panes and pop-ups, the ship catalogue's search, a short input lock
-after an entry, and scrolling the fleet to move into view.  The left side shows the
-shared table: the piles with the next draw's chance of red (the full odds: behind the
+after an entry, and scrolling the fleet to move into view (still.py: the list moves only
+once no finger is near).  The left side shows the shared table: the piles with the next draw's chance of red (the full odds: behind the
 discards button), a strip per fleet (a target is tapped on it; four fit unscrolled); the
 right side the choices, where a die's banner stands in for the prompt, and a turn's main
 entries (カードを引く, 航空攻撃) in a row under them that never scrolls; the deal's
@@ -30,6 +30,7 @@ from companion.games.navalwar.count import CountView
 from companion.games.navalwar.fleets import FleetStrip
 from companion.games.navalwar.popups import InfoView, ScoresView
 from companion.games.navalwar.slots import SalvoSlots
+from companion.games.navalwar.still import JoinedShips, Stillness, in_view, laid_out, to_top
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
@@ -91,6 +92,8 @@ class NavalWarScreen(ControllerScreen):
         self._tiles: list[ChoiceTile] = []
         self._shown_seat = None
         self._salvo_slots = SalvoSlots()
+        self._still = Stillness()  # the fleet list moves only while no finger is near (still.py)
+        self._joined = JoinedShips(self._still, self.refresh)
         self._unlock_event = None
         # kv ids are weak references: keep both panes alive while one is out of the tree
         self._panes = (self.ids.setup.__self__, self.ids.game.__self__)
@@ -203,6 +206,7 @@ class NavalWarScreen(ControllerScreen):
     def close(self) -> None:
         super().close()
         self._close_popup()
+        self._still.cancel()
         if self._unlock_event is not None:
             self._unlock_event.cancel()
 
@@ -287,7 +291,9 @@ class NavalWarScreen(ControllerScreen):
             strips.add_widget(FleetStrip())
         while len(strips.children) > model["players"]:
             strips.remove_widget(strips.children[0])
+        playing = any(f["is_turn"] for f in model["fleets"])
         for strip, fleet in zip(reversed(strips.children), model["fleets"]):
+            fleet = self._joined.shown(fleet, (self.session.id, model["round"]), playing)
             strip.colour = SEAT_COLOURS[fleet["seat"]]
             strip.compact = model["players"] > COMPACT_FROM
             strip.pick = self.choose
@@ -310,17 +316,20 @@ class NavalWarScreen(ControllerScreen):
             self.squadrons_room = max(self.squadrons_room, size[1])
 
     def _follow(self, seat: int | None) -> None:
-        """Bring the fleet of a new player to move into view (once, so people may scroll)."""
+        """Bring the fleet of a new player to move into view, once no finger is near and none
+        touched since (once, so people may scroll; only when it is not in view already)."""
         if seat is None or seat == self._shown_seat:
             return
         self._shown_seat = seat
-        strip = list(reversed(self.ids.fleets.children))[seat]
-        Clock.schedule_once(lambda dt: self._scroll_to(strip))
+        strip, asked = list(reversed(self.ids.fleets.children))[seat], self._still.lifted_at
+        self._still.when_still("follow", lambda: self._still.lifted_at == asked and Clock.schedule_once(
+            lambda dt: self._scroll_to(strip)))  # not if someone touched the table since: they are at it
 
     def _scroll_to(self, strip) -> None:
-        scroll = self.ids.fleet_scroll
-        if self.ids.fleets.height > scroll.height:  # only a list taller than its view scrolls
-            scroll.scroll_to(strip, padding=4, animate=False)
+        if strip.parent is not None:
+            laid_out(self.ids.fleets)  # where the fleet is after the entry just drawn
+            if not in_view(self.ids.fleet_scroll, strip):
+                to_top(self.ids.fleet_scroll, strip)
 
     def _draw_panel(self, model: dict) -> None:
         tr = self.tr

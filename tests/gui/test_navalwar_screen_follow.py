@@ -1,0 +1,121 @@
+"""Naval War with five players or more: the fleet list keeps still under a finger (issue 29).
+
+The list followed the player to move on every turn change (each fleet two rows high with
+five players, three in view), so a finger on its way to a target met another fleet; and a
+ship joining a fleet could wrap its row onto a new one at once, moving every fleet under
+it.  Now the list follows only a fleet not wholly in view, brings it to the top (so the
+next player's, below it, needs no scroll), and only if nobody touched the table from the
+entry until 0.3 s after; a ship joining is drawn once no finger is down and 0.3 s after."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.games.navalwar.still import STILL_S, in_view
+from test_navalwar_screen import deck_for, play_randomly, set_up
+
+
+def start(gui, count: int, deck: dict | None = None):
+    """A game of `count` players past the deal, set up on the start form by touch."""
+    gui.tap(gui.tile("navalwar"))
+    nw = gui.screen
+    nw.deck = deck or deck_for(count, draws=30)
+    set_up(gui, nw, count, [f"P{i + 1}" for i in range(count)])
+    gui.tap(nw.ids.start)
+    session = nw.session
+    if session.state.view(None)["phase"] == "setup":  # the first player, chosen after the start
+        session.play({"type": "first", "seat": 0})
+    while session.state.view(None)["phase"] == "deal":
+        acts = session.state.legal_actions()
+        session.play(acts[(len(session.actions) * 7) % len(acts)])
+    nw.refresh()
+    gui.pump(STILL_S + 0.1)
+    return nw
+
+
+def strip_of(nw, seat: int):
+    return list(reversed(nw.ids.fleets.children))[seat]
+
+
+def places(nw) -> list[tuple]:
+    return [tuple(round(v) for v in strip.to_window(*strip.pos)) for strip in reversed(nw.ids.fleets.children)]
+
+
+@pytest.mark.parametrize("count", [5, 9])
+def test_the_list_follows_the_player_to_move_only_when_their_fleet_is_out_of_view(gui, count):
+    nw = start(gui, count)
+    session, scroll = nw.session, nw.ids.fleet_scroll
+    assert nw.ids.fleets.height > scroll.height  # it scrolls: what this is about
+    gui.screenshot(f"navalwar-follow-{count}-start")
+    rng = random.Random(count)
+    moves = []  # per turn change: whether the list scrolled
+    seat = session.state.view(None)["seat"]
+    while len(moves) < 2 * count:
+        gui.pump(0.05)  # the layout of the last entry
+        shown = [in_view(scroll, strip_of(nw, s)) for s in range(count)]
+        session.play(rng.choice(session.state.legal_actions()))
+        nw.refresh()
+        if session.state.view(None)["seat"] == seat:
+            continue
+        seat, before = session.state.view(None)["seat"], scroll.scroll_y
+        shown_before = shown[seat]
+        gui.wait_until(lambda: in_view(scroll, strip_of(nw, seat)), timeout=3, what=f"P{seat + 1}'s fleet in view")
+        moves.append(scroll.scroll_y != before)
+        if shown_before:
+            assert scroll.scroll_y == before, "the list moved though the fleet to move was in view"
+        elif 0 < scroll.scroll_y < 1:  # brought to the top of the view (unless the list ends first)
+            strip, content = strip_of(nw, seat), nw.ids.fleets
+            view_top = scroll.scroll_y * (content.height - scroll.height) + scroll.height
+            assert strip.top - content.y == pytest.approx(view_top - 4, abs=2)
+        if len(moves) == count:
+            gui.screenshot(f"navalwar-follow-{count}-round")
+    assert sum(moves) < len(moves), moves  # old: every turn change from the middle of the list on
+
+
+def test_the_list_does_not_move_under_a_finger_nor_after_it(gui):
+    nw = start(gui, 9)
+    session, scroll = nw.session, nw.ids.fleet_scroll
+    last = session.state.view(None)["players"] - 1
+    finger = gui.press_at(*nw.ids.prompt.to_window(*nw.ids.prompt.center))  # a finger resting on the prompt
+    scroll.scroll_y = 1  # the first fleets in view, the last out of it
+    while session.state.view(None)["seat"] != last:  # turns pass until the last fleet's
+        session.play(random.Random(len(session.actions)).choice(session.state.legal_actions()))
+        nw.refresh()
+    assert not in_view(scroll, strip_of(nw, last))
+    gui.pump(0.6)
+    assert scroll.scroll_y == 1, "the list moved under a finger"
+    finger.touch_up()
+    gui.pump(STILL_S + 0.3)
+    assert scroll.scroll_y == 1, "the list moved after a person touched the table"  # they are at it: it stays
+
+
+def test_a_ship_joining_a_fleet_waits_for_the_finger_to_lift(gui):
+    deck = deck_for(9, draws=30)
+    deck["counts"]["additional_ship"] = 8
+    nw = start(gui, 9, deck)
+    session = nw.session
+    rng = random.Random(5)
+    joins = lambda view: any(a["type"] == "play" and a["card"] == "additional_ship"  # noqa: E731
+                             for a in session.state.legal_actions())
+    play_randomly(session, rng, joins)
+    seat = session.state.view(None)["seat"]
+    nw.refresh()
+    gui.pump(STILL_S + 0.1)
+    strip = strip_of(nw, seat)
+    chips, before = len(strip.ids.chips.children), places(nw)
+    finger = gui.press_at(*nw.ids.prompt.to_window(*nw.ids.prompt.center))
+    session.play(next(a for a in session.state.legal_actions()
+                      if a["type"] == "play" and a["card"] == "additional_ship"))
+    session.play(session.state.legal_actions()[0])  # the ship taken from the harbour
+    nw.refresh()
+    assert len(session.state.view(None)["fleets"][seat]["ships"]) == chips + 1
+    gui.pump(0.3)
+    assert len(strip.ids.chips.children) == chips and places(nw) == before  # held while the finger is down
+    finger.touch_up()
+    gui.pump(0.1)
+    assert len(strip.ids.chips.children) == chips
+    gui.wait_until(lambda: len(strip.ids.chips.children) == chips + 1, timeout=3,
+                   what="the ship to be drawn once the table is still")
+    gui.screenshot("navalwar-follow-9-ship-joined")
