@@ -152,7 +152,7 @@ class KukuScreen(ControllerScreen):
 
     def _draw_cover(self, model, offered) -> None:
         self.cover_text, self.cover_button_text = self.words(model["cover"]), self.words(model["cover_button"])
-        self.ids.cover_button.disabled = "open" not in offered  # a seat on a phone opens it there
+        self.ids.cover_panel.ids.button.disabled = "open" not in offered  # a seat on a phone opens it there
 
     def _draw_place(self, model, offered) -> None:
         for kind in KINDS:
