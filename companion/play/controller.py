@@ -105,13 +105,6 @@ def refusal(error) -> Text:
     return Text(error.key, error.params)
 
 
-def may_undo_placing(placed: list[int], seat: int, first: int) -> bool:
-    """While fleets are placed in turn, Undo takes back only `seat`'s own last
-    ship: always for the second placer, for the first until the second begins."""
-    second = 1 - first
-    return placed[seat] > 0 and (seat == second or placed[second] == 0)
-
-
 @dataclass(frozen=True)
 class ComputerTurn:
     """A computer's turn to think: `think()` returns the actions of its whole turn."""
@@ -134,7 +127,7 @@ class Controller:
         self.remote: frozenset[int] = frozenset()  # seats held by phones (`hold_remote`)
         self._reviewed: Review | None = None
         self._handlers: dict[str, Handler] | None = None
-        self._offers: dict[Who, list[Offer]] = {}  # this change's offers, per reader
+        self._offers: dict = {}  # this change's offers, per reader (and "at": the position they are of)
 
     # what a subclass says ------------------------------------------------------------
 
@@ -165,7 +158,12 @@ class Controller:
         raise NotImplementedError
 
     def offered(self, who: Who) -> list[Offer]:
-        """`offers(who)`, computed once until the next change or input."""
+        """`offers(who)`, computed once until the next change or input (or a move that
+        reached the session by another way)."""
+        session = self.session
+        position = None if session is None else (session.id, len(session.actions))
+        if self._offers.get("at") != position:
+            self._offers = {"at": position}
         if who not in self._offers:
             self._offers[who] = self.offers(who)
         return self._offers[who]

@@ -28,6 +28,13 @@ from companion.play.session import Session
 from companion.store import Lineup, Store
 
 
+def may_undo_placing(placed: list[int], seat: int, first: int) -> bool:
+    """While fleets are placed in turn, Undo takes back only `seat`'s own last
+    ship: always for the second placer, for the first until the second begins."""
+    second = 1 - first
+    return placed[seat] > 0 and (seat == second or placed[second] == 0)
+
+
 class TwoSeatFlow(Controller):
     KIND: ClassVar[str]
     SETUP: ClassVar[dict]  # the start panel's first choices

@@ -34,9 +34,9 @@ from companion.games.battleship.ai import LEVELS, BattleshipAI
 from companion.games.battleship.fleet import CELLS, label
 from companion.games.battleship.rules import VARIANTS
 from companion.games.battleship.texts import computer_turn, fill_fleet
-from companion.play.controller import TABLE, Offer, Refused, Text, Who, may_undo_placing, refusal
+from companion.play.controller import TABLE, Offer, Refused, Text, Who, refusal
 from companion.play.session import Session
-from companion.play.two_seats import TwoSeatFlow
+from companion.play.two_seats import TwoSeatFlow, may_undo_placing
 
 KIND = "battleship"
 OPPONENTS = ("2p", "cpu", "tracker")

@@ -36,9 +36,9 @@ from companion.games.kuku.report import COMPUTER
 from companion.games.kuku.rules import FLEET, KINDS
 from companion.games.kuku.setup import KIND, LEVELS, SetupStages
 from companion.games.kuku.texts import computer_turn
-from companion.play.controller import TABLE, Offer, Text, Who, may_undo_placing
+from companion.play.controller import TABLE, Offer, Text, Who
 from companion.play.session import Session
-from companion.play.two_seats import TwoSeatFlow
+from companion.play.two_seats import TwoSeatFlow, may_undo_placing
 from companion.store import Store
 
 EARLIER = "earlier"  # the tracker's answer "my leader sank earlier"

@@ -295,21 +295,6 @@ class NavalWarController(Controller):
     def on_count(self, who: Who, seat, value) -> None:
         self.counting = DeckCount(self.composition())
 
-    def on_count_begin(self, who: Who, seat, ships: bool) -> None:
-        self.counting.begin(ships)
-
-    def on_count_change(self, who: Who, seat, delta: int) -> None:
-        self.counting.change(delta)
-
-    def on_count_next(self, who: Who, seat, value) -> None:
-        self.counting.next()
-
-    def on_count_back(self, who: Who, seat, value) -> None:
-        self.counting.previous()
-
-    def on_count_close(self, who: Who, seat, value) -> None:
-        self.counting = None
-
     def on_new(self, who: Who, seat, value) -> None:
         self._adopt(None)
 
@@ -319,11 +304,14 @@ class NavalWarController(Controller):
     # entering actions ----------------------------------------------------------------
 
     def handlers(self) -> dict:
-        return super().handlers() | {
+        counting = {"count_begin": lambda who, seat, ships: self.counting.begin(ships),  # the deck count's steps
+                    "count_change": lambda who, seat, delta: self.counting.change(delta),
+                    "count_next": lambda who, seat, value: self.counting.next(),
+                    "count_back": lambda who, seat, value: self.counting.previous(),
+                    "count_close": lambda who, seat, value: setattr(self, "counting", None)}
+        return super().handlers() | counting | {
             "players": self.on_players, "target": self.on_target, "dice": self.on_dice, "start": self.on_start,
-            "start_first": self.on_start_first, "count": self.on_count, "count_begin": self.on_count_begin,
-            "count_change": self.on_count_change, "count_next": self.on_count_next,
-            "count_back": self.on_count_back, "count_close": self.on_count_close, "new": self.on_new,
+            "start_first": self.on_start_first, "count": self.on_count, "new": self.on_new,
             "continue": self.on_continue, "choose": self.on_choose, "enter": self.on_enter,
             "back": self.on_back, "random": self.on_random}
 
