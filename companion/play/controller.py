@@ -128,6 +128,7 @@ class Controller:
         self._reviewed: Review | None = None
         self._handlers: dict[str, Handler] | None = None
         self._offers: dict = {}  # this change's offers, per reader (and "at": the position they are of)
+        self._handling = False  # a handler runs: offers are not kept
 
     # what a subclass says ------------------------------------------------------------
 
@@ -159,7 +160,9 @@ class Controller:
 
     def offered(self, who: Who) -> list[Offer]:
         """`offers(who)`, computed once until the next change or input (or a move that
-        reached the session by another way)."""
+        reached the session by another way); afresh while a handler runs (it moves things)."""
+        if self._handling:
+            return self.offers(who)
         session = self.session
         position = None if session is None else (session.id, len(session.actions))
         if self._offers.get("at") != position:
@@ -187,9 +190,11 @@ class Controller:
             raise Refused("play.not_now", kind=kind)
         if self._handlers is None:
             self._handlers = self.handlers()
+        self._handling = True
         try:
             taken = self._handlers[kind](who, offer.seat, value) is not False
         finally:
+            self._handling = False
             self._offers.clear()  # a handler may have moved something (a sensor's, unsaid)
         if taken:
             self.changed()
