@@ -41,7 +41,7 @@ def table() -> None:
     from companion.seats.claims import Claims
     from companion.seats.room import Room
     from companion.seats.server import SeatServer
-    from companion.seats.thread import GameThread
+    from tests.seats.thread import GameThread
     from companion.store import Store
 
     tracebacks = []

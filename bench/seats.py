@@ -246,7 +246,7 @@ def table(taps: int, cuts: int) -> dict:
     from companion.store import Store
 
     with tempfile.TemporaryDirectory() as data:
-        from companion.seats.thread import GameThread
+        from tests.seats.thread import GameThread
 
         thread = GameThread()
         store = thread.call(Store, Path(data) / "companion.db")

@@ -3,3 +3,7 @@
 
 class CompanionError(Exception):
     """Base of every error the companion raises on purpose."""
+
+
+class UnknownLevel(CompanionError, ValueError):
+    """A computer player's level name (or number) that does not exist."""

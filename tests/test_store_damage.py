@@ -136,11 +136,11 @@ def test_a_lost_last_move_is_seen(tmp_path):
 
 
 def test_naval_war_refuses_true_as_a_seat():
-    from companion.play.state import IllegalAction
+    from companion.play.state import Refused
 
     game = registry.get("navalwar")
     state = game.new_state(game.options({}))
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused):
         state.apply({"type": "first", "seat": True})
     state.apply({"type": "first", "seat": 1})
 

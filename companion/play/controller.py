@@ -22,10 +22,15 @@ Computer turns are handed to the host, which owns threads: `computer_turn()` giv
 `ComputerTurn` whose `think()` is pure and may run anywhere; `computer_done(turn,
 actions)` commits its actions as one turn, unless the game moved on meanwhile.
 
-A subclass implements `stage()`, `offers()`, `display()` and `on_<kind>(seat, value)`
-for each kind of offer it makes (a handler returning False changed nothing, so the
-listeners are not called: a sensor's input at many a second); `play_turn` commits
-actions through `Session.play_all` (one transaction, undone as one).
+A subclass implements `stage()`, `offers()`, `display()` and `handlers()`: the table
+from each kind of offer it makes to its handler, `handler(who, seat, value)` (who sent
+it, the seat its offer acts for, the value), built once.  A handler returning False
+changed nothing, so the listeners are not called (a sensor's input at many a second);
+a refusal is raised as `Refused` and changes nothing.  `play_turn` commits actions
+through `Session.play_all` (one transaction, undone as one).  Undo is one contract:
+`undo_points()` says where it may go back to, the "undo" kind goes to the nearest.
+Offers are computed once per change and input: the table's screen and every phone
+read the same ones.
 """
 
 from __future__ import annotations
@@ -33,11 +38,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from companion.errors import CompanionError
 from companion.i18n import translate
 from companion.play.review import STEPS, Review
 from companion.play.session import Session
-from companion.play.state import Action
+from companion.play.state import Action, Refused
 
 TABLE = "table"  # the shared screen as the sender of an input or the reader of a display
 Who = int | str  # a seat number, or TABLE
@@ -97,23 +101,8 @@ def to_json(value: Any) -> Any:
 
 
 def refusal(error) -> Text:
-    """A rules refusal (`IllegalAction`) as words for a person: its key and values."""
+    """A refusal (`Refused`) as words for a person: its key and values."""
     return Text(error.key, error.params)
-
-
-def may_undo_placing(placed: list[int], seat: int, first: int) -> bool:
-    """While fleets are placed in turn, Undo takes back only `seat`'s own last
-    ship: always for the second placer, for the first until the second begins."""
-    second = 1 - first
-    return placed[seat] > 0 and (seat == second or placed[second] == 0)
-
-
-class Refused(CompanionError, ValueError):
-    """Input from a seat that may not make it now; `key` and `params` say why, for a person."""
-
-    def __init__(self, key: str, /, **params):
-        super().__init__(f"{key} {params}" if params else key)
-        self.key, self.params = key, params
 
 
 @dataclass(frozen=True)
@@ -125,6 +114,9 @@ class ComputerTurn:
     epoch: int  # the position it was asked at; an answer to an older one is dropped
 
 
+Handler = Callable[[Who, "int | None", Any], "bool | None"]  # (who, seat, value); False: nothing changed
+
+
 class Controller:
     """The flow of one game; see the module's docstring.  Subclasses fill in the game."""
 
@@ -132,8 +124,11 @@ class Controller:
         self.session = session
         self.epoch = 0  # bumps on every change, so stale computer answers are known
         self.listeners: list[Callable[[], None]] = []  # called after every change
-        self.remote: frozenset[int] = frozenset()  # seats held by phones (companion/seats sets it)
+        self.remote: frozenset[int] = frozenset()  # seats held by phones (`hold_remote`)
         self._reviewed: Review | None = None
+        self._handlers: dict[str, Handler] | None = None
+        self._offers: dict = {}  # this change's offers, per reader (and "at": the position they are of)
+        self._handling = False  # a handler runs: offers are not kept
 
     # what a subclass says ------------------------------------------------------------
 
@@ -147,6 +142,11 @@ class Controller:
         """The seats that play at the shared screen (TABLE acts for them)."""
         return frozenset(range(self.session.state.seats)) - self.computer_seats
 
+    @property
+    def names(self) -> list:
+        """Each seat's name for people: a string as typed, or a `Text`."""
+        return list(self.session.players)
+
     def holder(self) -> Who:
         """Who has the shared screen now (TABLE, or a seat while it enters a secret there)."""
         return TABLE
@@ -158,6 +158,23 @@ class Controller:
         """What `who` may do now.  TABLE's offers include those of the seats at the table."""
         raise NotImplementedError
 
+    def offered(self, who: Who) -> list[Offer]:
+        """`offers(who)`, computed once until the next change or input (or a move that
+        reached the session by another way); afresh while a handler runs (it moves things)."""
+        if self._handling:
+            return self.offers(who)
+        session = self.session
+        position = None if session is None else (session.id, len(session.actions))
+        if self._offers.get("at") != position:
+            self._offers = {"at": position}
+        if who not in self._offers:
+            self._offers[who] = self.offers(who)
+        return self._offers[who]
+
+    def handlers(self) -> dict[str, Handler]:
+        """Each kind of offer and its handler (a subclass adds its own to these)."""
+        return {"review": self.on_review, "undo": self.on_undo}
+
     def display(self, who: Who) -> dict:
         """The display model for `who` (JSON values and `Text`s)."""
         raise NotImplementedError
@@ -166,19 +183,41 @@ class Controller:
 
     def act(self, who: Who, kind: str, value: Any = None) -> None:
         """Input `kind` (with `value`) from `who`; `Refused` unless one of its offers allows it."""
-        offer = next((o for o in self.offers(who) if o.kind == kind and o.accepts(value)), None)
+        offer = next((o for o in self.offered(who) if o.kind == kind and o.accepts(value)), None)
+        if offer is None and self._offered_to_another(who, kind, value):
+            raise Refused("play.not_yours", kind=kind)
         if offer is None:
-            raise Refused("play.not_yours" if self._offered_to_another(who, kind, value) else "play.not_now", kind=kind)
-        if getattr(self, f"on_{kind}")(offer.seat, value) is not False:
+            raise Refused("play.not_now", kind=kind)
+        if self._handlers is None:
+            self._handlers = self.handlers()
+        self._handling = True
+        try:
+            taken = self._handlers[kind](who, offer.seat, value) is not False
+        finally:
+            self._handling = False
+            self._offers.clear()  # a handler may have moved something (a sensor's, unsaid)
+        if taken:
             self.changed()
 
     def _offered_to_another(self, who: Who, kind: str, value: Any) -> bool:
         """Whether a seat's input is, at the table, another seat's to do now (whose turn is public)."""
         return who != TABLE and any(o.kind == kind and o.seat not in (None, who) and o.accepts(value)
-                                    for o in self.offers(TABLE))
+                                    for o in self.offered(TABLE))
+
+    def hold_remote(self, seats: frozenset[int]) -> None:
+        """Phones hold `seats` now (companion/seats says so): the game hears it as a change."""
+        if seats != self.remote:
+            self.remote = seats
+            self.changed()
+
+    def moved(self) -> bool:
+        """Whether this change moves the epoch (a stale computer answer is dropped): always here."""
+        return True
 
     def changed(self) -> None:
-        self.epoch += 1
+        self._offers.clear()
+        if self.moved():
+            self.epoch += 1
         for listener in list(self.listeners):
             listener()
 
@@ -207,7 +246,7 @@ class Controller:
         review = self.review()
         return review.state if review else self.session.state
 
-    def on_review(self, seat, step: int) -> bool:
+    def on_review(self, who: Who, seat, step: int) -> bool:
         return self.review().step(step)
 
     # turns and undo ------------------------------------------------------------------
@@ -224,6 +263,17 @@ class Controller:
             if not found or found[-1][0] != seat:
                 found.append((seat, index))
         return found
+
+    def undo_points(self) -> list[int]:
+        """How many actions may stay after an Undo now, the nearest first ([]: no Undo now)."""
+        return []
+
+    def on_undo(self, who: Who, seat, value) -> None:
+        """Undo: back to the nearest of `undo_points()` (a game adds what else goes with it)."""
+        points = self.undo_points()
+        if not points:
+            raise Refused("play.not_now", kind="undo")
+        self.undo_to(points[0])
 
     def undo_to(self, count: int) -> None:
         """Take back everything after the first `count` actions."""

@@ -6,7 +6,7 @@ A cell is also a flat index `row * cols + col`, handy for bitmasks and arrays.
 
 from __future__ import annotations
 
-from companion.play.state import IllegalAction
+from companion.play.state import Refused
 
 ROW_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 DIRECTIONS = {"h": (0, 1), "v": (1, 0)}  # horizontal runs right, vertical runs down
@@ -18,7 +18,7 @@ def label(row: int, col: int) -> str:
 
 
 def parse(text: object, rows: int, cols: int) -> tuple[int, int]:
-    """(row, col) of a label like "B5" (also "b-5"); IllegalAction if not on the board."""
+    """(row, col) of a label like "B5" (also "b-5"); Refused if not on the board."""
     if isinstance(text, str):
         name = text.strip().upper().replace("-", "")
         if len(name) >= 2 and name[0] in ROW_LETTERS[:rows] and name[1:].isdigit():
@@ -26,7 +26,7 @@ def parse(text: object, rows: int, cols: int) -> tuple[int, int]:
             if 0 <= col < cols:
                 return row, col
     last = label(rows - 1, cols - 1)
-    raise IllegalAction("play.not_a_cell", cell=text, last=last)
+    raise Refused("play.not_a_cell", cell=text, last=last)
 
 
 def segment(row: int, col: int, length: int, direction: str) -> list[tuple[int, int]]:

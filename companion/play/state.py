@@ -1,7 +1,7 @@
 """The contract every game's rules follow (DESIGN.md principle 1).
 
 A game is a pure state machine.  A state lists its legal actions, applies one
-(validated: an illegal action raises `IllegalAction` saying why and leaves the
+(validated: an illegal action raises `Refused` saying why and leaves the
 state untouched), reports whether it is over and its outcome, round-trips
 through JSON, and gives a view per seat and a public view.  States are
 immutable values: `apply` returns a new state.
@@ -30,11 +30,14 @@ Action = Any  # a JSON object {"type": kind, ...}; Any, as `apply` is handed any
 CHANCE = -1  # `to_move()` of a state waiting for a die, a draw or a shuffle
 
 
-class IllegalAction(CompanionError, ValueError):
-    """An action (or option) the rules refuse, saying why for a person.
+class Refused(CompanionError, ValueError):
+    """Input refused, saying why for a person: an action or option the rules refuse, an
+    input no offer of its sender allows now, a phone's frame the room will not take.
 
-    `key` names the message in the locale catalogs ("kuku_errors.cell_attacked") and
-    `params` fill it in; `text(lang)` is the message in a language, `str()` in English.
+    The one refusal of the companion: rules, controllers and the phones' room raise it,
+    every screen and phone shows it the same way.  `key` names the message in the
+    locale catalogs ("kuku_errors.cell_attacked") and `params` fill it in (a value may
+    be a `Text`); `text(lang)` is the message in a language, `str()` in English.
     """
 
     def __init__(self, key: str, /, **params):
@@ -42,7 +45,10 @@ class IllegalAction(CompanionError, ValueError):
         super().__init__(self.text("en"))
 
     def text(self, lang: str) -> str:
-        return translate(self.key, lang, **self.params)
+        return translate(self.key, lang, **{k: v.say(lang) if hasattr(v, "say") else v
+                                             for k, v in self.params.items()})
+
+
 
 
 def one_of(value: Any, allowed) -> bool:
@@ -97,7 +103,7 @@ class State(ABC):
 
     @abstractmethod
     def apply(self, action: Action) -> "State":
-        """The state after `action`; raises `IllegalAction` (self unchanged) if refused."""
+        """The state after `action`; raises `Refused` (self unchanged) if refused."""
 
     @abstractmethod
     def outcome(self) -> Outcome | None:
@@ -151,7 +157,7 @@ class State(ABC):
 class Game:
     """A registered game: its name, titles, options and how to make states.
 
-    `new_state(options)` validates options (raising `IllegalAction` on a bad
+    `new_state(options)` validates options (raising `Refused` on a bad
     one) after filling in `default_options`.
     """
 
@@ -166,7 +172,7 @@ class Game:
     def options(self, options: Mapping[str, Any] | None = None) -> dict:
         unknown = set(options or {}) - set(self.default_options)
         if unknown:
-            raise IllegalAction("play.unknown_option", game=self.name, unknown=sorted(unknown),
+            raise Refused("play.unknown_option", game=self.name, unknown=sorted(unknown),
                                 allowed=sorted(self.default_options))
         return {**self.default_options, **(options or {})}
 
@@ -174,13 +180,13 @@ class Game:
         return self.new_state_fn(self.options(options))
 
     def state_from_json(self, data: Mapping) -> State:
-        """The state `to_json` wrote; anything else is refused as `IllegalAction`."""
+        """The state `to_json` wrote; anything else is refused as `Refused`."""
         try:
             return self.state_from_json_fn(data)
-        except IllegalAction:
+        except Refused:
             raise
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
-            raise IllegalAction("play.bad_state", game=self.name, error=repr(error)) from None
+            raise Refused("play.bad_state", game=self.name, error=repr(error)) from None
 
     def replay(self, options: Mapping[str, Any] | None, actions) -> State:
         """The state after playing `actions` from the start: how a log becomes a game."""

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from companion import i18n
-from companion.play.controller import TABLE, Offer, Refused, Text
+from companion.play.controller import TABLE, Offer, Text
+from companion.play.state import Refused
 from companion.seats.claims import Claims, digest
 
 LANGS = ("ja", "en")
@@ -45,15 +46,11 @@ def render(value: Any, lang: str) -> Any:
     return value
 
 
-class Refusal(Exception):
-    """Why a frame was refused: `code` for programs, the `seats.<code>` text for people."""
-
-    def __init__(self, code: str, text: Text | None = None):
-        super().__init__(code)
-        self.code, self.text = code, text or Text(f"seats.{code}")
-
-    def message(self, lang: str, **extra) -> dict:
-        return {"type": "refused", "code": self.code, "text": render(self.text, lang)} | extra
+def answer(refusal: Refused, lang: str, **extra) -> dict:
+    """A refusal as the phone hears it: the room's own by its code, any other (the game's:
+    its controller's or its rules') as "not_now", each in words of `lang`."""
+    code = refusal.key.removeprefix("seats.") if refusal.key.startswith("seats.") else "not_now"
+    return {"type": "refused", "code": code, "text": render(Text(refusal.key, refusal.params), lang)} | extra
 
 
 @dataclass(eq=False)
@@ -86,6 +83,8 @@ class Room:
         self.links: list[Link] = []
         self.listeners: list[Callable[[], None]] = []  # the table's seats panel
         self._acting: list | None = None  # [link, message id, acked] while a phone's input is applied
+        self._frames = {"ping": self._on_ping, "hello": self._on_hello, "claim": self._on_claim,
+                        "watch": self._on_watch, "lang": self._on_lang, "act": self._on_act}  # each frame's handler
 
     # the game on the table -------------------------------------------------------
 
@@ -113,7 +112,7 @@ class Room:
         self.game_id, self.token = game, self._new_token() if game is not None else None
         for link in list(self.links):
             if link.seat is not None or link.watching or link.chose:
-                self._drop(link, Refusal("game_over"))
+                self._drop(link, Refused("seats.game_over"))
             elif link.waiting_key is not None and game is not None:
                 self._retry(link)
         self._tell_table()
@@ -141,17 +140,11 @@ class Room:
         """The table frees `seat` for another phone; the phone holding it is told and let go."""
         if self.game_id is not None and self.claims.release(self.game_id, seat):
             for link in [link for link in self.links if link.seat == seat]:
-                self._drop(link, Refusal("released"))
+                self._drop(link, Refused("seats.released"))
             self._tell_table()
 
     def seat_name(self, seat: int) -> Any:
-        c = self.controller
-        names = getattr(c, "names", c.session.players)  # a method, or (Naval War) a list
-        name = (names() if callable(names) else names)[seat]
-        key = f"{c.session.record.kind}_ui.{name}"
-        if isinstance(name, str) and i18n.translate(key, "en") != key:
-            name = Text(key)
-        return Text("seats.seat_name", {"n": seat + 1, "name": name})
+        return Text("seats.seat_name", {"n": seat + 1, "name": self.controller.names[seat]})
 
     # frames from a phone -----------------------------------------------------------
 
@@ -175,14 +168,14 @@ class Room:
         try:
             if message.get("lang") in LANGS:
                 link.lang = message["lang"]
-            handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
+            handler = self._frames.get(kind) if isinstance(kind, str) else None
             if handler is None:
-                raise Refusal("malformed")
+                raise Refused("seats.malformed")
             replies = handler(link, message)
-        except Refusal as refusal:
+        except Refused as refusal:  # the room's, the controller's or the rules': every refusal is answered
             seq = message.get("id")
             extra = {"id": seq} if isinstance(seq, int) and not isinstance(seq, bool) and 0 < seq <= MAX_ID else {}
-            replies = [refusal.message(link.lang, **extra)]
+            replies = [answer(refusal, link.lang, **extra)]
         for reply in replies:
             link.send(reply)
         if (link.seat, link.key_hash) != seated:
@@ -202,14 +195,14 @@ class Room:
 
     def _open_game(self) -> None:
         if self.game_id is None:
-            raise Refusal("no_game")
+            raise Refused("seats.no_game")
 
     def _check_token(self, token) -> None:
         if not isinstance(token, str) or not secrets.compare_digest(
                 token.encode("utf-8", "surrogatepass"), (self.token or "").encode()):
             if isinstance(token, str) and token in self._old_tokens:  # a QR of an earlier game: say where the new one is
-                raise Refusal("room_old")
-            raise Refusal("room_token")
+                raise Refused("seats.room_old")
+            raise Refused("seats.room_token")
 
     def _choose(self, link: Link, token) -> list[dict]:
         self._check_token(token)
@@ -222,11 +215,11 @@ class Room:
     def _resume(self, link: Link, device) -> list[dict]:
         claim = self.claims.by_key(device) if isinstance(device, str) else None
         if claim is None:
-            raise Refusal("device_unknown")
+            raise Refused("seats.device_unknown")
         if claim.game_id != self.game_id:
-            raise Refusal("other_game")
+            raise Refused("seats.other_game")
         for other in [other for other in self.links if other is not link and other.key_hash == claim.key_hash]:
-            self._drop(other, Refusal("replaced"))  # the same phone's older socket
+            self._drop(other, Refused("seats.replaced"))  # the same phone's older socket
         link.seat, link.key_hash, link.watching = claim.seat, claim.key_hash, False
         return [self._joined(link, claim.last_seq), self.snapshot(link)]
 
@@ -235,7 +228,7 @@ class Room:
         if this is its game; else it goes on waiting, told nothing new."""
         try:
             replies = self._resume(link, link.waiting_key)
-        except Refusal:
+        except Refused:
             return
         for reply in replies:
             link.send(reply)
@@ -245,12 +238,12 @@ class Room:
         self._check_token(message.get("room"))
         seat = message.get("seat")
         if link.seat is not None:
-            raise Refusal("already_seated")
+            raise Refused("seats.already_seated")
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.seats():
-            raise Refusal("no_seat")
+            raise Refused("seats.no_seat")
         key = self.claims.claim(self.game_id, seat)
         if key is None:
-            raise Refusal("seat_taken")
+            raise Refused("seats.seat_taken")
         link.seat, link.key_hash, link.watching = seat, digest(key), False
         return [{"type": "claimed", "seat": seat, "device": key}, self._joined(link, 0), self.snapshot(link)]
 
@@ -258,7 +251,7 @@ class Room:
         self._open_game()
         self._check_token(message.get("room"))
         if link.seat is not None:
-            raise Refusal("already_seated")
+            raise Refused("seats.already_seated")
         link.watching = True
         return [self._joined(link, 0), self.snapshot(link)]
 
@@ -268,24 +261,21 @@ class Room:
     def _on_act(self, link: Link, message: dict) -> list[dict]:
         seq, kind = message.get("id"), message.get("kind")
         if not isinstance(seq, int) or isinstance(seq, bool) or not 0 < seq <= MAX_ID or not isinstance(kind, str):
-            raise Refusal("malformed")
+            raise Refused("seats.malformed")
         if link.seat is None:
-            raise Refusal("watching_only" if link.watching else "not_joined")
+            if link.watching:
+                raise Refused("seats.watching_only")
+            raise Refused("seats.not_joined")
         claim = self.claims.by_hash(link.key_hash)
         if claim is not None and seq > claim.last_seq + MAX_STEP:
-            raise Refusal("out_of_order")
+            raise Refused("seats.out_of_order")
         if not self.claims.advance(link.key_hash, seq):  # used before it is tried: at most once
-            raise Refusal("replay")
+            raise Refused("seats.replay")
         self._acting = [link, seq, False]
         try:
-            applied = self.controller.act(link.seat, kind, message.get("value"))
-        except Refused as refused:
-            raise Refusal("not_now", Text(refused.key, refused.params)) from None
+            self.controller.act(link.seat, kind, message.get("value"))  # a refusal is answered by `handle`
         finally:
             acked, self._acting = self._acting[2], None
-        if applied is False:  # the rules said no; the seat's display holds why
-            notice = self.controller.display(link.seat).get("notice")
-            raise Refusal("rules", notice if isinstance(notice, Text) else None)
         return [] if acked else [{"type": "done", "id": seq}]
 
     # what goes out -------------------------------------------------------------------
@@ -316,18 +306,16 @@ class Room:
             if (link.seat is not None or link.watching) and link is not acting:
                 link.send(self.snapshot(link))
 
-    def _drop(self, link: Link, refusal: Refusal) -> None:
+    def _drop(self, link: Link, refusal: Refused) -> None:
         link.seat = link.key_hash = None
         link.watching = link.chose = False
-        link.close(refusal.message(link.lang))
+        link.close(answer(refusal, link.lang))
         if link in self.links:
             self.links.remove(link)
 
     def _tell_table(self) -> None:
         """The claims changed (or a phone came or went): the game and the panel hear it."""
-        remote = frozenset(self.claimed())
-        if self.controller is not None and remote != self.controller.remote:
-            self.controller.remote = remote
-            self.controller.changed()
+        if self.controller is not None:
+            self.controller.hold_remote(frozenset(self.claimed()))
         for listener in list(self.listeners):
             listener()

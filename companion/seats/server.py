@@ -25,7 +25,8 @@ from companion.errors import CompanionError
 from companion.seats.address import host_name, local_hosts
 from companion.seats.claims import digest
 from companion.seats.gate import Connections, Gate, address_of
-from companion.seats.room import LANGS, Link, Refusal, Room
+from companion.play.state import Refused
+from companion.seats.room import LANGS, Link, Room, answer
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_FRAME = 2048  # characters: every message a phone sends is far smaller
@@ -173,7 +174,7 @@ def _offered_key(request: web.Request) -> str | None:
 def _close_unless_admitted(link: Link, queue: asyncio.Queue) -> None:
     """The hello time is over: a socket that showed no token or key goes (its place is free)."""
     if not link.admitted:
-        queue.put_nowait(("close", Refusal("hello_late").message(link.lang) | {"close_code": CLOSE_LATE}))
+        queue.put_nowait(("close", answer(Refused("seats.hello_late"), link.lang) | {"close_code": CLOSE_LATE}))
 
 
 def _depth(value, limit: int) -> int:
@@ -216,21 +217,21 @@ async def _handle(frame, link: Link, room: Room, on_game, quiet: Quiet) -> None:
     """One frame: refused here when it is no JSON object of a sane size and depth, else the room's."""
     if frame.type != WSMsgType.TEXT:
         if frame.type == WSMsgType.BINARY:
-            link.send(Refusal("malformed").message(link.lang))
+            link.send(answer(Refused("seats.malformed"), link.lang))
         return
     if len(frame.data) > MAX_FRAME:
-        return link.send(Refusal("too_large").message(link.lang))
+        return link.send(answer(Refused("seats.too_large"), link.lang))
     try:
         message = json.loads(frame.data)
     except (ValueError, RecursionError):
         message = None
     if not isinstance(message, dict) or _depth(message, MAX_DEPTH) > MAX_DEPTH:
-        return link.send(Refusal("malformed").message(link.lang))
+        return link.send(answer(Refused("seats.malformed"), link.lang))
     try:
         await on_game(room.handle, link, message)
     except Exception:  # a fault of ours: the phone is told, the table goes on
         quiet.exception("seats: a frame could not be handled")
-        link.send(Refusal("internal").message(link.lang))
+        link.send(answer(Refused("seats.internal"), link.lang))
 
 
 async def _write(ws: web.WebSocketResponse, queue: asyncio.Queue) -> None:

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from kivy.clock import Clock
 
 
-class ComputerTurn:
+class ThinkingThread:
     def __init__(self, name: str):
         self.name = name
         self._current: object | None = None

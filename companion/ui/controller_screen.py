@@ -3,6 +3,11 @@ each touch as `act(kind, value)` from whoever holds the screen, runs the compute
 turns on a thread, and lets the controller go when another takes over or the app stops.
 kv rules call `root.act("undo")` directly; a screen keeps only the methods that do more.
 A finished game's review is stepped by a `ReviewBar` (widgets.kv) with `screen: root`.
+
+Every refusal (`Refused`, from the rules or the controller) is shown one way: its words
+in `notice_text`, which a screen's `Notice` (widgets.kv) draws in the side panel's place
+until a tap on it or the next input that is taken; "not now" (a dimmed button, the
+computer's step) says nothing.
 """
 
 from __future__ import annotations
@@ -12,9 +17,8 @@ from typing import Any
 
 from kivy.properties import StringProperty
 
-from companion.play.controller import Controller, Refused, refusal
-from companion.play.state import IllegalAction
-from companion.ui.computer import ComputerTurn
+from companion.play.controller import Controller, Refused, Text, refusal
+from companion.ui.computer import ThinkingThread
 from companion.ui.widgets import GameScreen
 
 NOT_NOW = "play.not_now"  # a dimmed button, the computer's step: nothing to say
@@ -24,11 +28,12 @@ COMPUTER_NEWS_S = 0.35  # after the computer's move is drawn, taps wait this lon
 
 class ControllerScreen(GameScreen):
     review_text = StringProperty("")  # where the review of a finished game stands ("" for none)
+    notice_text = StringProperty("")  # why the last input was refused ("" for none)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.controller: Controller | None = None
-        self.cpu = ComputerTurn(f"{self.kind}-cpu")
+        self.cpu = ThinkingThread(f"{self.kind}-cpu")
         self._asked = None  # (controller, epoch) the computer was last asked at
         self.computer_shown_at = float("-inf")  # when the computer's last move was drawn (monotonic)
 
@@ -39,6 +44,7 @@ class ControllerScreen(GameScreen):
         self.cpu.cancel()
         self._asked = None
         self.controller = controller
+        self.show_refusal(None)
         controller.listeners.append(self._changed)
         self._changed()
 
@@ -71,7 +77,7 @@ class ControllerScreen(GameScreen):
             return False
         try:
             taken = self.controller.act(self.controller.holder(), kind, value) is not False
-        except (Refused, IllegalAction) as error:
+        except Refused as error:
             if error.key != NOT_NOW:
                 self.show_refusal(refusal(error))
             return False
@@ -79,9 +85,10 @@ class ControllerScreen(GameScreen):
             self.show_refusal(None)
         return taken
 
-    def show_refusal(self, reason) -> None:
-        """Say why an input was refused (a `Text`), or None: the last one was taken.
-        Screens whose controller tells the refusal in its display model leave this be."""
+    def show_refusal(self, reason: Text | None) -> None:
+        """Say why an input was refused, or None: put the last refusal away.  A break
+        after each Japanese sentence, where a reader breaks."""
+        self.notice_text = reason.render(self.tr).replace("。", "。\n").strip() if reason else ""
 
     def close(self) -> None:
         self.cpu.cancel()

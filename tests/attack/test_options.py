@@ -3,7 +3,7 @@ anything is written, so legal_actions() is never reached with them."""
 
 import pytest
 
-from companion.play.state import IllegalAction
+from companion.play.state import Refused
 from companion.play.session import Session
 from companion.store import Store
 
@@ -12,7 +12,7 @@ from companion.store import Store
 @pytest.mark.parametrize("first", [0.0, 1.0, True, False, "0", None, [0]])
 def test_first_must_be_the_int_0_or_1(tmp_path, kind, first):
     with Store(tmp_path / "c.db") as store:
-        with pytest.raises(IllegalAction, match="first"):
+        with pytest.raises(Refused, match="first"):
             Session.start(store, kind, {"first": first})
         assert store.games() == []
 

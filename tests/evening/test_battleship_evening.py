@@ -48,7 +48,7 @@ def play_to_the_end(player, screen) -> None:
         player.settle(screen)
         stage = screen.stage
         if stage == "cover":
-            player.tap(screen.ids.cover_button)
+            player.tap(screen.ids.cover_panel.ids.button)
         elif stage == "place":
             place(player, screen)
         elif stage == "result":

@@ -53,7 +53,7 @@ def play_to_the_end(player, screen) -> None:
             assert news, "a result with nothing said"
             player.tap(screen.ids.continue_button)
         elif screen.stage == "cover":
-            player.tap(screen.ids.cover_button)
+            player.tap(screen.ids.cover_panel.ids.button)
         elif screen.stage == "place":
             place(player, screen)
         else:

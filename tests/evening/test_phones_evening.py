@@ -27,7 +27,7 @@ def join(player, browser) -> dict:
     """Tap the table's 電話 on the cover, and each player opens the QR's address on their own
     phone and takes their seat (the panel stays open until every seat has a phone)."""
     gui = player.gui
-    player.tap(gui.screen.ids.cover_phones)
+    player.tap(gui.screen.ids.cover_panel.ids.phones)
     gui.pump(0.2)
     shown = panel(gui)
     url = shown._url.replace(shown.base, f"http://127.0.0.1:{gui.app.seats.port}")

@@ -15,7 +15,7 @@ def test_two_players_names_are_typed_and_said(gui):
     gui.tap(screen.ids.start)
     assert screen.session.players == ["Aki", "p2"] and not screen.controller.computer_seats
     assert screen.cover_text == "Akiに画面を渡してください"
-    gui.tap(screen.ids.cover_button)
+    gui.tap(screen.ids.cover_panel.ids.button)
     assert "Aki" in screen.place_title
     gui.tap(screen.ids.random_fleet)
     gui.app.show_home()

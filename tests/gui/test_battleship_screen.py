@@ -13,7 +13,7 @@ def test_refereed_game_from_cover_to_victory_never_shows_a_fleet(gui):
     gui.screenshot("2-cover-player-1")
 
     # Player 1 places by touch: carrier across from A1, battleship down from C1
-    gui.tap(screen.ids.cover_button)
+    gui.tap(screen.ids.cover_panel.ids.button)
     assert screen.stage == "place" and screen.selected == "carrier"
     tap_cell(gui, screen, "A1")
     assert screen.session.state.view(0)["placed"][0] == 1 and screen.selected == "battleship"
@@ -38,7 +38,7 @@ def test_refereed_game_from_cover_to_victory_never_shows_a_fleet(gui):
     # the cover for Player 2 shows nothing of Player 1's fleet
     assert screen.stage == "cover" and "プレイヤー2" in screen.cover_text
     assert_no_leak(gui, screen)
-    gui.tap(screen.ids.cover_button)
+    gui.tap(screen.ids.cover_panel.ids.button)
     assert not screen.can_undo  # Player 1's ships are not Player 2's to take back
     gui.tap(screen.ids.random_fleet)
     gui.tap(screen.ids.place_undo)
@@ -104,7 +104,7 @@ def _sweep(screen, shooter: int):
 def test_resuming_mid_placement_covers_the_sea_again(gui):
     screen = open_and_start(gui, "first_1")
     assert "プレイヤー2に画面を渡して" in screen.cover_text
-    gui.tap(screen.ids.cover_button)
+    gui.tap(screen.ids.cover_panel.ids.button)
     tap_cell(gui, screen, "B2")
     gui.restart()
     gui.tap(gui.tile("battleship"))
@@ -117,11 +117,11 @@ def test_the_start_panel_over_a_game_leaves_it_as_it_was(gui):
     """Another opponent pressed on the panel, then Back: still the cover (the old screen
     read the panel's choice and showed Player 1's sea without it)."""
     screen = open_and_start(gui)
-    gui.tap(screen.ids.cover_button)
+    gui.tap(screen.ids.cover_panel.ids.button)
     tap_cell(gui, screen, "A1")
     gui.tap(screen.ids.done if screen.can_done else screen.ids.random_fleet)
     gui.tap(screen.ids.done)
-    gui.tap(screen.ids.cover_new)
+    gui.tap(screen.ids.cover_panel.ids.new)
     assert screen.stage == "setup"
     gui.tap(screen.ids.opp_cpu)
     gui.tap(screen.ids.back_to_game)

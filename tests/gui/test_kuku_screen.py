@@ -16,7 +16,7 @@ def say_bomb(gui, screen, product: str, pairs: list[str]) -> None:
 
 
 def place(gui, screen, normals, leader) -> None:
-    gui.tap(screen.ids.cover_button)
+    gui.tap(screen.ids.cover_panel.ids.button)
     assert screen.stage == "place"
     gui.tap(screen.ids.kind_leader)
     tap_cell(gui, screen, leader)

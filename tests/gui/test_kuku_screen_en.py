@@ -11,7 +11,7 @@ def test_english_panels_and_resume_behind_the_cover(gui):
     gui.tap(gui.screen.ids.opp_2p)
     gui.tap(gui.screen.ids.start)
     screen = gui.screen
-    gui.tap(screen.ids.cover_button)
+    gui.tap(screen.ids.cover_panel.ids.button)
     for cell in ("1×1", "2×2", "3×3"):
         tap_cell(gui, screen, cell)
     gui.tap(screen.ids.done)

@@ -93,7 +93,7 @@ def test_a_phone_places_and_fires_and_the_table_never_shows_or_moves_its_fleet(g
 
     phone_tap(gui, red, 'button[data-kind="random"]')  # the last two at random
     until(gui, red.page, lambda: screen.stage == "cover")  # the table's own seat places behind its cover
-    gui.tap(screen.ids.cover_button)
+    gui.tap(screen.ids.cover_panel.ids.button)
     assert screen.stage == "place" and screen.private_seat == 1
     gui.tap(screen.ids.random_fleet)
     gui.tap(screen.ids.done)

@@ -25,7 +25,7 @@ def page():
 def to_battleship(gui):
     gui.tap(gui.tile("battleship"))
     gui.tap(gui.screen.ids.start)  # two players: the cover before the first fleet
-    return gui.screen.ids.cover_phones
+    return gui.screen.ids.cover_panel.ids.phones
 
 
 def to_gunkan(gui):
@@ -44,7 +44,7 @@ def to_kuku(gui):
     gui.tap(gui.tile("kuku"))
     gui.tap(gui.screen.ids.opp_2p)
     gui.tap(gui.screen.ids.start)
-    return gui.screen.ids.phones
+    return gui.screen.ids.cover_panel.ids.phones
 
 
 def to_uttt(gui):

@@ -98,8 +98,8 @@ def test_a_kuku_seat_on_a_phone_places_there_and_the_table_never_shows_its_fleet
     page.locator(".list button").nth(0).click()
     # no hand-over on the phone: it places at once; the table stays covered, saying where Aki places
     until(gui, page, lambda: room.claimed() == {0: True} and page.locator(".keys.pad button").count() == 9)
-    assert kuku.stage == "cover" and "電話" in kuku.cover_text and kuku.ids.cover_button.disabled
-    gui.tap(kuku.ids.cover_button)
+    assert kuku.stage == "cover" and "電話" in kuku.cover_text and kuku.ids.cover_panel.ids.button.disabled
+    gui.tap(kuku.ids.cover_panel.ids.button)
     assert kuku.stage == "cover"
     gui.screenshot("table-kuku-placing-on-phone")
     for row, col in [(9, 9), (1, 1), (5, 5)]:
@@ -113,9 +113,9 @@ def test_a_kuku_seat_on_a_phone_places_there_and_the_table_never_shows_its_fleet
     page.screenshot(path=str(SHOTS / "phone-kuku-placed-ja.png"))
     page.locator('#actions button[data-kind="hide"]').click()
 
-    until(gui, page, lambda: kuku.stage == "cover" and not kuku.ids.cover_button.disabled)  # Ben's, at the table
+    until(gui, page, lambda: kuku.stage == "cover" and not kuku.ids.cover_panel.ids.button.disabled)  # Ben's, at the table
     assert "Benが船を置いています" in page.locator("#status").inner_text()  # the phone waits, told why
-    gui.tap(kuku.ids.cover_button)
+    gui.tap(kuku.ids.cover_panel.ids.button)
     for cell in ("1×1", "2×2", "3×3"):
         gui.tap_cell(kuku.grid, cell)
     gui.tap(kuku.ids.done)

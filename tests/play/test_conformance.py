@@ -14,7 +14,7 @@ import random
 import pytest
 
 from companion.play.registry import games
-from companion.play.state import CHANCE, IllegalAction
+from companion.play.state import CHANCE, Refused
 
 MAX_STEPS = 3000
 JUNK = [None, "garbage", -1, 10**9, 3.5, {}, [], {"type": "no-such-action"}, [[[]]]]
@@ -84,7 +84,7 @@ def check_illegal_refused(state, legal, seen_actions, rng):
     for action in candidates:
         if action in legal:
             continue
-        with pytest.raises(IllegalAction) as refused:
+        with pytest.raises(Refused) as refused:
             state.apply(action)
         assert state.to_json() == before
         assert all(refused.value.text(lang) != refused.value.key for lang in ("ja", "en"))

@@ -1,5 +1,5 @@
 """Refusals are message keys with values, translated in both languages; garbage never
-escapes a rules call as anything but `IllegalAction` (a ValueError too)."""
+escapes a rules call as anything but `Refused` (a ValueError too)."""
 
 import ast
 import json
@@ -12,16 +12,16 @@ from hypothesis import strategies as st
 
 from companion.i18n import LANGUAGES, catalog, translate
 from companion.play.registry import games
-from companion.play.state import IllegalAction
+from companion.play.state import Refused
 
 PACKAGE = Path(__file__).resolve().parents[2] / "companion"
 
 
 def raised_keys():
-    """(file:line, key or key prefix, is_prefix, its value names) of every IllegalAction("key", ...)."""
+    """(file:line, key or key prefix, is_prefix, its value names) of every Refused("key", ...)."""
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalAction" and node.args:
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Refused" and node.args:
                 first = node.args[0]
                 where = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
                 names = [k.arg for k in node.keywords]
@@ -37,7 +37,7 @@ def test_every_refusal_is_a_key_with_both_languages_and_its_values_fill_it():
     found = list(raised_keys())
     assert len(found) > 50
     for where, key, is_prefix, names in found:
-        assert key, f"{where}: IllegalAction needs a literal message key"
+        assert key, f"{where}: Refused needs a literal message key"
         domain, _, name = key.partition(".")
         entries = catalog(domain)
         matching = [n for n in entries if n.startswith(name)] if is_prefix else [name]
@@ -53,7 +53,7 @@ def test_a_refusal_speaks_both_languages_and_is_a_value_error():
     with pytest.raises(ValueError) as refused:
         games()["uttt"].new_state().apply(81)
     error = refused.value
-    assert isinstance(error, IllegalAction) and error.key == "uttt_errors.not_a_move"
+    assert isinstance(error, Refused) and error.key == "uttt_errors.not_a_move"
     assert "81" in error.text("ja") and "0〜80 のマス" in error.text("ja")
     assert str(error) == error.text("en") and "a cell 0..80" in str(error)
 
@@ -103,7 +103,7 @@ def test_garbage_is_refused_as_illegal_and_nothing_else(state, value, how, field
     before = state.to_json()
     try:
         state.apply(json.loads(json.dumps(action)))
-    except IllegalAction as error:
+    except Refused as error:
         assert error.text("ja") != error.key and error.text("en") != error.key
         assert state.to_json() == before
     else:
@@ -118,7 +118,7 @@ def test_bad_options_are_refused_as_illegal_and_nothing_else(name, which, value)
     key = sorted(game.default_options)[which % len(game.default_options)]
     try:
         game.new_state({key: value})
-    except IllegalAction as error:
+    except Refused as error:
         assert error.text("ja") != error.key
 
 
@@ -129,5 +129,5 @@ def test_a_bent_saved_state_is_refused_as_illegal_and_nothing_else(state, value,
     game = games()[state.game]
     try:
         game.state_from_json(data)
-    except IllegalAction as error:
+    except Refused as error:
         assert error.text("ja") != error.key

@@ -3,7 +3,7 @@
 import pytest
 
 from companion.games.uttt.rules import move
-from companion.play.state import IllegalAction
+from companion.play.state import Refused
 from companion.play.session import Session, tally
 from companion.store import Store, StoreError
 
@@ -21,7 +21,7 @@ def test_every_action_is_logged_before_it_is_adopted(store):
     session = Session.start(store, "uttt", players=["red", "blue"], scoreboard="s")
     session.play(move(40))
     assert store.actions(session.id) == [move(40)]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused):
         session.play(move(40))  # taken: refused, nothing written
     assert store.actions(session.id) == [move(40)] and session.actions == [move(40)]
 
@@ -59,14 +59,14 @@ def test_history_has_every_state_for_review(store):
 
 
 def test_bad_options_are_refused_before_anything_is_written(store):
-    with pytest.raises(IllegalAction, match="unknown option"):
+    with pytest.raises(Refused, match="unknown option"):
         Session.start(store, "uttt", options={"colour": "green"})
     assert store.games() == []
 
 
 def test_play_all_commits_a_turn_of_several_actions_or_nothing(store):
     session = Session.start(store, "uttt", players=["red", "blue"], scoreboard="s")
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused):
         session.play_all([move(40), move(36), move(40)])  # the third is taken: the first two are not kept
     assert session.actions == [] and store.actions(session.id) == []
     session.play_all(X_WINS[:3])

@@ -13,7 +13,7 @@ from pathlib import Path
 from companion.seats.claims import Claims
 from companion.seats.room import Room
 from companion.seats.server import SeatServer
-from companion.seats.thread import GameThread
+from tests.seats.thread import GameThread
 from companion.store import Store
 
 CHROMIUM = "/usr/bin/chromium"

@@ -16,7 +16,7 @@ from companion.games.uttt.controller import UtttController
 from companion.seats.claims import Claims
 from companion.seats.room import Room
 from companion.seats.server import SeatServer, SeatsError
-from companion.seats.thread import GameThread
+from tests.seats.thread import GameThread
 from companion.store import Store
 
 

@@ -11,56 +11,38 @@ Three ways to play, chosen in the setup stage:
 Stages of the shared screen: setup (the start panel, also opened over a game in
 progress), cover (hand the screen to the next placer), place (the placer holds the
 screen: `holder()`; the screen then draws that seat's display, the only one with a
-fleet, and sends its input as that seat), result, play.
+fleet, and sends its input as that seat), result, play.  The start panel, the cover
+and who holds the screen are the two-seat flow's (companion/play/two_seats.py).
 
 What a seat has in hand (the ship picked to place, its direction, the cell aimed at)
-is its `Desk`, whether it plays at the table or from its own screen.  A refusal is
-raised to the sender as `Refused`, saying why.
+is its `Desk`, whether it plays at the table or from its own screen.  A refusal (the
+rules' or the flow's) is raised to the sender as `Refused`, saying why.
 
 Undo: while placing, one's own last ship (`may_undo_placing`); in a refereed battle,
 only shots of a salvo not fired yet; in a tracked game any action (each was typed
 in).  The computer's turn (its whole fleet, a shot, or a salvo with its fire) is
 committed as one turn.
-
-Over 400 lines on purpose: three ways to play share one stage machine and one
-`Desk` per seat; split by mode, each would repeat the placing and aiming.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import partialmethod
 
 from companion.games.battleship import display
 from companion.games.battleship.ai import LEVELS, BattleshipAI
 from companion.games.battleship.fleet import CELLS, label
 from companion.games.battleship.rules import VARIANTS
 from companion.games.battleship.texts import computer_turn, fill_fleet
-from companion.play.controller import TABLE, Controller, Offer, Refused, Text, Who, may_undo_placing, refusal
+from companion.play.controller import TABLE, Offer, Refused, Text, Who, refusal
 from companion.play.session import Session
-from companion.play.state import IllegalAction
-from companion.store import Lineup, Store
+from companion.play.two_seats import TwoSeatFlow, may_undo_placing
 
 KIND = "battleship"
 OPPONENTS = ("2p", "cpu", "tracker")
 CHOICES = {"opponent": OPPONENTS, "variant": VARIANTS, "advanced": (False, True), "first": (0, 1),
            "level": tuple(LEVELS)}
 CELL_CHOICES = tuple(range(CELLS))
-
-
-def choices_of(session: Session) -> dict:
-    """The setup a game was started with."""
-    options, lineup = session.record.options, session.lineup
-    chosen = {"opponent": lineup.opponent, "variant": options["variant"], "advanced": options["advanced"],
-              "first": options["first"]}
-    return chosen | ({"level": lineup.level} if lineup.opponent == "cpu" else {})
-
-
-def told(error: IllegalAction, key: str | None = None) -> Refused:
-    """The rules' refusal for its sender, in the rules' words (as `why` inside `key`'s, if given)."""
-    why = refusal(error)
-    return Refused(key, why=why) if key else Refused(why.key, **why.params)
 
 
 @dataclass
@@ -82,67 +64,30 @@ def typed_names(value) -> list[str]:
     return ["", ""]
 
 
-class BattleshipController(Controller):
-    def __init__(self, store: Store, session: Session | None, rng: random.Random | None = None,
-                 setup: dict | None = None):
-        super().__init__(session)
-        self.store = store
-        self.rng = rng or random.Random()
-        self.setup = setup or {"opponent": "2p", "variant": "standard", "advanced": False, "first": 0,
-                               "level": "normal"}
-        self._adopt(session)
+class BattleshipController(TwoSeatFlow):
+    KIND = KIND
+    SETUP = {"opponent": "2p", "variant": "standard", "advanced": False, "first": 0, "level": "normal"}
+    OPTIONS = ("variant", "advanced", "first")
+    ROLES = ROLES
 
-    @classmethod
-    def open(cls, store: Store, session: Session | None = None, rng: random.Random | None = None,
-             setup: dict | None = None):
-        """`session`, else the newest unfinished game, else the setup stage (with `setup`'s choices)."""
-        if session is None:
-            session = Session.latest(store, KIND)
-        return cls(store, session, rng, setup)
+    def __init__(self, *args, **kwargs):
+        self._stage_offers = {"cover": self.cover_offers, "place": self._offers_place,
+                              "result": self._offers_result, "play": self._offers_play}  # (setup: the table's)
+        super().__init__(*args, **kwargs)
 
     def _adopt(self, session: Session | None) -> None:
-        self.session = session
-        self.choosing = session is None  # the start panel is open
-        self.private: int | None = None  # the placer holding the screen
         self.result: int | None = None  # the shooter whose volley the result step shows
         self.view_other = False  # the table shows the other seat's target grid
         self.desks = {0: Desk(), 1: Desk()}
-        if session is not None:
-            self.setup = self.setup | choices_of(session)
-        self._settle()
-
-    # who plays ---------------------------------------------------------------------
-
-    @property
-    def opponent(self) -> str:
-        return self.session.lineup.opponent
+        super()._adopt(session)
 
     @property
     def level(self) -> str:
         return self.session.lineup.level
 
-    @property
-    def computer_seats(self) -> frozenset[int]:
-        players = self.session.players if self.session else []
-        return frozenset(seat for seat, person in enumerate(players) if person == "cpu")
-
-    @property
-    def at_table(self) -> frozenset[int]:
-        """The seats played at the table: not the computer's, nor a phone's (it places there)."""
-        return frozenset() if self.session is None else frozenset((0, 1)) - self.computer_seats - self.remote
-
     def roles(self) -> list[str]:
         """Each seat's role (its colour): you and the computer, or player 1 and 2."""
         return ["you", "cpu"] if self.opponent == "cpu" else ["p1", "p2"]
-
-    def names(self) -> list:
-        """Each seat's name: as typed on the start panel, else its role (a Text)."""
-        return [Text(f"battleship_ui.{person}") if person in ROLES else person for person in self.session.players]
-
-    def mine(self, who: Who, seat: int | None) -> bool:
-        """Whether `who` may act for `seat`: the seat itself, or the table for a seat at it."""
-        return seat is not None and seat not in self.computer_seats and (
-            who == seat or (who == TABLE and seat in self.at_table))
 
     def peek_seat(self) -> int | None:
         """Against the computer, the table's own seat while the sea shows the computer's shots
@@ -152,10 +97,6 @@ class BattleshipController(Controller):
             return None
         seat = self.session.players.index("you")
         return seat if seat in self.at_table else None
-
-    def holder(self) -> Who:
-        """Who has the shared screen now: the placer in the place stage, else the table."""
-        return self.private if self.stage() == "place" else TABLE
 
     # stages ------------------------------------------------------------------------
 
@@ -169,17 +110,10 @@ class BattleshipController(Controller):
         return "cover" if self.phase() == "place" and self.session.state.to_move() in self.at_table else "play"
 
     def _settle(self) -> None:
-        """Against the computer nobody is to be hidden from: its opponent places at once.
-        A seat a phone takes over while placing at the table goes on placing on the phone."""
+        """A seat a phone takes over while placing at the table goes on placing on the phone."""
         if self.private in self.remote:
             self.private = None
-        if (self.session is not None and not self.choosing and self.private is None and self.opponent == "cpu"
-                and self.phase() == "place" and self.session.state.to_move() in self.at_table):
-            self.private = self.session.state.to_move()
-
-    def changed(self) -> None:
-        self._settle()
-        super().changed()
+        super()._settle()
 
     def phase(self) -> str:
         """The rules' phase of the game in progress: place, shoot, answer or over."""
@@ -219,10 +153,10 @@ class BattleshipController(Controller):
 
     def offers(self, who: Who) -> list[Offer]:
         stage = self.stage()
-        found = [] if stage == "setup" else getattr(self, f"_offers_{stage}")(who)
+        found = [] if stage == "setup" else self._stage_offers[stage](who)
         if who == TABLE:
             found += self._table_offers(stage)
-        if self.undo_target() is not None and self.undoer(who):
+        if self.undo_points() and self.undoer(who):
             found.append(Offer("undo", Text("app.undo")))
         return found
 
@@ -236,12 +170,6 @@ class BattleshipController(Controller):
         if stage == "play" and self.phase() in ("shoot", "over"):  # once there are shots to look at
             found.append(Offer("toggle"))
         return found + self.review_offers()
-
-    def _offers_cover(self, who: Who) -> list[Offer]:
-        """Only the table's cover button hands the shared screen to the placer (a phone cannot)."""
-        seat = self.session.state.to_move()
-        return [Offer("open", Text("battleship_ui.i_am", {"player": self.names()[seat]}), seat)] \
-            if who == TABLE else []
 
     def _offers_place(self, who: Who) -> list[Offer]:
         seat = self.private
@@ -261,7 +189,7 @@ class BattleshipController(Controller):
         if who != TABLE and who not in self.remote:
             return []
         return [Offer("continue", Text("battleship_ui.next_turn",
-                                       {"player": self.names()[self.session.state.to_move()]}))]
+                                       {"player": self.names[self.session.state.to_move()]}))]
 
     def _offers_play(self, who: Who) -> list[Offer]:
         state = self.session.state
@@ -301,11 +229,11 @@ class BattleshipController(Controller):
             return who == placer
         return who == TABLE or self.mine(who, self.session.state.turn)
 
-    def undo_target(self) -> int | None:
-        """How many actions stay after Undo (see the module's docstring); None: no Undo now."""
+    def undo_points(self) -> list[int]:
+        """Back one action, when Undo may take it back now (see the module's docstring)."""
         session = self.session
         if session is None or not session.actions or self.computer_to_move() is not None:
-            return None
+            return []
         stage, state = self.stage(), session.state
         if self.placer() is not None:
             allowed = may_undo_placing([len(fleet) for fleet in state.fleets], self.placer(), state.options["first"])
@@ -313,18 +241,15 @@ class BattleshipController(Controller):
             allowed = False
         else:
             allowed = self.opponent == "tracker" or (self.phase() == "shoot" and bool(state.pending))
-        return len(session.actions) - 1 if allowed else None
+        return [len(session.actions) - 1] if allowed else []
 
     # input ---------------------------------------------------------------------------
 
-    def _play(self, actions: list, refused: str | None = None) -> None:
-        """A person's move, or `Refused` saying why (inside `refused`'s words when given)."""
+    def _play(self, actions: list) -> None:
+        """A person's move, or the rules' `Refused` saying why."""
         state = self.session.state
         shooter, fired = state.turn, len(state.shots[state.turn])
-        try:
-            self.play_turn(actions)
-        except IllegalAction as error:
-            raise told(error, refused) from None
+        self.play_turn(actions)
         for desk in self.desks.values():
             desk.aim = None
         self.view_other = False
@@ -332,10 +257,17 @@ class BattleshipController(Controller):
         if self.opponent == "2p" and not after.is_over() and len(after.shots[shooter]) > fired:
             self.result = shooter  # both peg the volley before the turn passes
 
-    def on_move(self, seat, action) -> None:
+    def handlers(self) -> dict:
+        choose = {name: lambda who, seat, value, name=name: self.setup.update({name: value}) for name in CHOICES}
+        return super().handlers() | choose | {
+            "move": self.on_move, "cell": self.on_cell, "fire": self.on_fire, "answer": self.on_answer,
+            "ship": self.on_ship, "rotate": self.on_rotate, "random": self.on_random, "done": self.on_hide,
+            "continue": self.on_continue, "toggle": self.on_toggle, "start": self.on_start}
+
+    def on_move(self, who: Who, seat, action) -> None:
         self._play([action])
 
-    def on_cell(self, seat, cell: int) -> None:
+    def on_cell(self, who: Who, seat, cell: int) -> None:
         state, desk = self.session.state, self.desks[seat]
         if self.phase() == "place":
             self._play([{"type": "place", "ship": self.ship(seat), "cell": label(cell), "dir": desk.direction}])
@@ -343,88 +275,51 @@ class BattleshipController(Controller):
         shot = {"type": "shot", "cell": label(cell)}
         if state.salvo:
             if state.pending and state.pending[-1] == cell:
-                self.on_undo(seat, None)  # a second tap on the last shot entered takes it back
+                self.on_undo(who, seat, None)  # a second tap on the last shot entered takes it back
             else:
                 self._play([shot])
         elif cell == desk.aim:
             self._play([shot])  # a second tap fires
         else:
-            try:
-                state.apply(shot)  # check only: one shot a turn is aimed, then fired
-            except IllegalAction as error:
-                raise told(error) from None
+            state.apply(shot)  # check only (Refused if not): one shot a turn is aimed, then fired
             desk.aim = cell
 
-    def on_fire(self, seat, value) -> None:
+    def on_fire(self, who: Who, seat, value) -> None:
         if self.session.state.salvo:
             self._play([{"type": "fire"}])
         else:
             self._play([{"type": "shot", "cell": label(self.desks[seat].aim)}])
 
-    def on_answer(self, seat, given: dict) -> None:
-        self._play([{"type": "answer", **given}], refused="battleship_ui.answer_refused")
+    def on_answer(self, who: Who, seat, given: dict) -> None:
+        try:
+            self._play([{"type": "answer", **given}])
+        except Refused as why:  # in the tracker's words: no fleet could answer so
+            raise Refused("battleship_ui.answer_refused", why=refusal(why)) from None
 
-    def on_undo(self, seat, value) -> None:
-        self.undo_to(self.undo_target())
-
-    def on_open(self, seat, value) -> None:
-        self.private = seat
-
-    def on_ship(self, seat, ship: str) -> None:
+    def on_ship(self, who: Who, seat, ship: str) -> None:
         self.desks[seat].ship = ship
 
-    def on_rotate(self, seat, value) -> None:
+    def on_rotate(self, who: Who, seat, value) -> None:
         desk = self.desks[seat]
         desk.direction = "v" if desk.direction == "h" else "h"
 
-    def on_random(self, seat, value) -> None:
+    def on_random(self, who: Who, seat, value) -> None:
         self._play(fill_fleet(self.session.state.view(seat), self.rng))
 
-    def on_done(self, seat, value) -> None:
-        self.private = None
-
-    def on_continue(self, seat, value) -> None:
+    def on_continue(self, who: Who, seat, value) -> None:
         self.result = None
 
-    def on_toggle(self, seat, value) -> None:
+    def on_toggle(self, who: Who, seat, value) -> None:
         self.view_other = not self.view_other
         for desk in self.desks.values():
             desk.aim = None
 
     # the start panel (the table's) ---------------------------------------------------
 
-    def _choose(self, name: str, seat, value) -> None:
-        self.setup[name] = value
-
-    on_opponent = partialmethod(_choose, "opponent")
-    on_variant = partialmethod(_choose, "variant")
-    on_advanced = partialmethod(_choose, "advanced")
-    on_first = partialmethod(_choose, "first")
-    on_level = partialmethod(_choose, "level")
-
-    def setup_lineup(self) -> Lineup:
-        return Lineup.of(self.setup["opponent"], self.setup["level"])
-
-    def setup_scoreboard(self) -> str:
-        return self.setup_lineup().scoreboard(KIND)
-
-    def on_start(self, seat, value) -> None:
-        """A new game as the panel describes; an unfinished one it replaces ends counted for nobody."""
-        setup = self.setup
-        if self.session is not None and not self.session.state.is_over():
-            self.session.abandon()
-        options = {"variant": setup["variant"], "advanced": setup["advanced"], "first": setup["first"],
-                   "mode": "tracker" if setup["opponent"] == "tracker" else "referee"}
-        players = ["you", "cpu"] if setup["opponent"] == "cpu" else [
-            typed if typed and typed not in ROLES else role for typed, role in zip(typed_names(value), ("p1", "p2"))]
-        self._adopt(Session.start(self.store, KIND, options, players=players,
-                                  scoreboard=self.setup_scoreboard(), lineup=self.setup_lineup()))
-
-    def on_new(self, seat, value) -> None:
-        self.choosing = True
-
-    def on_back(self, seat, value) -> None:
-        self.choosing = False
+    def on_start(self, who: Who, seat, value) -> None:
+        """A new game as the panel describes, with the names typed (else the roles)."""
+        self.start_game(["you", "cpu"] if self.setup["opponent"] == "cpu" else [
+            typed if typed and typed not in ROLES else role for typed, role in zip(typed_names(value), ("p1", "p2"))])
 
     # the computer --------------------------------------------------------------------
 

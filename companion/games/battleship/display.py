@@ -16,13 +16,13 @@ from companion.play.session import tally
 
 
 def model(c, who: Who) -> dict:
-    stage, offers = c.stage(), c.offers(who)
+    stage, offers = c.stage(), c.offered(who)
     found = {"stage": stage, "setup": dict(c.setup), "offers": offers,
              "can_undo": any(o.kind == "undo" for o in offers), "thinking": c.computer_to_move() is not None,
              "sea": {"marks": "." * CELLS, "rings": [], "aim": None, "interactive": False, "caption": None}}
     if stage == "setup":
         return found | _setup(c)
-    found |= {"opponent": c.opponent, "players": c.roles(), "names": c.names(),
+    found |= {"opponent": c.opponent, "players": c.roles(), "names": c.names,
               "holder": c.holder()}
     if who != TABLE:
         view = c.session.state.view(who)
@@ -41,14 +41,14 @@ def _setup(c) -> dict:
 
 
 def _cover(c, who, sea) -> dict:
-    name = c.names()[c.session.state.to_move()]
+    name = c.names[c.session.state.to_move()]
     return {"cover": Text("battleship_ui.hand_to", {"player": name}),
             "cover_button": Text("battleship_ui.i_am", {"player": name})}
 
 
 def _place(c, who, sea) -> dict:
     seat = c.private
-    found = {"title": Text("battleship_ui.place_title", {"player": c.names()[seat]}),
+    found = {"title": Text("battleship_ui.place_title", {"player": c.names[seat]}),
              "band": c.roles()[seat]}
     return found | (_placing(c, seat, sea) if who == seat else {})
 
@@ -72,14 +72,14 @@ def _show_board(sea: dict, view: dict, seat: int) -> None:
 
 
 def _result(c, who, sea) -> dict:
-    seat, view, names = c.result, c.session.state.view(None), c.names()
+    seat, view, names = c.result, c.session.state.view(None), c.names
     _show_board(sea, view, seat)
     return {"title": Text("battleship_ui.result_title", {"player": names[seat]}),
             "band": c.roles()[seat], "news": news(view, names)}
 
 
 def _play(c, who, sea) -> dict:
-    state, names, players = c.session.state, c.names(), c.roles()
+    state, names, players = c.session.state, c.names, c.roles()
     review = c.review()
     view = c.shown().view(None)  # a finished game: as it stood where the review is
     phase, shooter = view["phase"], view["turn"]
@@ -105,7 +105,7 @@ def _play(c, who, sea) -> dict:
         sea["rings"] = []  # gold marks the volley being entered, not beside the one before
     sea["caption"] = Text("battleship_ui.board_of", {"player": names[shown]})
     answering = state.phase == "answer"
-    answers = sorted(next((o.choices for o in c.offers(who) if o.kind == "answer"), ()),  # the defender's
+    answers = sorted(next((o.choices for o in c.offered(who) if o.kind == "answer"), ()),  # the defender's
                      key=lambda a: (NAMES.index(a["ship"]) if "ship" in a else -1, a["result"] == "sunk"))
     return {"band": players[state.outcome().winner if review else view["to_move"]],
             "status": _status(c, who, state.view(None), names), "answering": answering,

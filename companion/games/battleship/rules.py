@@ -32,7 +32,7 @@ from functools import cached_property
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.play.state import Game, IllegalAction, Outcome, State, one_of
+from companion.play.state import Game, Refused, Outcome, State, one_of
 from companion.games.battleship import views
 from companion.games.battleship.views import own_cell  # noqa: F401  (how views spell a fleet cell)
 from companion.games.battleship.deduce import consistent
@@ -175,70 +175,70 @@ class BattleshipState(State):
 
     def apply(self, action: Any) -> "BattleshipState":
         if self.is_over():
-            raise IllegalAction("battleship_errors.game_over")
+            raise Refused("battleship_errors.game_over")
         kind = action.get("type") if isinstance(action, dict) else None
         kind = kind if isinstance(kind, str) else None
         handler = {"place": self._place, "shot": self._shot, "fire": self._fire,
                    "answer": self._answer}.get(kind)
         if handler is None:
-            raise IllegalAction("battleship_errors.unknown_action", action=action)
+            raise Refused("battleship_errors.unknown_action", action=action)
         return handler(action)
 
     def _expect_keys(self, action: dict, keys: set) -> None:
         if set(action) != keys | {"type"}:
-            raise IllegalAction("battleship_errors.fields", type=action["type"], fields=sorted(keys))
+            raise Refused("battleship_errors.fields", type=action["type"], fields=sorted(keys))
 
     def _cell(self, text: Any) -> int:
         try:
             cell = index(text)
         except CompanionError as error:
-            raise IllegalAction("battleship_errors.not_a_cell", cell=text) from error
+            raise Refused("battleship_errors.not_a_cell", cell=text) from error
         if label(cell) != text:
-            raise IllegalAction("battleship_errors.write_cell_as", cell=label(cell))
+            raise Refused("battleship_errors.write_cell_as", cell=label(cell))
         return cell
 
     def _place(self, action: dict) -> "BattleshipState":
         seat = self.placer()
         if seat is None:
-            raise IllegalAction("battleship_errors.not_placing")
+            raise Refused("battleship_errors.not_placing")
         self._expect_keys(action, {"ship", "cell", "dir"})
         ship, direction = action["ship"], action["dir"]
         if not isinstance(ship, str) or ship not in LENGTH:
-            raise IllegalAction("battleship_errors.no_such_ship", ship=ship, ships=list(NAMES))
+            raise Refused("battleship_errors.no_such_ship", ship=ship, ships=list(NAMES))
         if any(ship == placed for placed, _, _ in self.fleets[seat]):
-            raise IllegalAction("battleship_errors.placed", ship=ship)
+            raise Refused("battleship_errors.placed", ship=ship)
         if direction not in ("h", "v"):
-            raise IllegalAction("battleship_errors.direction")
+            raise Refused("battleship_errors.direction")
         start = self._cell(action["cell"])
         cells = run(start, LENGTH[ship], direction)
         if cells is None:
-            raise IllegalAction("battleship_errors.outside", ship=ship)
+            raise Refused("battleship_errors.outside", ship=ship)
         if not set(self.fleet_cells(seat)).isdisjoint(cells):
-            raise IllegalAction("battleship_errors.overlap", ship=ship)
+            raise Refused("battleship_errors.overlap", ship=ship)
         fleets = list(self.fleets)
         fleets[seat] = fleets[seat] + ((ship, start, direction),)
         return self.evolve(fleets=tuple(fleets))
 
     def _shot(self, action: dict) -> "BattleshipState":
         if self.placer() is not None:
-            raise IllegalAction("battleship_errors.place_first")
+            raise Refused("battleship_errors.place_first")
         if self.answering:
-            raise IllegalAction("battleship_errors.waiting_answer")
+            raise Refused("battleship_errors.waiting_answer")
         self._expect_keys(action, {"cell"})
         cell = self._cell(action["cell"])
         if cell in self.called(self.turn):
-            raise IllegalAction("battleship_errors.called", cell=label(cell))
+            raise Refused("battleship_errors.called", cell=label(cell))
         if len(self.pending) >= self.shots_allowed():
-            raise IllegalAction("battleship_errors.no_shots_left")
+            raise Refused("battleship_errors.no_shots_left")
         state = self.evolve(pending=self.pending + (cell,))
         return state if self.salvo else state._resolve()
 
     def _fire(self, action: dict) -> "BattleshipState":
         self._expect_keys(action, set())
         if not self.salvo or self.answering or self.placer() is not None:
-            raise IllegalAction("battleship_errors.no_salvo")
+            raise Refused("battleship_errors.no_salvo")
         if len(self.pending) != self.shots_allowed():
-            raise IllegalAction("battleship_errors.call_all", shots=self.shots_allowed())
+            raise Refused("battleship_errors.call_all", shots=self.shots_allowed())
         return self._resolve()
 
     def _resolve(self) -> "BattleshipState":
@@ -260,14 +260,14 @@ class BattleshipState(State):
 
     def _answer(self, action: dict) -> "BattleshipState":
         if not self.answering:
-            raise IllegalAction("battleship_errors.no_question")
+            raise Refused("battleship_errors.no_question")
         given = {k: v for k, v in action.items() if k != "type"}
         if given not in self.answer_options():
-            raise IllegalAction("battleship_errors.bad_answer", answer=given, options=self.answer_options())
+            raise Refused("battleship_errors.bad_answer", answer=given, options=self.answer_options())
         cell = self.pending[0]
         shot = (cell, given["result"], given.get("ship"))
         if not consistent(self.record(self.turn) + (shot,)):
-            raise IllegalAction(f"battleship_errors.contradicts_{given['result']}", cell=label(cell),
+            raise Refused(f"battleship_errors.contradicts_{given['result']}", cell=label(cell),
                                 ship=given.get("ship", ""))
         shots = self.shots[self.turn] + (shot + (self._volley(),),)
         if len(self.pending) > 1:
@@ -320,13 +320,13 @@ class BattleshipState(State):
 
 def _new_state(options: dict) -> BattleshipState:
     if options["variant"] not in VARIANTS:
-        raise IllegalAction("battleship_errors.bad_option", key="variant", allowed=list(VARIANTS))
+        raise Refused("battleship_errors.bad_option", key="variant", allowed=list(VARIANTS))
     if options["mode"] not in MODES:
-        raise IllegalAction("battleship_errors.bad_option", key="mode", allowed=list(MODES))
+        raise Refused("battleship_errors.bad_option", key="mode", allowed=list(MODES))
     if not one_of(options["first"], (0, 1)):
-        raise IllegalAction("battleship_errors.bad_option", key="first", allowed=[0, 1])
+        raise Refused("battleship_errors.bad_option", key="first", allowed=[0, 1])
     if not isinstance(options["advanced"], bool):
-        raise IllegalAction("battleship_errors.bad_option", key="advanced", allowed=[True, False])
+        raise Refused("battleship_errors.bad_option", key="advanced", allowed=[True, False])
     return BattleshipState(options=dict(options), turn=options["first"])
 
 
@@ -340,7 +340,7 @@ def _state_from_json(data: dict) -> BattleshipState:
         return state.evolve(fleets=fleets, shots=shots, pending=tuple(index(c) for c in data["pending"]),
                            turn=data["turn"], answering=data["answering"])
     except (KeyError, TypeError, CompanionError) as error:
-        raise IllegalAction("battleship_errors.bad_saved_state", error=str(error)) from None
+        raise Refused("battleship_errors.bad_saved_state", error=str(error)) from None
 
 
 GAME = Game(

@@ -56,7 +56,6 @@ class BattleshipScreen(ControllerScreen):
     caption_text = StringProperty("")
     news_text = StringProperty("")
     info_text = StringProperty("")
-    notice_text = StringProperty("")
     cover_text = StringProperty("")
     cover_button_text = StringProperty("")
     place_title = StringProperty("")
@@ -105,14 +104,10 @@ class BattleshipScreen(ControllerScreen):
         """Open `session`, else the unfinished game, else the start panel (as last chosen)."""
         setup = self.controller.setup if self.controller else None
         controller = BattleshipController.open(self.store, session, self.rng, setup)
-        self.notice_text = ""
         self.take(controller)
 
     # input: every touch goes to the controller (ControllerScreen.act), from whoever
     # holds the screen -----------------------------------------------------------------
-
-    def show_refusal(self, reason) -> None:
-        self.notice_text = reason.render(self.tr) if reason else ""
 
     def bottom_action(self) -> None:
         """The panel's big button: fire the aimed shot or the salvo, or a new game."""

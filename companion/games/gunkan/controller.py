@@ -37,7 +37,7 @@ from companion.games.gunkan.seesaw import COMPARISON, EMPTY, MISFIT, REFUSED, Pa
 from companion.games.gunkan.table import declaration_of
 from companion.play.controller import TABLE, Controller, Offer, Text, Who
 from companion.play.session import Session
-from companion.play.state import IllegalAction
+from companion.play.state import Refused
 from companion.sensing.judge import Verdict
 from companion.store import Store
 
@@ -88,6 +88,7 @@ class GunkanController(Controller):
     def at_table(self) -> frozenset[int]:
         return frozenset(SEATS)
 
+    @property
     def names(self) -> list[Text]:
         return [seat_name(seat) for seat in SEATS]
 
@@ -119,7 +120,7 @@ class GunkanController(Controller):
             found.append(Offer("answer", choices=tuple(self.answers())))
         seats = SEATS if who == TABLE else (who,)
         found += self._play_offers(seats, who == TABLE)
-        if who == TABLE and self.undo_count() and self.stage() != "over":  # a result stands once shown
+        if who == TABLE and self.undo_points() and self.stage() != "over":  # a result stands once shown
             found.append(Offer("ask", Text("gunkan_ui.undo_battle"), choices=("undo",)))
         if who == TABLE and self.stage() in ("idle", "verdict"):
             found.append(Offer("ask", Text("gunkan_ui.end_game"), choices=("end",)))
@@ -163,7 +164,7 @@ class GunkanController(Controller):
     def answers(self) -> list[str]:
         """The answers to the open question that can be given now, "no" / "close" last."""
         if self.question == "undo":
-            return ["yes", "no"] if self.undo_count() else ["no"]
+            return ["yes", "no"] if self.undo_points() else ["no"]
         if self.stage() not in ("idle", "verdict"):  # a battle began meanwhile (from a seat's own screen)
             return ["close"]
         if self.question.startswith("end:"):  # "end:<kind>:<seat>": ending the game is asked twice
@@ -173,24 +174,30 @@ class GunkanController(Controller):
 
     # input -----------------------------------------------------------------------------
 
-    def on_mode(self, seat, judging: str) -> None:
+    def handlers(self) -> dict:
+        return super().handlers() | {
+            "mode": self.on_mode, "new_game": self.on_new_game, "attack": self.on_attack, "declare": self.on_declare,
+            "counterweight": self.on_counterweight, "mine": self.on_mine, "weighed": self.on_weighed,
+            "cancel": self.on_cancel, "ask": self.on_ask, "answer": self.on_answer, "weighing": self.on_weighing}
+
+    def on_mode(self, who: Who, seat, judging: str) -> None:
         self.session = Session.start(self.store, "gunkan", {"judging": judging},
                                      players=["red", "blue"], scoreboard="gunkan")
         self._new_battle_state()
 
-    def on_new_game(self, seat, value) -> None:
+    def on_new_game(self, who: Who, seat, value) -> None:
         self.session = None
 
-    def on_attack(self, seat: int, value) -> None:
+    def on_attack(self, who: Who, seat: int, value) -> None:
         self._new_battle_state()
         self._play([{"type": "battle", "attacker": seat}])
 
-    def on_declare(self, seat: int, kind: str) -> None:
+    def on_declare(self, who: Who, seat: int, kind: str) -> None:
         self._play([{"type": "declare", "kind": kind}])
         if kind == "mine":
             self._sound("explosion")
 
-    def on_counterweight(self, seat: int, value: str) -> None:
+    def on_counterweight(self, who: Who, seat: int, value: str) -> None:
         if value == "tap":  # judging "identify": the attacker's word, not logged
             self.counterweight_tap = not self.counterweight_tap
             if self.await_change:  # a changed word is a change: what lies there is judged again
@@ -200,44 +207,43 @@ class GunkanController(Controller):
         self._play([{"type": "counterweight", "on": value == "on"}])
         self._reset_seesaw()
 
-    def on_mine(self, seat: int, value: str) -> None:
+    def on_mine(self, who: Who, seat: int, value: str) -> None:
         self._play([{"type": "mine_hit", "minesweeper": value == "yes"}])
 
-    def on_weighed(self, seat, result: str) -> None:
+    def on_weighed(self, who: Who, seat, result: str) -> None:
         self._play([{"type": "weighed", "result": result}])
         if self.state.phase == "weigh":  # counterweight on, no balance: weigh the bare submarine
             self._redo(None)
 
-    def on_cancel(self, seat, value) -> None:
+    def on_cancel(self, who: Who, seat, value) -> None:
         self._play([{"type": "cancel"}])
 
-    def on_ask(self, seat, question: str) -> None:
+    def on_ask(self, who: Who, seat, question: str) -> None:
         self.question = question
 
-    def on_answer(self, seat, answer: str) -> None:
+    def on_answer(self, who: Who, seat, answer: str) -> None:
         question, self.question = self.question, None
-        if question == "undo" and answer == "yes":
-            self.undo()
+        if question == "undo" and answer == "yes" and self.undo_points():
+            self.on_undo(who, None, None)
         elif question.startswith("end:") and answer == "yes":
             kind, seat_text = question.split(":")[1:]
             self._play([END_KINDS[kind](int(seat_text))])
         elif ":" in answer:  # how the game ends: confirmed before it is played
             self.question = f"end:{answer}"
 
-    def undo_count(self) -> int:
-        """How many actions Undo takes back: everything since the last battle began."""
+    def undo_points(self) -> list[int]:
+        """Undo takes back everything since the last battle began (else the last action)."""
         actions = self.session.actions if self.session else []
         starts = [i for i, a in enumerate(actions) if a.get("type") == "battle"]
-        return len(actions) - starts[-1] if starts else len(actions[-1:])
+        return [starts[-1]] if starts else [len(actions) - 1] if actions else []
 
-    def undo(self) -> None:
-        if self.undo_count():
-            self.undo_to(len(self.session.actions) - self.undo_count())
-            self._new_battle_state()
+    def on_undo(self, who: Who, seat, value) -> None:
+        super().on_undo(who, seat, value)
+        self._new_battle_state()
 
     # the referee ----------------------------------------------------------------------
 
-    def on_weighing(self, seat, weighing: Weighing) -> bool:
+    def on_weighing(self, who: Who, seat, weighing: Weighing) -> bool:
         """Decide on what the seesaw read; False when nothing shown changed (most readings)."""
         if not isinstance(weighing, Weighing):
             raise TypeError(f"a Weighing, not {weighing!r}")
@@ -265,7 +271,7 @@ class GunkanController(Controller):
     def _verdict(self, verdict: Verdict) -> None:
         if not self.identify:
             if verdict.kind in COMPARISON:
-                self.on_weighed(None, COMPARISON[verdict.kind])
+                self.on_weighed(TABLE, None, COMPARISON[verdict.kind])
             else:
                 self._play([{"type": "reweigh"}])
                 self._redo(self._reweigh_key())
@@ -280,7 +286,7 @@ class GunkanController(Controller):
             actions.insert(0, {"type": "declare", "kind": declaration_of(found.defender)})
         try:
             self._play(actions)  # one turn: both, or neither
-        except IllegalAction:  # e.g. a class no longer in play: the weighing was wrong
+        except Refused:  # e.g. a class no longer in play: the weighing was wrong
             self._redo("gunkan_ui.reweigh")
 
     def _reweigh_key(self) -> str:

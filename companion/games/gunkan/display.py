@@ -16,7 +16,7 @@ BUTTON_KINDS = ("mode", "attack", "declare", "counterweight", "mine", "weighed",
 
 
 def model(c, who) -> dict:
-    offers = c.offers(who)
+    offers = c.offered(who)
     kinds = {(o.kind, o.choices[:1]) for o in offers}
     shown = {
         "stage": c.stage(), "judging": c.session.state.judging if c.session else None,

@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass, replace
 from functools import cached_property
 
 from companion.games.gunkan import views as gunkan_views
-from companion.play.state import Game, IllegalAction, Outcome, State
+from companion.play.state import Game, Refused, Outcome, State
 from companion.games.gunkan.table import (
     COMPARISONS, DECLARATIONS, FLEET, PIECES, REMOVALS, SHIPS, SHIPS_PER_SIDE,
     declaration_of, judge_identified, judge_mine, judge_seesaw,
@@ -140,11 +140,11 @@ class GunkanState(State):
         kind = action.get("type") if isinstance(action, dict) else None
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise IllegalAction("gunkan_errors.unknown_action", action=action, types=sorted(_HANDLERS))
+            raise Refused("gunkan_errors.unknown_action", action=action, types=sorted(_HANDLERS))
         if set(action) != {"type", *_FIELDS.get(kind, ())}:
-            raise IllegalAction("gunkan_errors.fields", type=kind, fields=sorted(_FIELDS.get(kind, ())))
+            raise Refused("gunkan_errors.fields", type=kind, fields=sorted(_FIELDS.get(kind, ())))
         if self.result is not None:
-            raise IllegalAction("gunkan_errors.game_over")
+            raise Refused("gunkan_errors.game_over")
         return handler(self, action)
 
     def to_json(self) -> dict:
@@ -206,7 +206,7 @@ class GunkanState(State):
 
     def _expect(self, action: dict, phases: tuple[str, ...]) -> Battle | None:
         if self.phase not in phases:
-            raise IllegalAction("gunkan_errors.not_now", type=action["type"], phase=self.phase)
+            raise Refused("gunkan_errors.not_now", type=action["type"], phase=self.phase)
         return self.current
 
     def _finish(self, battle: Battle) -> "GunkanState":
@@ -223,7 +223,7 @@ class GunkanState(State):
     def _declare(self, action):
         battle = self._expect(action, ("declare",))
         if action not in self.legal_actions():
-            raise IllegalAction("gunkan_errors.bad_declaration", kind=action.get("kind"))
+            raise Refused("gunkan_errors.bad_declaration", kind=action.get("kind"))
         battle = replace(battle, declared=action["kind"])
         if battle.declared == "port" and self.judging == "seesaw":
             return self._finish(replace(battle, verdict="port_captured"))
@@ -236,7 +236,7 @@ class GunkanState(State):
     def _weighed(self, action):
         battle = self._expect(action, ("weigh",))
         if action.get("result") not in COMPARISONS:
-            raise IllegalAction("gunkan_errors.bad_comparison", allowed=list(COMPARISONS), result=action.get("result"))
+            raise Refused("gunkan_errors.bad_comparison", allowed=list(COMPARISONS), result=action.get("result"))
         ruling = judge_seesaw(action["result"], battle.counterweight and not battle.counterweight_off)
         if ruling.verdict is None:  # remove_counterweight
             return self.evolve(current=replace(battle, counterweight_off=True))
@@ -251,12 +251,12 @@ class GunkanState(State):
         attacker, defender = action.get("attacker"), action.get("defender")
         counterweight = _flag(action, "counterweight")
         if attacker not in SHIPS or defender not in PIECES or declaration_of(defender) != battle.declared:
-            raise IllegalAction("gunkan_errors.not_as_declared", declared=battle.declared)
+            raise Refused("gunkan_errors.not_as_declared", declared=battle.declared)
         ruling = judge_identified(attacker, defender, counterweight)
         if ruling.verdict is None:  # counterweight_not_allowed
-            raise IllegalAction("gunkan_errors.counterweight_only_on_submarine")
+            raise Refused("gunkan_errors.counterweight_only_on_submarine")
         if not (self.in_play(battle.attacker, attacker) and self.in_play(battle.defender, defender)):
-            raise IllegalAction("gunkan_errors.not_in_play")
+            raise Refused("gunkan_errors.not_in_play")
         return self._finish(replace(battle, attacker_piece=attacker, defender_piece=defender,
                                     counterweight=counterweight, verdict=ruling.verdict))
 
@@ -279,7 +279,7 @@ class GunkanState(State):
     def _all_ships_gone(self, action):
         self._expect(action, ("idle",))
         if self.judging != "seesaw" or action.get("seats") not in ([0], [1], [0, 1]):
-            raise IllegalAction("gunkan_errors.bad_annihilation")
+            raise Refused("gunkan_errors.bad_annihilation")
         return self.evolve(result=_annihilation(action["seats"]))
 
 
@@ -303,19 +303,19 @@ def _annihilation(gone: list[int]) -> Outcome:
 
 def _seat(value, key: str) -> int:
     if type(value) is not int or not 0 <= value < SEATS:
-        raise IllegalAction("gunkan_errors.bad_seat", key=key, value=value)
+        raise Refused("gunkan_errors.bad_seat", key=key, value=value)
     return value
 
 
 def _flag(action: dict, key: str) -> bool:
     if type(action.get(key)) is not bool:
-        raise IllegalAction("gunkan_errors.bad_flag", key=key, value=action.get(key))
+        raise Refused("gunkan_errors.bad_flag", key=key, value=action.get(key))
     return action[key]
 
 
 def new_state(options: dict) -> GunkanState:
     if options["judging"] not in JUDGINGS:
-        raise IllegalAction("gunkan_errors.bad_judging", allowed=list(JUDGINGS), value=options["judging"])
+        raise Refused("gunkan_errors.bad_judging", allowed=list(JUDGINGS), value=options["judging"])
     first = _seat(options["first"], "first")
     return GunkanState(judging=options["judging"], turn=first, first=first)
 

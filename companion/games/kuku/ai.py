@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from companion.errors import UnknownLevel
 from companion.games.kuku.board import CELL_INDEX, CELLS, PRODUCTS, cells_of, value
 from companion.games.kuku.rules import ship_of
 
@@ -106,7 +107,7 @@ class KukuAI:
 
     def __init__(self, level: int = 3, rng: random.Random | None = None, particles: int = 512):
         if level not in LEVELS:
-            raise ValueError(f"level must be one of {LEVELS}")
+            raise UnknownLevel(f"強さ {level!r} はありません。/ No level {level!r}; choose one of {list(LEVELS)}.")
         self.level = level
         self.rng = rng or random.Random()
         self.particles = particles

@@ -12,10 +12,11 @@ wait (the computer's step), play, list (a 九九ボム being said), answer (the 
 asks for hits or the leader), result (what an attack did, until Continue), over
 (with a move-by-move review).
 
-Who holds the shared screen (`holder()`): TABLE, except in the place stage, when the
-placer does; the screen then draws that seat's display (the only one with a fleet)
-and sends its input as that seat.  What each sender has typed, chosen and been told
-(its `Pad`) is kept per sender.
+The start panel, the cover and who holds the shared screen are the two-seat flow's
+(companion/play/two_seats.py); while the placer holds it, the screen draws that seat's
+display (the only one with a fleet) and sends its input as that seat.  What each
+sender has typed and chosen (its `Pad`) is kept per sender: every handler is told who
+sent its input.
 
 Undo: while placing, one's own last ship (`may_undo_placing`); in a tracked game the
 last action typed in; nothing else (a refereed attack is final).  The computer's step
@@ -26,7 +27,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
 
 from companion.games.kuku import display
 from companion.games.kuku.ai import KukuAI
@@ -34,11 +34,11 @@ from companion.games.kuku.board import CELLS, TIMES, is_cell, parse_pair
 from companion.games.kuku.keys import KEYS, typed
 from companion.games.kuku.report import COMPUTER
 from companion.games.kuku.rules import FLEET, KINDS
-from companion.games.kuku.setup import KIND, LEVELS, SetupStages, choices_of
+from companion.games.kuku.setup import KIND, LEVELS, SetupStages
 from companion.games.kuku.texts import computer_turn, shown_name
-from companion.play.controller import TABLE, Controller, Offer, Refused, Text, Who, may_undo_placing, refusal
+from companion.play.controller import TABLE, Offer, Text, Who
 from companion.play.session import Session
-from companion.play.state import IllegalAction
+from companion.play.two_seats import TwoSeatFlow, may_undo_placing
 from companion.store import Store
 
 EARLIER = "earlier"  # the tracker's answer "my leader sank earlier"
@@ -47,76 +47,39 @@ GAME_STAGES = ("cover", "play", "list", "wait", "over")  # where "new game" is o
 
 @dataclass
 class Pad:
-    """One sender's input in progress: the keypad entry, the answers ticked, the ship
-    kind picked, and the last refusal it was told (a Text)."""
+    """One sender's input in progress: the keypad entry, the answers ticked, the ship kind picked."""
 
     entry: str = ""
     chosen: list = field(default_factory=list)
     kind: str = "normal"
-    notice: Text | None = None
 
 
-class KukuController(SetupStages, Controller):
-    def __init__(self, store: Store, session: Session | None, rng: random.Random | None = None):
-        super().__init__(session)
-        self.store = store
-        self.rng = rng or random.Random()
+class KukuController(SetupStages, TwoSeatFlow):
+    KIND = KIND
+    SETUP = {"opponent": "2p", "rule": "basic", "first": 0, "level": "medium"}
+    OPTIONS = ("rule", "first")
+    ROLES = (COMPUTER,)
+    COMPUTER = COMPUTER
+
+    def __init__(self, store: Store, session: Session | None, rng: random.Random | None = None,
+                 setup: dict | None = None):
         self.pads: dict[Who, Pad] = {}
-        self.private: int | None = None  # the placer holding the screen
-        self.seen = 0  # attacks whose result step was passed
-        self.review_index = 0
-        self._sender: Who = TABLE
         self._position = None
-        self._adopt(session)
-
-    @classmethod
-    def open(cls, store: Store, session: Session | None = None, rng: random.Random | None = None):
-        """`session`, else the newest unfinished game, else the setup stage."""
-        if session is None:
-            session = Session.latest(store, KIND)
-        return cls(store, session, rng)
+        self._stage_offers = {"cover": lambda who, pad: self.cover_offers(who), "place": self._offers_place,
+                              "play": self._offers_play, "list": self._offers_play, "answer": self._offers_answer,
+                              "result": self._offers_result}  # each stage's offers (setup, report: the table's)
+        super().__init__(store, session, rng, setup)
 
     def _adopt(self, session: Session | None) -> None:
-        self.session = session
-        self.private = None
         self.pads.clear()
-        self.choosing = session is None
         self.reporting = False
-        if session is not None:
-            self.setup = choices_of(session)
-            self.seen = self.review_index = len(session.state.history)
-        self._settle()
-
-    # who plays ---------------------------------------------------------------------
+        self.seen = self.review_index = len(session.state.history) if session else 0  # attacks shown
+        super()._adopt(session)
 
     @property
-    def opponent(self) -> str:
-        return self.session.lineup.opponent if self.session else self.setup["opponent"]
-
-    @property
-    def computer_seats(self) -> frozenset[int]:
-        if self.session is None or self.opponent != "cpu":
-            return frozenset()
-        return frozenset(s for s, name in enumerate(self.session.players) if name == COMPUTER)
-
-    @property
-    def at_table(self) -> frozenset[int]:
-        return frozenset((0, 1)) - self.computer_seats - self.remote  # a phone's seat plays there
-
     def names(self) -> list:
-        """Each seat's name: as typed, or the computer (a Text)."""
-        return [Text("kuku_ui.cpu") if s in self.computer_seats else shown_name(name)
-                for s, name in enumerate(self.session.players)]
-
-    def mine(self, who: Who, seat: int | None) -> bool:
-        """Whether `who` may act for `seat`: the seat itself, or the table for a seat at it."""
-        return seat is not None and seat not in self.computer_seats and (
-            who == seat or (who == TABLE and seat in self.at_table))
-
-    def holder(self) -> Who:
-        """Who has the shared screen now: the placer in the place stage (unless it places on
-        its phone), else the table."""
-        return self.private if self.stage() == "place" and self.private not in self.remote else TABLE
+        """As the shared flow names them, a stored default name (「赤」) in the app's language."""
+        return [shown_name(name) if isinstance(name, str) else name for name in super().names]
 
     def pad(self, who: Who) -> Pad:
         return self.pads.setdefault(who, Pad())
@@ -142,38 +105,29 @@ class KukuController(SetupStages, Controller):
             return "wait"
         return {"play": "play", "list": "list"}.get(state.phase, "answer")
 
-    def _settle(self) -> None:
+    def opens_at_once(self, seat: int) -> bool:
         """No cover against the computer, nor for a seat on its own phone: it places at once."""
-        state = self.session.state if self.session else None
-        if (state is not None and state.phase == "place" and self.private is None
-                and (self.opponent == "cpu" or state.to_move() in self.remote)
-                and state.to_move() not in self.computer_seats):
-            self.private = state.to_move()
+        return seat not in self.computer_seats and (self.opponent == "cpu" or seat in self.remote)
 
-    def changed(self) -> None:
-        """Listeners hear every change; the epoch moves only with the position or the stage,
-        so that a key pressed while the computer thinks does not drop its answer."""
-        self._settle()
+    def moved(self) -> bool:
+        """The epoch moves only with the position or the stage, so that a key pressed while
+        the computer thinks does not drop its answer (listeners hear every change)."""
         position = (self.session and self.session.id, self.session and len(self.session.actions), self.stage())
-        if position != self._position:
-            self._position = position
-            self.epoch += 1
-        for listener in list(self.listeners):
-            listener()
+        moved, self._position = position != self._position, position
+        return moved
 
     # offers ------------------------------------------------------------------------
 
     def offers(self, who: Who) -> list[Offer]:
         stage, pad = self.stage(), self.pad(who)
-        of_stage = getattr(self, f"_offers_{stage}", None)  # (setup and report: the table's only)
+        of_stage = self._stage_offers.get(stage)
         found = of_stage(who, pad) if of_stage else []
         if who == TABLE:
             found += self._table_offers(stage)
-        if self.undo_count() and self.mine(who, self.private if stage == "place" else self.session.state.to_move()):
+        if self.undo_points() and self.mine(who, self.private if stage == "place" else self.session.state.to_move()):
             found.append(Offer("undo", Text("app.undo")))
-        if pad.notice is not None:
-            found.append(Offer("dismiss"))
         return found
+
 
     def _table_offers(self, stage: str) -> list[Offer]:
         if stage in ("setup", "report"):
@@ -182,14 +136,6 @@ class KukuController(SetupStages, Controller):
         if stage == "over":
             found += [Offer("review", choices=(-1, 1)), Offer("report", Text("kuku_ui.report"))]
         return found
-
-    def _offers_cover(self, who: Who, pad: Pad) -> list[Offer]:
-        """The cover opens the shared screen to its placer: only the table's own button does
-        (a seat held by a phone opens on that phone instead)."""
-        seat = self.session.state.to_move()
-        if who != (seat if seat in self.remote else TABLE) or not self.mine(who, seat):
-            return []
-        return [Offer("open", Text("kuku_ui.i_am", {"player": self.names()[seat]}), seat)]
 
     def kinds_left(self, seat: int) -> dict[str, int]:
         left = {kind: FLEET.count(kind) for kind in KINDS}
@@ -230,8 +176,6 @@ class KukuController(SetupStages, Controller):
             found.append(Offer("primary", self.primary_label(entry), seat))
         return found
 
-    _offers_list = _offers_play
-
     def primary_label(self, entry: str) -> Text:
         if self.stage() == "list":
             return Text("kuku_ui.say_pair", {"pair": entry if TIMES in entry else "a×b"})
@@ -261,7 +205,7 @@ class KukuController(SetupStages, Controller):
         return found
 
     def continue_label(self) -> Text:
-        state, names = self.session.state, self.names()
+        state, names = self.session.state, self.names
         following = self.seen + 1 < len(state.history)
         if state.phase == "over" and not following:
             return Text("kuku_ui.see_result")
@@ -275,58 +219,49 @@ class KukuController(SetupStages, Controller):
 
     # undo ----------------------------------------------------------------------------
 
-    def undo_count(self) -> int:
-        """1 when Undo may take back the last action now (see the module's docstring), else 0."""
+    def undo_points(self) -> list[int]:
+        """Back one action, when Undo may take it back now (see the module's docstring)."""
         if self.session is None or not self.session.actions:
-            return 0
+            return []
         stage, state = self.stage(), self.session.state
         if stage == "place":
-            return int(may_undo_placing(state.view(None)["placed"], self.private, state.first))
-        return int(self.opponent == "tracker" and stage in ("play", "list", "answer"))
+            allowed = may_undo_placing(state.view(None)["placed"], self.private, state.first)
+        else:
+            allowed = self.opponent == "tracker" and stage in ("play", "list", "answer")
+        return [len(self.session.actions) - 1] if allowed else []
 
     # input ---------------------------------------------------------------------------
-
-    def act(self, who: Who, kind: str, value: Any = None) -> bool:
-        """As `Controller.act`; a move the rules refuse is told to `who` (its pad's notice),
-        not raised: False then, else True.  Any input `who` goes on with (a key, a cell)
-        also puts its notice away: a refusal read costs no tap of its own."""
-        self._sender, pad = who, self.pad(who)
-        notice, pad.notice = pad.notice, None if kind != "dismiss" else pad.notice
-        try:
-            super().act(who, kind, value)
-        except IllegalAction as error:
-            pad.notice = refusal(error)
-            self.changed()
-            return False
-        except Refused:
-            pad.notice = notice  # nothing taken: the refusal stands
-            raise
-        return True
 
     def _play(self, action) -> None:
         """A person's action: played (then every pad's entry and answers are cleared), or raised."""
         self.play_turn([action])
         for pad in self.pads.values():
-            pad.entry, pad.chosen, pad.notice = "", [], None
+            pad.entry, pad.chosen = "", []
 
-    def on_move(self, seat, action) -> None:
+    def handlers(self) -> dict:
+        return super().handlers() | self.setup_handlers() | {
+            "move": self.on_move, "key": self.on_key, "cell": self.on_cell, "primary": self.on_primary,
+            "done": self.on_done, "toggle": self.on_toggle, "confirm": self.on_confirm,
+            "continue": self.on_continue, "kind": self.on_kind, "hide": self.on_hide}
+
+    def on_move(self, who: Who, seat, action) -> None:
         self._play(action)
 
-    def on_key(self, seat, key: str) -> None:
-        pad = self.pad(self._sender)
+    def on_key(self, who: Who, seat, key: str) -> None:
+        pad = self.pad(who)
         pad.entry = typed(pad.entry, key)
 
-    def on_cell(self, seat, cell: str) -> None:
-        stage, pad = self.stage(), self.pad(self._sender)
+    def on_cell(self, who: Who, seat, cell: str) -> None:
+        stage, pad = self.stage(), self.pad(who)
         if stage == "place":
-            self._play({"type": "place", "kind": self.kind(self._sender, seat), "cell": cell})
+            self._play({"type": "place", "kind": self.kind(who, seat), "cell": cell})
         elif stage == "play" and pad.entry == cell:
-            self.on_primary(seat, None)  # a second tap on the picked cell attacks it
+            self.on_primary(who, seat, None)  # a second tap on the picked cell attacks it
         else:
             pad.entry = cell
 
-    def on_primary(self, seat, value) -> None:
-        entry = self.pad(self._sender).entry
+    def on_primary(self, who: Who, seat, value) -> None:
+        entry = self.pad(who).entry
         if self.stage() == "list":
             self._play({"type": "say", "pair": self._pair(entry)})
         elif TIMES in entry:
@@ -339,11 +274,11 @@ class KukuController(SetupStages, Controller):
         parsed = parse_pair(entry)
         return f"{parsed[0]}{TIMES}{parsed[1]}" if parsed else entry
 
-    def on_done(self, seat, value) -> None:
+    def on_done(self, who: Who, seat, value) -> None:
         self._play({"type": "done"})
 
-    def on_toggle(self, seat, answer: str) -> None:
-        pad = self.pad(self._sender)
+    def on_toggle(self, who: Who, seat, answer: str) -> None:
+        pad = self.pad(who)
         if answer in pad.chosen:
             pad.chosen.remove(answer)
         elif self.session.state.phase == "leader":
@@ -351,39 +286,28 @@ class KukuController(SetupStages, Controller):
         else:
             pad.chosen.append(answer)
 
-    def on_confirm(self, seat, value) -> None:
-        chosen = self.pad(self._sender).chosen
+    def on_confirm(self, who: Who, seat, value) -> None:
+        chosen = self.pad(who).chosen
         if self.session.state.phase == "report":
             self._play({"type": "report", "hits": [c for c in self.answer_options() if c in chosen]})
         else:
             self._play({"type": "leader", "cell": None if chosen[0] == EARLIER else chosen[0]})
 
-    def on_continue(self, seat, value) -> None:
+    def on_continue(self, who: Who, seat, value) -> None:
         self.seen = self.review_index = len(self.session.state.history)
 
-    def on_undo(self, seat, value) -> None:
-        self.undo_to(len(self.session.actions) - 1)
+    def on_undo(self, who: Who, seat, value) -> None:
+        super().on_undo(who, seat, value)
         self.seen = min(self.seen, len(self.session.state.history))
-        for pad in self.pads.values():
-            pad.notice = None
 
-    def on_open(self, seat, value) -> None:
-        self.private = seat
-
-    def on_kind(self, seat, kind: str) -> None:
-        self.pad(self._sender).kind = kind
-
-    def on_hide(self, seat, value) -> None:
-        self.private = None
+    def on_kind(self, who: Who, seat, kind: str) -> None:
+        self.pad(who).kind = kind
 
     def review(self) -> None:
         return None  # Kuku reviews attack by attack, with the answers given (review_index), not move by move
 
-    def on_review(self, seat, step: int) -> None:
+    def on_review(self, who: Who, seat, step: int) -> None:
         self.review_index = max(0, min(len(self.session.state.history), self.review_index + step))
-
-    def on_dismiss(self, seat, value) -> None:
-        self.pad(self._sender).notice = None
 
     # the computer --------------------------------------------------------------------
 

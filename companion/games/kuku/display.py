@@ -18,11 +18,11 @@ from companion.play.session import tally
 
 def model(c, who: Who) -> dict:
     stage, pad = c.stage(), c.pad(who)
-    offers = c.offers(who)
+    offers = c.offered(who)
     if stage == "place" and who == TABLE and c.private in c.remote:
         stage = "cover"  # a seat places on its phone: the table stays covered, saying so
     base = {"stage": stage, "on_phone": False, "setup": dict(c.setup), "opponent": c.opponent, "offers": offers,
-            "can_undo": any(o.kind == "undo" for o in offers), "notice": pad.notice,
+            "can_undo": any(o.kind == "undo" for o in offers),
             "thinking": stage == "wait",
             "board": {"markers": {}, "fleet": [], "rings": [], "hints": [], "aim": "", "values": True,
                       "interactive": False}}
@@ -55,7 +55,7 @@ def _report(c, who, pad, board) -> dict:
 
 def _cover(c, who, pad, board) -> dict:
     seat = c.private if c.private is not None else c.session.state.to_move()
-    name = c.names()[seat]
+    name = c.names[seat]
     if seat in c.remote and who == TABLE:
         return {"cover": Text("seats.on_phone", {"player": name}), "cover_button": Text("seats.on_phone_button")}
     if who != TABLE:  # a phone: nothing to hand over, the other seat places at the table
@@ -68,7 +68,7 @@ def _place(c, who, pad, board) -> dict:
     seat = c.private
     kind = c.kind(who, seat)
     board["interactive"] = kind is not None and c.mine(who, seat)
-    return {"status": Text("kuku_ui.place_title", {"player": c.names()[seat]}), "status_seat": seat,
+    return {"status": Text("kuku_ui.place_title", {"player": c.names[seat]}), "status_seat": seat,
             "kinds": c.kinds_left(seat), "kind": kind}
 
 
@@ -81,7 +81,7 @@ def _public(c, board) -> dict:
 def _wait(c, who, pad, board) -> dict:
     view = _public(c, board)
     return {"status": Text("kuku_ui.cpu_placing" if view["phase"] == "place" else "kuku_ui.cpu_thinking"),
-            "status_seat": view["to_move"], "said": remaining_text(view["remaining"], c.names())}
+            "status_seat": view["to_move"], "said": remaining_text(view["remaining"], c.names)}
 
 
 def _turn(c, who, pad, board) -> dict:
@@ -100,7 +100,7 @@ def on_phone(c, who, seat: int) -> bool:
 def _play(c, who, pad, board) -> dict:
     found = _turn(c, who, pad, board)
     board["aim"] = pad.entry if is_cell(pad.entry) else ""
-    names, remaining = c.names(), c.session.state.remaining()
+    names, remaining = c.names, c.session.state.remaining()
     status = "kuku_ui.to_attack_phone" if found["on_phone"] else "kuku_ui.to_attack"
     return found | {"status": Text(status, {"player": names[found["status_seat"]]}),
                     "said": remaining_text(list(remaining), names)}
@@ -111,13 +111,13 @@ def _list(c, who, pad, board) -> dict:
     board["values"] = False  # the answer is not on the board while it is being said
     bomb = c.session.state.pending
     status = "kuku_ui.listing_phone" if found["on_phone"] else "kuku_ui.listing"
-    return found | {"status": Text(status, {"player": c.names()[found["status_seat"]],
+    return found | {"status": Text(status, {"player": c.names[found["status_seat"]],
                                                        "product": bomb["product"]}),
                     "said": Text("kuku_ui.said", {"pairs": pairs_text(bomb["listing"])})}
 
 
 def _answer(c, who, pad, board) -> dict:
-    view, names = _public(c, board), c.names()
+    view, names = _public(c, board), c.names
     seat, leader = view["awaiting"]["seat"], view["phase"] == "leader"
     board["rings"] = list(view["awaiting"]["cells"])
     answers = [{"value": value, "chosen": value in pad.chosen,
@@ -143,14 +143,14 @@ def _attack(board, history: list, shown: int) -> dict:
 
 
 def _result(c, who, pad, board) -> dict:
-    names = c.names()
+    names = c.names
     record = _attack(board, list(c.session.state.history), c.seen + 1)
     return {"news_title": headline(record, names), "news": announcement(record, names),
             "status_seat": record["by"], "continue": c.continue_label()}
 
 
 def _over(c, who, pad, board) -> dict:
-    view, names = c.session.state.view(None), c.names()
+    view, names = c.session.state.view(None), c.names
     outcome, history = view["outcome"], view["history"]
     winner = outcome["winner"]
     status = Text("kuku_ui.draw") if winner is None else Text("kuku_ui.winner", {"player": names[winner]})

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from companion.play.state import Game, IllegalAction, Outcome, State, one_of
+from companion.play.state import Game, Refused, Outcome, State, one_of
 from companion.games.kuku.board import (
     CELL_INDEX,
     CELL_VALUE,
@@ -97,7 +97,7 @@ class KukuState(State):
 
     def apply(self, action) -> "KukuState":
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("kuku_errors.not_an_action", action=action)
+            raise Refused("kuku_errors.not_an_action", action=action)
         handler = {
             "place": self._apply_place,
             "play": self._apply_play,
@@ -106,7 +106,7 @@ class KukuState(State):
             "leader": self._apply_leader,
         }.get(self.phase)
         if handler is None:
-            raise IllegalAction("kuku_errors.game_over")
+            raise Refused("kuku_errors.game_over")
         return handler(action)
 
     # ------------------------------------------------------------- derived facts
@@ -145,13 +145,13 @@ class KukuState(State):
     def _apply_place(self, action) -> "KukuState":
         kind, cell = action.get("kind"), action.get("cell")
         if action["type"] != "place" or set(action) != {"type", "kind", "cell"}:
-            raise IllegalAction("kuku_errors.place_first")
+            raise Refused("kuku_errors.place_first")
         if kind not in self._kinds_left(self.turn):
-            raise IllegalAction("kuku_errors.no_ship_left", kind=kind)
+            raise Refused("kuku_errors.no_ship_left", kind=kind)
         if not is_cell(cell):
-            raise IllegalAction("kuku_errors.not_a_cell", cell=cell)
+            raise Refused("kuku_errors.not_a_cell", cell=cell)
         if any(cell == own for own, _ in self.fleets[self.turn]):
-            raise IllegalAction("kuku_errors.own_ship_there", cell=cell)
+            raise Refused("kuku_errors.own_ship_there", cell=cell)
         fleets = list(self.fleets)
         fleets[self.turn] = fleets[self.turn] + ((cell, kind),)
         if len(fleets[self.turn]) < len(FLEET):
@@ -174,19 +174,19 @@ class KukuState(State):
         if action["type"] == "attack" and set(action) == {"type", "cell"}:
             cell = action["cell"]
             if not is_cell(cell):
-                raise IllegalAction("kuku_errors.not_a_cell", cell=cell)
+                raise Refused("kuku_errors.not_a_cell", cell=cell)
             if cell in self.attacked():
-                raise IllegalAction("kuku_errors.cell_attacked", cell=cell)
+                raise Refused("kuku_errors.cell_attacked", cell=cell)
             record = {"by": self.turn, "action": "attack", "target": cell, "product": value(cell), "already": []}
             return self._strike([cell], record)
         if action["type"] == "bomb" and set(action) == {"type", "product"}:
             n = action["product"]
             if type(n) is not int or not cells_of(n):
-                raise IllegalAction("kuku_errors.not_a_product", product=n)
+                raise Refused("kuku_errors.not_a_product", product=n)
             if n not in self._bombable():
-                raise IllegalAction("kuku_errors.product_done", product=n)
+                raise Refused("kuku_errors.product_done", product=n)
             return self.evolve(phase="list", pending={"product": n, "listing": []})
-        raise IllegalAction("kuku_errors.choose_attack")
+        raise Refused("kuku_errors.choose_attack")
 
     def _legal_list(self) -> list:
         listing = self.pending["listing"]
@@ -204,14 +204,14 @@ class KukuState(State):
         if action == {"type": "done"}:
             return self._finish_bomb(n, listing)
         if action["type"] != "say" or set(action) != {"type", "pair"}:
-            raise IllegalAction("kuku_errors.say_a_pair")
+            raise Refused("kuku_errors.say_a_pair")
         pair = action["pair"]
         if pair not in sayable_pairs(n):
-            raise IllegalAction("kuku_errors.not_a_pair", pair=pair)
+            raise Refused("kuku_errors.not_a_pair", pair=pair)
         if pair in listing:
-            raise IllegalAction("kuku_errors.pair_said", pair=pair)
+            raise Refused("kuku_errors.pair_said", pair=pair)
         if len(listing) >= LISTING_CAP:
-            raise IllegalAction("kuku_errors.listing_full", cap=LISTING_CAP)
+            raise Refused("kuku_errors.listing_full", cap=LISTING_CAP)
         return self.evolve(pending={"product": n, "listing": listing + [pair]})
 
     def _finish_bomb(self, n: int, listing: list[str]) -> "KukuState":
@@ -274,14 +274,14 @@ class KukuState(State):
         seat = self._awaited_seat()
         hit = action.get("hits")
         if action["type"] != "report" or set(action) != {"type", "hits"} or not isinstance(hit, list):
-            raise IllegalAction("kuku_errors.report_hits")
+            raise Refused("kuku_errors.report_hits")
         cells = self.pending["record"]["cells"]
         if any(cell not in cells for cell in hit):
-            raise IllegalAction("kuku_errors.not_attacked_now", cells=cells)
+            raise Refused("kuku_errors.not_attacked_now", cells=cells)
         if len(set(hit)) != len(hit):
-            raise IllegalAction("kuku_errors.reported_twice")
+            raise Refused("kuku_errors.reported_twice")
         if len(hit) > self.remaining()[seat]:
-            raise IllegalAction("kuku_errors.too_many_hits", seat=seat, left=self.remaining()[seat])
+            raise Refused("kuku_errors.too_many_hits", seat=seat, left=self.remaining()[seat])
         reports = list(self.pending["reports"])
         reports[seat] = sorted(hit, key=CELL_INDEX.__getitem__)
         if None in reports:
@@ -299,9 +299,9 @@ class KukuState(State):
     def _apply_leader(self, action) -> "KukuState":
         seat = self._awaited_seat()
         if action["type"] != "leader" or set(action) != {"type", "cell"}:
-            raise IllegalAction("kuku_errors.report_leader")
+            raise Refused("kuku_errors.report_leader")
         if action["cell"] not in self._leader_options(seat):
-            raise IllegalAction("kuku_errors.leader_contradicts", options=self._leader_options(seat))
+            raise Refused("kuku_errors.leader_contradicts", options=self._leader_options(seat))
         leaders = list(self.pending["leaders"])
         leaders[seat] = {"cell": action["cell"]}
         if None in leaders:
@@ -353,7 +353,7 @@ def new_state(options: dict) -> KukuState:
     """A new game: `rule` basic|extra, `first` seat 0|1, `mode` referee|tracker."""
     for key, allowed in (("rule", RULES_), ("mode", MODES), ("first", (0, 1))):
         if not one_of(options[key], allowed):
-            raise IllegalAction("kuku_errors.bad_option", key=key, allowed=allowed)
+            raise Refused("kuku_errors.bad_option", key=key, allowed=allowed)
     referee = options["mode"] == "referee"
     return KukuState(
         mode=options["mode"],

@@ -49,7 +49,6 @@ class KukuScreen(ControllerScreen):
     said_text = StringProperty("")
     news_title = StringProperty("")
     news_text = StringProperty("")
-    notice_text = StringProperty("")
     cover_text = StringProperty("")
     cover_button_text = StringProperty("")
     primary_text = StringProperty("")
@@ -117,7 +116,6 @@ class KukuScreen(ControllerScreen):
         self.opponent, self.rule, self.first, self.level = (setup[k] for k in ("opponent", "rule", "first", "level"))
         self.can_back, self.tracked = "back" in offered, model["opponent"] == "tracker"
         self.can_undo, self.thinking, self.on_phone = model["can_undo"], model["thinking"], model["on_phone"]
-        self.notice_text = self.words(model["notice"]).replace("。", "。\n").strip()  # breaks between sentences
         board, grid = model["board"], self.grid
         grid.markers, grid.ships = board["markers"], fleet_kinds(board["fleet"])
         owners = fleet_owners(board["fleet"])  # both fleets after the game: each seat drawn its own way
@@ -154,7 +152,7 @@ class KukuScreen(ControllerScreen):
 
     def _draw_cover(self, model, offered) -> None:
         self.cover_text, self.cover_button_text = self.words(model["cover"]), self.words(model["cover_button"])
-        self.ids.cover_button.disabled = "open" not in offered  # a seat on a phone opens it there
+        self.ids.cover_panel.ids.button.disabled = "open" not in offered  # a seat on a phone opens it there
 
     def _draw_place(self, model, offered) -> None:
         for kind in KINDS:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
 
 from companion.errors import CompanionError
 from companion.games.navalwar import display, shortcuts
@@ -79,7 +78,6 @@ class NavalWarController(Controller):
         self.start_error: Text | None = None
         self.counting: DeckCount | None = None
         self.pads: dict[Who, Pad] = {}
-        self._sender: Who = TABLE
         self._tree: tuple | None = None  # (position, ChoiceTree)
         self._view: tuple | None = None  # (position, public view)
         self._recent: tuple | None = None  # (game, ships dealt recently)
@@ -201,7 +199,7 @@ class NavalWarController(Controller):
             if kind in ("die", "first"):
                 found.append(Offer("random", Text("navalwar_ui.roll" if kind == "die" else "navalwar_ui.pick_random"),
                                    seat))
-        if who == TABLE and self.session.actions:
+        if who == TABLE and self.undo_points():
             found.append(Offer("undo", Text("app.undo")))
         return found
 
@@ -255,18 +253,18 @@ class NavalWarController(Controller):
                                                   "ships": len(comp.ships)}), False
         return Text("navalwar_ui.deck_packaged"), False
 
-    def on_players(self, seat, n: int) -> None:
+    def on_players(self, who: Who, seat, n: int) -> None:
         self.setup["players"], self.start_error = n, None
 
-    def on_target(self, seat, target) -> None:
+    def on_target(self, who: Who, seat, target) -> None:
         if not isinstance(target, int) or isinstance(target, bool) or target < 1:
             raise Refused("navalwar.error.target")
         self.setup["target"], self.start_error = target, None
 
-    def on_dice(self, seat, dice: str) -> None:
+    def on_dice(self, who: Who, seat, dice: str) -> None:
         self.setup["dice"] = dice
 
-    def on_start(self, seat, names) -> None:
+    def on_start(self, who: Who, seat, names) -> None:
         """A new game as the form describes, with one name per player (as typed or the
         defaults); a deck that changed since, or too few cards, is said on the form."""
         n = self.setup["players"]
@@ -284,72 +282,65 @@ class NavalWarController(Controller):
         self.start_error = None
         self._adopt(session)
 
-    def on_start_first(self, seat, value) -> None:
+    def on_start_first(self, who: Who, seat, value) -> None:
         """Start, and the first player chosen on the form in the same tap (value: `names`
         and `first`, a seat); that choice is the game's first entry, Undo takes it back."""
         if not (isinstance(value, dict) and value.get("first") in range(self.setup["players"])):
             raise Refused("play.not_now", kind="start_first")
-        self.on_start(seat, value.get("names"))
+        self.on_start(who, seat, value.get("names"))
         if self.session is not None:
             first = value["first"]
-            self._play({"type": "first", "seat": first}, plain(self.names[first]))
+            self._play(who, {"type": "first", "seat": first}, plain(self.names[first]))
 
-    def on_count(self, seat, value) -> None:
+    def on_count(self, who: Who, seat, value) -> None:
         self.counting = DeckCount(self.composition())
 
-    def on_count_begin(self, seat, ships: bool) -> None:
-        self.counting.begin(ships)
-
-    def on_count_change(self, seat, delta: int) -> None:
-        self.counting.change(delta)
-
-    def on_count_next(self, seat, value) -> None:
-        self.counting.next()
-
-    def on_count_back(self, seat, value) -> None:
-        self.counting.previous()
-
-    def on_count_close(self, seat, value) -> None:
-        self.counting = None
-
-    def on_new(self, seat, value) -> None:
+    def on_new(self, who: Who, seat, value) -> None:
         self._adopt(None)
 
-    def on_continue(self, seat, value) -> None:
+    def on_continue(self, who: Who, seat, value) -> None:
         self.seen_round = self.view()["round"]
 
     # entering actions ----------------------------------------------------------------
 
-    def act(self, who: Who, kind: str, value: Any = None) -> None:
-        self._sender = who
-        super().act(who, kind, value)
+    def handlers(self) -> dict:
+        counting = {"count_begin": lambda who, seat, ships: self.counting.begin(ships),  # the deck count's steps
+                    "count_change": lambda who, seat, delta: self.counting.change(delta),
+                    "count_next": lambda who, seat, value: self.counting.next(),
+                    "count_back": lambda who, seat, value: self.counting.previous(),
+                    "count_close": lambda who, seat, value: setattr(self, "counting", None)}
+        return super().handlers() | counting | {
+            "players": self.on_players, "target": self.on_target, "dice": self.on_dice, "start": self.on_start,
+            "start_first": self.on_start_first, "count": self.on_count, "new": self.on_new,
+            "continue": self.on_continue, "choose": self.on_choose, "enter": self.on_enter,
+            "back": self.on_back, "random": self.on_random}
 
-    def on_choose(self, seat, step: str) -> None:
+    def on_choose(self, who: Who, seat, step: str) -> None:
         """A choice: one step deeper, or the action it enters."""
-        pad, tree = self.pad(self._sender), self.tree()
-        prefix = self.shown_prefix(self._sender)
+        pad, tree = self.pad(who), self.tree()
+        prefix = self.shown_prefix(who)
         choice = next(c for c in tree.choices(prefix) if c.id == step)
         if choice.action is None:
             pad.prefix = prefix + [step]
         else:
-            self._play(choice.action, entered(tree.labels(prefix + [step])))
+            self._play(who, choice.action, entered(tree.labels(prefix + [step])))
 
-    def on_enter(self, seat, action) -> None:
+    def on_enter(self, who: Who, seat, action) -> None:
         if action not in self.session.state.legal_actions():
             raise Refused("play.not_now", kind="enter")
-        self._play(action, entered(self.tree().labels(self.tree().path_of(action))))
+        self._play(who, action, entered(self.tree().labels(self.tree().path_of(action))))
 
-    def on_back(self, seat, value) -> None:
-        self.pad(self._sender).prefix.pop()
+    def on_back(self, who: Who, seat, value) -> None:
+        self.pad(who).prefix.pop()
 
-    def on_random(self, seat, value) -> None:
+    def on_random(self, who: Who, seat, value) -> None:
         """The companion rolls the die (or picks the first player) at random."""
         action = self.rng.choice(self.session.state.legal_actions())
         label = (Text("navalwar_ui.rolled", {"n": _roll(action)}) if self.waiting()["kind"] == "die"
                  else plain(self.names[action["seat"]]))
-        self._play(action, label)
+        self._play(who, action, label)
 
-    def _play(self, action, label: Text) -> None:
+    def _play(self, who: Who, action, label: Text) -> None:
         """One entry: an action, or a tuple of them (a shortcut), with the dice it calls for
         when the companion rolls them, committed and taken back as one."""
         actions = list(action) if isinstance(action, tuple) else [action]
@@ -361,15 +352,21 @@ class NavalWarController(Controller):
         if rolled:  # the last die's outcome, large
             waiting, die = rolled[-1]
             self.banner = (self.position(), display.die_outcome(self, waiting, _roll(die)))
-        self.pad(self._sender).last = Text("navalwar_ui.last", {"text": label})
+        self.pad(who).last = Text("navalwar_ui.last", {"text": label})
 
-    def on_undo(self, seat, value) -> None:
-        actions = self.session.actions
+    def undo_points(self) -> list[int]:
+        """Back to the last turn's start (the companion's roll goes with what called for it)."""
+        actions = self.session.actions if self.session else []
+        if not actions:
+            return []
         back = self.session.last_turn_start()
         if back == len(actions) - 1:  # one action: perhaps a game stored before turns were
             while self.companion_rolls and back > 0 and _is_roll(actions[back]):
-                back -= 1  # the companion's roll goes back with what called for it
-        self.undo_to(back)
+                back -= 1
+        return [back]
+
+    def on_undo(self, who: Who, seat, value) -> None:
+        super().on_undo(who, seat, value)
         self.banner = None
         for pad in self.pads.values():
             pad.prefix, pad.last = [], None

@@ -21,7 +21,7 @@ ATTACKS = {"submarine": "navalwar.card_type.submarine", "torpedo_boat": "navalwa
 
 def model(c, who: Who) -> dict:
     stage, pad = c.stage(), c.pad(who)
-    offers = c.offers(who)
+    offers = c.offered(who)
     base = {"stage": stage, "offers": offers, "can_undo": any(o.kind == "undo" for o in offers),
             "setup": dict(c.setup), "last": pad.last, "title": [Text("navalwar.title")]}
     if stage in ("setup", "count"):

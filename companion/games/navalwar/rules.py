@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from companion.errors import CompanionError
-from companion.play.state import CHANCE, Game, IllegalAction, Outcome, State
+from companion.play.state import CHANCE, Game, Refused, Outcome, State
 from companion.games.navalwar.data import Composition, default_composition, override, reduced_counts
 from companion.games.navalwar.flow import do, hand_size, settle, start_round, totals
 from companion.games.navalwar.moves import CHANCE_KINDS, options
@@ -104,11 +104,11 @@ class NavalWarState(State):
         settle(data, self.comp)
         return self.evolve(data=data)
 
-    def _refusal(self, action) -> IllegalAction:
+    def _refusal(self, action) -> Refused:
         todo = self.data["table"]["todo"]
         if not todo:
-            return IllegalAction("navalwar.error.over")
-        return IllegalAction("navalwar.error.not_now", action=json.dumps(action, ensure_ascii=False),
+            return Refused("navalwar.error.over")
+        return Refused("navalwar.error.not_now", action=json.dumps(action, ensure_ascii=False),
                              waiting=todo[0]["kind"])
 
     @property
@@ -145,18 +145,18 @@ def card_conservation(state: NavalWarState) -> list[str]:
 def new_state(opts: dict) -> NavalWarState:
     players, target = opts["players"], opts["target"]
     if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 9:
-        raise IllegalAction("navalwar.error.players")
+        raise Refused("navalwar.error.players")
     if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-        raise IllegalAction("navalwar.error.target")
+        raise Refused("navalwar.error.target")
     if opts["dice"] not in DICE:
-        raise IllegalAction("navalwar.error.dice")
+        raise Refused("navalwar.error.dice")
     try:
         comp = composition_of(opts)
     except CompanionError as err:
-        raise IllegalAction("navalwar.error.deck", error=str(err)) from None
+        raise Refused("navalwar.error.deck", error=str(err)) from None
     size = hand_size(players)
     if len(comp.ships) < players * size or comp.total_actions <= players * size:
-        raise IllegalAction("navalwar.error.too_few", players=players, ships=players * size,
+        raise Refused("navalwar.error.too_few", players=players, ships=players * size,
                             actions=players * size + 1)
     data = {"options": dict(opts), "round": 1, "phase": "setup", "seat": None,
             "stage_order": [], "history": [], "last_round": None, "winner": None}

@@ -27,12 +27,12 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from companion.errors import CompanionError
+from companion.errors import UnknownLevel
 from companion.games.uttt import core
 from companion.games.uttt.playout import legal_moves
 from companion.games.uttt.rules import ONGOING, Engine, UtttState, move as action
 from companion.games.uttt.search import Search
-from companion.play.state import IllegalAction
+from companion.play.state import Refused
 
 
 @dataclass(frozen=True)
@@ -55,10 +55,6 @@ LEVELS: dict[str, SearchConfig] = {
     "hard": SearchConfig(iterations=None, time_limit=1.0, prior_weight=10),
 }
 LEVEL_TITLES = {"easy": "初級", "medium": "中級", "hard": "上級"}
-
-
-class UnknownLevel(CompanionError, ValueError):
-    """A level name that does not exist."""
 
 
 def config_for(level: str | SearchConfig, time_limit: float | None = None,
@@ -100,7 +96,7 @@ def choose_move(state: UtttState | Engine, level: str | SearchConfig = "medium",
     rng = rng if rng is not None else random.Random()
     engine = state.engine() if isinstance(state, UtttState) else state.copy()
     if engine.result != ONGOING:
-        raise IllegalAction("uttt_errors.game_over")
+        raise Refused("uttt_errors.game_over")
     moves = list(legal_moves(engine))
     seed = rng.getrandbits(64)
     if len(moves) == 1:

@@ -50,6 +50,11 @@ class UtttController(Controller):
         return frozenset(seat for seat, person in enumerate(self.session.players) if person == "cpu")
 
     @property
+    def names(self) -> list[Text]:
+        """Each seat's person ("red", "you", ...) in words."""
+        return [Text(f"uttt_ui.{person}") for person in self.session.players]
+
+    @property
     def mode(self) -> str:
         lineup = self.session.lineup
         return lineup.level if lineup.opponent == "cpu" else "2p"
@@ -66,19 +71,19 @@ class UtttController(Controller):
             return None
         return seat if who == seat or (who == TABLE and seat in self.at_table) else None
 
-    def undo_target(self) -> int | None:
-        """How many actions stay after Undo (None: nothing to undo)."""
+    def undo_points(self) -> list[int]:
+        """Back to the start of the people's last turn (against the computer, its reply goes too)."""
         if self.stage() != "play":
-            return None
+            return []
         people = [start for seat, start in self.turns() if seat not in self.computer_seats]
-        return people[-1] if people else None
+        return people[-1:]
 
     def offers(self, who: Who) -> list[Offer]:
         found = []
         seat = self.mover(who)
         if seat is not None:
             found.append(Offer("cell", seat=seat, choices=tuple(self.session.state.legal_cells())))
-        if self.undo_target() is not None and (who == TABLE or who in self.at_table):
+        if self.undo_points() and (who == TABLE or who in self.at_table):
             found.append(Offer("undo", Text("app.undo")))
         if who == TABLE:
             found += [Offer("mode", Text(f"uttt_ui.{'two_players' if m == '2p' else m}"), choices=(m,))
@@ -89,17 +94,17 @@ class UtttController(Controller):
 
     # input -------------------------------------------------------------------------
 
-    def on_cell(self, seat: int, cell: int) -> None:
+    def handlers(self) -> dict:
+        return super().handlers() | {"cell": self.on_cell, "mode": self.on_mode, "another": self.on_another}
+
+    def on_cell(self, who: Who, seat: int, cell: int) -> None:
         self.play_turn([move(cell)])
 
-    def on_undo(self, seat, value) -> None:
-        self.undo_to(self.undo_target())
-
-    def on_mode(self, seat, mode: str) -> None:
+    def on_mode(self, who: Who, seat, mode: str) -> None:
         if mode != self.mode or self.session.actions:
             self._replace(mode)
 
-    def on_another(self, seat, value) -> None:
+    def on_another(self, who: Who, seat, value) -> None:
         self._replace(self.mode)
 
     def _replace(self, mode: str) -> None:
@@ -122,7 +127,7 @@ class UtttController(Controller):
         row = lambda person: table.get(person, {"win": 0, "draw": 0})  # noqa: E731
         model = {
             "stage": self.stage(), "mode": self.mode, "players": list(players),
-            "offers": self.offers(who), "can_undo": any(o.kind == "undo" for o in self.offers(who)),
+            "offers": self.offered(who), "can_undo": any(o.kind == "undo" for o in self.offered(who)),
             "thinking": self.computer_to_move() is not None,
             "score": Text("uttt_ui.score", {"a": Text(f"uttt_ui.{a}"), "wa": row(a)["win"],
                                              "b": Text(f"uttt_ui.{b}"), "wb": row(b)["win"], "d": row(a)["draw"]}),

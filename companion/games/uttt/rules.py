@@ -20,7 +20,7 @@ from functools import reduce
 from operator import or_
 from typing import Any
 
-from companion.play.state import Game, IllegalAction, Outcome, State
+from companion.play.state import Game, Refused, Outcome, State
 
 X, O = 0, 1
 MARKS = ("X", "O")
@@ -215,7 +215,7 @@ class UtttState(State):
         """For the long-press preview: the board a mark in `cell` sends the opponent to.
 
         None when the opponent gets a free move or the move ends the game.
-        Raises `IllegalAction` for a move that cannot be played.
+        Raises `Refused` for a move that cannot be played.
         """
         refusal = _refusal(self._engine, cell)
         if refusal:
@@ -271,30 +271,30 @@ def _board_status(engine: Engine, board: int) -> str:
 
 
 def _cell_of(engine: Engine, action: Any) -> int:
-    """The cell of `action` if it is legal in `engine`; raises `IllegalAction` if not."""
+    """The cell of `action` if it is legal in `engine`; raises `Refused` if not."""
     legal = type(action) is dict and action.get("type") == "move" and len(action) == 2
     cell = action["cell"] if legal and "cell" in action else None
     if type(cell) is not int or not 0 <= cell < 81:
-        raise IllegalAction("uttt_errors.not_a_move", action=action)
+        raise Refused("uttt_errors.not_a_move", action=action)
     refusal = _refusal(engine, cell)
     if refusal:
         raise refusal
     return cell
 
 
-def _refusal(engine: Engine, cell: Any) -> IllegalAction | None:
+def _refusal(engine: Engine, cell: Any) -> Refused | None:
     """Why a mark in `cell` is illegal in `engine`, or None if legal."""
     if type(cell) is not int or not 0 <= cell < 81:
-        return IllegalAction("uttt_errors.not_a_move", action=cell)
+        return Refused("uttt_errors.not_a_move", action=cell)
     if engine.result != ONGOING:
-        return IllegalAction("uttt_errors.game_over")
+        return Refused("uttt_errors.game_over")
     board, cell = divmod(cell, 9)
     if engine.closed() >> board & 1:
-        return IllegalAction("uttt_errors.board_closed", board=board)
+        return Refused("uttt_errors.board_closed", board=board)
     if engine.forced >= 0 and board != engine.forced:
-        return IllegalAction("uttt_errors.forced_board", board=engine.forced)
+        return Refused("uttt_errors.forced_board", board=engine.forced)
     if not engine.empty(board) >> cell & 1:
-        return IllegalAction("uttt_errors.cell_taken", board=board, cell=cell)
+        return Refused("uttt_errors.cell_taken", board=board, cell=cell)
     return None
 
 
@@ -306,7 +306,7 @@ def _state_from_json(data: dict) -> UtttState:
     try:
         moves = tuple(data["moves"])
     except (KeyError, TypeError):
-        raise IllegalAction("uttt_errors.bad_saved_state") from None
+        raise Refused("uttt_errors.bad_saved_state") from None
     return UtttState(moves)
 
 

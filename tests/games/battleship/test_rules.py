@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.play.state import IllegalAction
+from companion.play.state import Refused
 from companion.games.battleship.rules import GAME
 from companion.games.battleship.deduce import consistent
 from companion.games.battleship.fleet import index
@@ -38,7 +38,7 @@ def test_placement_refuses_overlap_off_sea_and_moving_a_placed_ship():
                 {"type": "place", "ship": "cruiser", "cell": "K1", "dir": "h"},
                 {"type": "place", "ship": "cruiser", "cell": "b5", "dir": "h"},  # not canonical
                 {"type": "place", "ship": "cruiser", "cell": "B5", "dir": "d"}):
-        with pytest.raises(IllegalAction):
+        with pytest.raises(Refused):
             state.apply(bad)
         assert bad not in state.legal_actions()
     assert state.to_move() == 0 and len(state.legal_actions()) == len(set(map(json.dumps, state.legal_actions())))
@@ -50,7 +50,7 @@ def test_standard_game_hits_sinks_and_wins():
     state = state.apply(shot("J9"))
     assert state.view(None)["boards"][0]["shots"][-1] == {"cell": "J9", "result": "hit", "volley": 0,
                                                           "ship": "destroyer"}
-    with pytest.raises(IllegalAction, match="already called"):
+    with pytest.raises(Refused, match="already called"):
         state.apply(shot("J10")).apply(shot("J9"))
     state = state.apply(shot("J1")).apply(shot("J10")).apply(shot("J2"))
     assert state.view(None)["boards"][0]["last"][0]["result"] == "sunk"
@@ -83,7 +83,7 @@ def test_salvo_counts_ships_afloat_and_reports_every_shot():
     for cell in ["J9", "J10", "A1", "B1", "B2"]:
         state = state.apply(shot(cell))
     assert state.legal_actions() == [{"type": "fire"}]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused):
         state.apply(shot("B3"))
     state = state.apply({"type": "fire"})
     last = state.view(None)["boards"][0]["last"]
@@ -115,7 +115,7 @@ def test_tracker_takes_answers_and_refuses_impossible_ones():
     state = tracker().apply(shot("A1"))
     assert state.to_move() == 1 and state.phase == "answer"
     assert answer("sunk", "destroyer") not in state.legal_actions()  # nothing hit before
-    with pytest.raises(IllegalAction, match="no fleet") as refused:
+    with pytest.raises(Refused, match="no fleet") as refused:
         state.apply(answer("sunk", "carrier"))
     japanese = refused.value.text("ja")
     assert "撃沈" in japanese and "sunk" not in japanese
@@ -204,7 +204,7 @@ def test_json_round_trip_and_bad_options():
     state = placed({"variant": "salvo"}).apply(shot("B5"))
     assert GAME.state_from_json(json.loads(json.dumps(state.to_json()))) == state
     for bad in ({"variant": "blitz"}, {"mode": "spy"}, {"first": 2}, {"advanced": "yes"}):
-        with pytest.raises(IllegalAction):
+        with pytest.raises(Refused):
             GAME.new_state(bad)
     assert index("J10") == 99
 
@@ -226,6 +226,6 @@ def test_whatever_apply_accepts_is_listed_and_junk_is_refused(options, action, k
     action = {**action, "type": action.get("type", kind)}
     try:
         after = state.apply(action)
-    except IllegalAction:
+    except Refused:
         return
     assert action in state.legal_actions() and after != state

@@ -6,7 +6,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.play.state import IllegalAction
+from companion.play.state import Refused
 from companion.games.gunkan.rules import GAME
 from companion.games.gunkan.table import (
     COMPARISONS, DECLARATIONS, FLEET, PIECES, SHIPS, judge_identified, judge_seesaw,
@@ -36,7 +36,7 @@ UNIVERSE = (
 def accepts(state, action):
     try:
         state.apply(action)
-    except IllegalAction:
+    except Refused:
         return False
     return True
 

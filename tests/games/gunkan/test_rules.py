@@ -6,7 +6,7 @@ import pytest
 
 from companion.i18n import catalog
 from companion.games.gunkan.rules import GAME
-from companion.play.state import IllegalAction, Outcome
+from companion.play.state import Refused, Outcome
 from companion.games.gunkan.table import DECLARATIONS, PIECES, REDOS, REMOVALS, VERDICTS, declaration_of
 
 SEESAW = {"judging": "seesaw"}
@@ -43,14 +43,14 @@ def identify_fight(attacker, a, d, cw=False):
 
 def refused(state, action, match=None):
     before = state.to_json()
-    with pytest.raises(IllegalAction, match=match):
+    with pytest.raises(Refused, match=match):
         state.apply(action)
     assert state.to_json() == before
 
 
 @pytest.mark.parametrize("options", [{"judging": "weight"}, {"first": 2}, {"first": True}, {"colour": "red"}])
 def test_bad_options_are_refused(options):
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused):
         GAME.new_state(options)
 
 

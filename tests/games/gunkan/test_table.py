@@ -7,7 +7,7 @@ driven through the referee state with a simulated wooden seesaw (default masses)
 import pytest
 
 from companion.games.gunkan.rules import GAME
-from companion.play.state import IllegalAction
+from companion.play.state import Refused
 from companion.games.gunkan.table import (
     COMPARISONS, PIECES, SHIPS, Ruling, declaration_of, judge_identified, judge_mine, judge_seesaw,
 )
@@ -100,7 +100,7 @@ def test_seesaw_mode(attacker, defender, counterweight):
 def test_identify_mode(attacker, defender, counterweight):
     want = expected(attacker, defender, counterweight, "identify")
     if want == "refused":
-        with pytest.raises(IllegalAction, match="counterweight"):
+        with pytest.raises(Refused, match="counterweight"):
             identify_battle(attacker, defender, counterweight)
         assert judge_identified(attacker, defender, counterweight) == Ruling(redo="counterweight_not_allowed")
         return

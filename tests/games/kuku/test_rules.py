@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.play.state import IllegalAction
+from companion.play.state import Refused
 from companion.games.kuku.rules import GAME
 from companion.games.kuku.board import CELLS, PRODUCTS, cells_of, judge_listing
 from .test_setup import attack, bomb, placed, self_destruct_position
@@ -48,7 +48,7 @@ def test_bomb_lists_attacked_cells_but_attacks_only_new_ones():
 
 def refused(state, action):
     before = state.to_json()
-    with pytest.raises(IllegalAction) as error:
+    with pytest.raises(Refused) as error:
         state.apply(action)
     assert state.to_json() == before
     return f"{error.value.text('ja')}\n{error.value.text('en')}"
@@ -144,7 +144,7 @@ def test_first_player_option_and_placement_order():
     assert state.to_move() == 1
     state = placed(*FLEETS, first=1)
     assert state.phase == "play" and state.to_move() == 1
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused):
         GAME.new_state({"rule": "house"})
 
 

@@ -3,7 +3,7 @@
 import pytest
 from .test_support import AIR_STRIKE, DRAW, GAME, apply_all, black, fleet, in_normal_turns, pass_turn, red, table
 
-from companion.play.state import CHANCE, IllegalAction
+from companion.play.state import CHANCE, Refused
 
 
 def targets(state):
@@ -24,9 +24,9 @@ def test_salvo_offers_only_own_calibres_afloat_and_enemy_ships_that_can_be_hit()
     assert not hit & set(fleet(state, 0)), "no player may damage their own ships"
     assert "ship-enterprise" not in hit, "a carrier is screened while its fleet has other ships"
     assert {"ship-yamato", "ship-iowa", "ship-roma"} <= hit
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused):
         state.apply({"type": "play", "card": "salvo-14-1", "ship": "ship-yamato"})  # no 14" gun
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused):
         state.apply({"type": "play", "card": "salvo-16-3", "ship": "ship-nelson"})  # own ship
 
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from .test_support import GAME
 
-from companion.play.state import CHANCE, IllegalAction
+from companion.play.state import CHANCE, Refused
 from companion.games.navalwar.rules import card_conservation
 from companion.games.navalwar.data import default_composition
 
@@ -46,7 +46,7 @@ def check_step(state, view, rng):
             if junk not in state.legal_actions():
                 try:
                     state.apply(junk)
-                except IllegalAction:
+                except Refused:
                     pass
                 else:
                     raise AssertionError(f"{junk} accepted")

@@ -5,7 +5,7 @@ import random
 import pytest
 from .test_support import DRAW, GAME, NO_RED, apply_all, dealt, fleet, in_normal_turns, pass_turn, red, table
 
-from companion.play.state import CHANCE, IllegalAction
+from companion.play.state import CHANCE, Refused
 from companion.games.navalwar.rules import card_conservation, next_draw_odds
 from companion.games.navalwar.data import default_composition
 
@@ -23,11 +23,11 @@ def only(counts):
 
 def test_players_three_to_nine_and_two_as_a_marked_house_rule():
     for bad in (1, 10, "4", True):
-        with pytest.raises(IllegalAction):
+        with pytest.raises(Refused):
             GAME.new_state({"players": bad})
     assert GAME.new_state({"players": 2}).view(None)["house_rule"] == "two_players"
     assert GAME.new_state({"players": 3}).view(None)["house_rule"] is None
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused):
         GAME.new_state({"target": 0})
 
 
@@ -36,7 +36,7 @@ def test_first_player_is_a_chance_decision_then_ships_are_entered_per_player():
     assert state.to_move() == CHANCE and state.legal_actions() == [{"type": "first", "seat": s} for s in range(4)]
     state = apply_all(state, [{"type": "first", "seat": 2}, {"type": "deal", "ship": "ship-hood"}])
     assert state.view(None)["waiting"] == {"kind": "deal", "seat": 0}
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused):
         state.apply({"type": "deal", "ship": "ship-hood"})  # already dealt
 
 

@@ -6,7 +6,7 @@ import pytest
 from .test_support import DRAW, GAME, black, in_normal_turns, red, table
 
 from companion import i18n
-from companion.play.state import IllegalAction
+from companion.play.state import Refused
 from companion.games.navalwar.data import default_composition, reduced_counts
 from companion.games.navalwar.rules import card_conservation
 
@@ -48,12 +48,12 @@ def test_conservation_check_finds_a_card_in_two_places_or_lost():
 def test_a_refused_action_says_why_and_changes_nothing():
     state = in_normal_turns()
     before = state.to_json()
-    with pytest.raises(IllegalAction, match="not allowed now") as err:
+    with pytest.raises(Refused, match="not allowed now") as err:
         state.apply({"type": "play", "card": "salvo-16-3", "ship": "ship-yamato"})  # must draw first
     assert "choose" in str(err.value)
     assert state.to_json() == before
     for junk in [True, {"type": "die", "value": True}, {"type": "first", "seat": 1.0}]:
-        with pytest.raises(IllegalAction):
+        with pytest.raises(Refused):
             state.apply(junk)
 
 
@@ -78,13 +78,13 @@ def test_torpedo_boat_respects_the_carrier_screen():
                                           ({"players": 9, "deck": {"counts": reduced_counts(default_composition(), 8)}},
                                            "navalwar.error.too_few")])
 def test_refusals_are_message_keys_in_both_languages(options, key):
-    with pytest.raises(IllegalAction) as refused:
+    with pytest.raises(Refused) as refused:
         GAME.new_state(options)
     assert refused.value.key == key and isinstance(refused.value, ValueError)
     ja = i18n.translate(key, "ja", **refused.value.params)
     assert ja != key and "ネイバルウォー" in ja and str(refused.value).startswith("Naval War")
     over = GAME.new_state({"players": 3, "target": 1})
-    with pytest.raises(IllegalAction) as refused:
+    with pytest.raises(Refused) as refused:
         over.apply({"type": "die", "value": 1})
     assert refused.value.key == "navalwar.error.not_now" and refused.value.params["waiting"] == "first"
     assert "今は" in i18n.translate(refused.value.key, "ja", **refused.value.params)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from companion.games.uttt.ai_naive import NaiveBoard
 from companion.play.registry import get
-from companion.play.state import IllegalAction
+from companion.play.state import Refused
 from companion.games.uttt.rules import DRAW, ONGOING, Engine, UtttState, move
 
 GAME = get("uttt")
@@ -52,20 +52,20 @@ def test_cell_played_sends_opponent_to_that_board():
 def test_playing_outside_the_sent_board_is_refused_unchanged():
     state = play(4 * 9 + 2)
     before = state.to_json()
-    with pytest.raises(IllegalAction, match="board 2"):
+    with pytest.raises(Refused, match="board 2"):
         state.apply(move(5 * 9 + 0))
     assert state.to_json() == before
 
 
 def test_taken_cell_and_junk_are_refused():
     state = play(0, 0 * 9 + 4)  # X sends O to board 0; O plays cell 4 there
-    with pytest.raises(IllegalAction, match="taken"):
+    with pytest.raises(Refused, match="taken"):
         play(4 * 9 + 4, 4 * 9 + 4)
     junk = (True, "1", 81, -1, 2.0, None, [1], 40, {"cell": 40}, {"type": "move"},
             {"type": "move", "cell": True}, {"type": "move", "cell": 81}, {"type": "move", "cell": "40"},
             {"type": "place", "cell": 40}, {"type": "move", "cell": 40, "extra": 1})
     for action in junk:
-        with pytest.raises(IllegalAction):
+        with pytest.raises(Refused):
             state.apply(action)
 
 
@@ -76,7 +76,7 @@ def test_winning_a_small_board_closes_it_and_sending_there_is_free():
     assert view["cells"][0:3] == ["X", "X", "X"] and view["cells"][3:9] == [None] * 6
     assert view["free_move"] is True and view["playable_boards"] == list(range(1, 9))
     assert all(a["cell"] // 9 != 0 for a in state.legal_actions())
-    with pytest.raises(IllegalAction, match="closed"):
+    with pytest.raises(Refused, match="closed"):
         state.apply(move(0 * 9 + 5))
 
 
@@ -84,7 +84,7 @@ def test_sends_to_previews_the_destination():
     state = play(*X_TAKES_BOARD_0)  # O to move anywhere but board 0
     assert state.sends_to(2 * 9 + 4) == 4
     assert state.sends_to(3 * 9 + 0) is None  # board 0 is won: free move
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused):
         state.sends_to(0 * 9 + 4)
 
 
@@ -152,16 +152,16 @@ def test_three_won_boards_in_a_line_win():
     assert view["winning_line"] == [0, 4, 8] and view["to_move"] is None
     assert view["playable_boards"] == [] and view["free_move"] is False
     assert state.legal_actions() == []
-    with pytest.raises(IllegalAction, match="over"):
+    with pytest.raises(Refused, match="over"):
         state.apply(move(1 * 9 + 1))
 
 
 def test_json_round_trip_and_bad_saves():
     state = play(*X_TAKES_BOARD_0)
     assert GAME.state_from_json(json.loads(json.dumps(state.to_json()))) == state
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused):
         GAME.state_from_json({"moves": [0, 0]})
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused):
         GAME.state_from_json({})
 
 
