@@ -61,7 +61,7 @@ def test_an_undo_or_a_cancel_takes_the_guide_back_with_it(store):
     weigh(c, LOADED, LOADED, Verdict(BALANCED, 1.0))
     weigh(c, EMPTY, EMPTY)
     assert at(guide, c)[0] == "done"
-    c.undo()
+    c.on_undo(TABLE, None, None)
     assert at(guide, c)[0] == "attack"
 
 
