@@ -90,6 +90,33 @@ def translate(key: str, language: str, /, **values) -> str:
     return text.format(**values) if values else text
 
 
+class Words(str):
+    """A text for a person that keeps its catalog key and values until a language is known
+    (a sensor's message, a calibration step): `text(lang)` says it in one language, `said`
+    says it (or an error holding it) in the configured one; as a plain string it reads in
+    both, "日本語 / English", for a log or a caller that knows no language."""
+
+    key: str
+    params: dict
+
+    def __new__(cls, key: str, /, **params):
+        words = super().__new__(cls, " / ".join(translate(key, language, **params) for language in LANGUAGES))
+        words.key, words.params = key, params
+        return words
+
+    def text(self, language: str) -> str:
+        return translate(self.key, language, **self.params)
+
+
+def said(thing, language: str) -> str:
+    """`thing` for a person in `language`: `Words`, an error made of them (its one argument),
+    anything with `text(language)` (a rules refusal), else its own `str`."""
+    if isinstance(thing, BaseException) and len(thing.args) == 1 and isinstance(thing.args[0], Words):
+        thing = thing.args[0]
+    text = getattr(thing, "text", None)
+    return text(language) if callable(text) else str(thing)
+
+
 def both(key: str, /, **values) -> dict[str, str]:
     """The text in every language, {"ja": …, "en": …} (a game's title, as its registry has it)."""
     return {language: translate(key, language, **values) for language in LANGUAGES}
