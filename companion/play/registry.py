@@ -2,12 +2,14 @@
 
 A game package whose `rules` module defines `GAME` (a `companion.play.state.Game`)
 is a registered game; nothing else needs to list it.  The rest of a game is found in
-its folder by name: its phone renderer `phone.js` (`phone_page`).
+its folder by name: its phone renderer `phone.js` (`phone_pages`) and the module of its
+table screen (`screen_module`), which is only named here: importing it brings in Kivy.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from functools import cache
 from pathlib import Path
@@ -18,6 +20,7 @@ from companion.play.state import Game
 
 
 PHONE_PAGE = "phone.js"  # a game's renderer of its display models on a phone, in its folder
+SCREEN = "screen"  # a game's module holding its Kivy screen class (whose `kind` is the game's name)
 
 
 @cache
@@ -51,3 +54,11 @@ def phone_pages() -> dict[str, Path]:
     """Each registered game's phone renderer (`<game>/phone.js`), for those that have one."""
     pages = {name: where / PHONE_PAGE for name, (_, where) in _found().items()}
     return {name: page for name, page in pages.items() if page.is_file()}
+
+
+def screen_module(name: str) -> str | None:
+    """The module of the game's table screen ("companion.games.<game>.screen"), found without
+    importing it; None for a game without a screen."""
+    get(name)
+    module = f"companion.games.{_found()[name][1].name}.{SCREEN}"
+    return module if importlib.util.find_spec(module) is not None else None
