@@ -10,7 +10,7 @@ from companion.ui import tiles
 
 def test_every_registered_game_has_a_tile_in_the_home_screens_order():
     assert [t.kind for t in tiles.tiles()] == ["gunkan", "kuku", "navalwar", "battleship", "uttt"]
-    assert set(registry.games()) == {t.kind for t in tiles.tiles()}
+    assert set(registry.games()) == set(registry.folders()) == {t.kind for t in tiles.tiles()}
     for t in tiles.tiles():
         assert t.screen == registry.screen_module(t.kind) == f"companion.games.{t.kind}.screen"
         assert tiles.tile(t.kind) is t
@@ -18,8 +18,8 @@ def test_every_registered_game_has_a_tile_in_the_home_screens_order():
 
 
 def test_a_new_game_gets_a_tile_after_the_others_and_one_without_a_screen_none(monkeypatch):
-    games = {**registry.games(), "chess": registry.get("uttt"), "quiz": registry.get("uttt")}
-    monkeypatch.setattr(registry, "games", lambda: games)
+    folders = {**registry.folders(), "chess": None, "quiz": None}
+    monkeypatch.setattr(registry, "folders", lambda: folders)
     monkeypatch.setattr(registry, "screen_module",
                         lambda kind: None if kind == "quiz" else f"companion.games.{kind}.screen")
     made = tiles._tiles()

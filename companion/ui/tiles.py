@@ -1,7 +1,7 @@
-"""The games the home screen offers, in its order: every registered game with a screen.
+"""The games the home screen offers, in its order: every game with a screen.
 
 The registry says which games there are and where each one's screen is
-(`registry.screen_module`); the module is imported only when the game is first opened,
+(`registry.folders`, `registry.screen_module`, neither importing a game); the module is imported only when the game is first opened,
 so the home screen appears quickly, and its screen class is the one whose `kind` is the
 game's.  The home screen's own arrangement is here: its order and each tile's glyph.
 Every tile leads to a screen, which `tests/gui/test_shell.py` checks.
@@ -38,7 +38,7 @@ class GameTile:
 
 def _tiles() -> tuple[GameTile, ...]:
     order = list(ARRANGEMENT)
-    kinds = sorted(registry.games(), key=lambda kind: (order.index(kind) if kind in order else len(order), kind))
+    kinds = sorted(registry.folders(), key=lambda kind: (order.index(kind) if kind in order else len(order), kind))
     return tuple(GameTile(kind, ARRANGEMENT.get(kind, kind[:1].upper()), module)
                  for kind in kinds if (module := registry.screen_module(kind)) is not None)
 
