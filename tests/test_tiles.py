@@ -12,7 +12,7 @@ def test_every_registered_game_has_a_tile_in_the_home_screens_order():
     assert [t.kind for t in tiles.tiles()] == ["gunkan", "kuku", "navalwar", "battleship", "uttt"]
     assert set(registry.games()) == set(registry.folders()) == {t.kind for t in tiles.tiles()}
     for t in tiles.tiles():
-        assert t.screen == registry.screen_module(t.kind) == f"companion.games.{t.kind}.screen"
+        assert t.screen == registry.screen_module(t.kind) == f"companion.games.{t.kind}.screen.screen"
         assert tiles.tile(t.kind) is t
     assert tiles.tile("chess") is None
 
@@ -33,6 +33,6 @@ def test_a_module_without_the_games_screen_class_is_a_clear_error():
 
 
 def test_a_game_without_a_screen_module_has_none():
-    assert registry.screen_module("uttt") == "companion.games.uttt.screen"
+    assert registry.screen_module("uttt") == "companion.games.uttt.screen.screen"
     with pytest.raises(CompanionError):
         registry.screen_module("chess")

@@ -20,7 +20,7 @@ from companion.errors import CompanionError
 from companion.play.state import Game
 
 PHONE_PAGE = "phone.js"  # a game's renderer of its display models on a phone, in its folder
-SCREEN = "screen"  # a game's module holding its Kivy screen class (whose `kind` is the game's name)
+SCREEN = "screen.screen"  # a game's module holding its Kivy screen class (whose `kind` is the game's name)
 
 
 @cache
@@ -59,7 +59,7 @@ def phone_pages() -> dict[str, Path]:
 
 
 def screen_module(name: str) -> str | None:
-    """The module of the game's table screen ("companion.games.<game>.screen"), found without
+    """The module of the game's table screen ("companion.games.<game>.screen.screen"), found without
     importing it; None for a game without a screen."""
     if name not in folders():
         raise CompanionError(f"no game called {name!r}; known: {sorted(folders())}")

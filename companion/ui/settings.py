@@ -25,7 +25,7 @@ class SettingsScreen(Screen):
 
     def try_sound(self) -> None:
         """Play a verdict at the chosen volume, so the table hears what it chose."""
-        from companion.games.gunkan.sounds import Sounds
+        from companion.games.gunkan.screen.sounds import Sounds
 
         app = App.get_running_app()
         self.sounds = getattr(self, "sounds", None) or Sounds(app.cfg.data_path / "sounds")

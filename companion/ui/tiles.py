@@ -24,7 +24,7 @@ ARRANGEMENT = {"gunkan": "軍", "kuku": "九九", "navalwar": "艦", "battleship
 class GameTile:
     kind: str  # the rules registry name (its title is the tile's), also the screen name
     glyph: str  # a large character drawn on the tile
-    screen: str  # the module of its screen, "companion.games.<game>.screen"
+    screen: str  # the module of its screen, "companion.games.<game>.screen.screen"
 
     def make_screen(self):
         module = importlib.import_module(self.screen)

@@ -3,8 +3,8 @@
 import wave
 from io import BytesIO
 
-from companion.games.gunkan import sounds as gunkan_sounds
-from companion.games.gunkan.sounds import NAMES, Sounds, sound_file, synthesize
+from companion.games.gunkan.screen import sounds as gunkan_sounds
+from companion.games.gunkan.screen.sounds import NAMES, Sounds, sound_file, synthesize
 
 
 def test_every_sound_is_a_short_mono_wav():

@@ -1,7 +1,7 @@
 """The volume of the sounds is set in Settings (issue 29, finding 9): off, quiet, medium,
 loud; saved, lit after a restart, and used by the game's sounds."""
 
-from companion.games.gunkan.sounds import Sounds
+from companion.games.gunkan.screen.sounds import Sounds
 
 
 def test_the_volume_is_chosen_saved_and_played_at(gui, monkeypatch):

@@ -31,11 +31,11 @@ from companion.sensing.pipeline import CalibrationError
 from companion.sensing.judge import AMBIGUOUS, build_groups
 from companion.games.gunkan.pieces import PieceClass, pan_classes
 from companion.games.gunkan.reference import Reference
-from companion.games.gunkan.wizard_mass import KnownMassStep
+from companion.games.gunkan.screen.wizard_mass import KnownMassStep
 from companion.games.gunkan.seesaw import STACKED
 from companion.games.gunkan.weighplan import HOLD_S, BAND_G, LOADED_G, PieceWeighings
-from companion.games.gunkan.plot import ClassPlot  # noqa: F401  (kv)
-from companion.games.gunkan.widgets import ChoiceDialog, VirtualTray, piece_name
+from companion.games.gunkan.screen.plot import ClassPlot  # noqa: F401  (kv)
+from companion.games.gunkan.screen.widgets import ChoiceDialog, VirtualTray, piece_name
 from companion.ui.widgets import GameScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

@@ -1,6 +1,6 @@
 """Short verdict sounds for the Gunkan referee, made with the `wave` module.
 
-The WAVs ship in companion/games/gunkan/wav/; a missing one is synthesised again on
+The WAVs ship in companion/games/gunkan/screen/wav/; a missing one is synthesised again on
 first use (into the data directory when the package is read-only).  Playing
 never blocks and never fails: with sound disabled (`sound.enabled`), no
 audio device or no audio provider, `play` does nothing.
