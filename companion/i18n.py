@@ -39,9 +39,12 @@ def language_from(setting: str, environ=os.environ) -> str:
     return "en"
 
 
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's: every catalog is read at the first word
+
+
 def _read(path: Path):
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=LOADER) or {}
     except yaml.YAMLError as error:
         raise CatalogError(f"{path}: not YAML: {error}") from None
 
