@@ -32,7 +32,7 @@ os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 for name in ("KIVY_NO_FILELOG", "KIVY_NO_CONSOLELOG", "KIVY_NO_ARGS"):
     os.environ[name] = "1"
 
-from companion.ui.virtual_display import ensure_display, pump, save_screenshot  # noqa: E402
+from tests.virtual_display import ensure_display, pump, save_screenshot  # noqa: E402
 
 ensure_display()
 

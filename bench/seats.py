@@ -302,7 +302,7 @@ def table(taps: int, cuts: int) -> dict:
 def app_table() -> None:
     """The app in this process (a child of the bench), on Xvfb when there is no display."""
     sys.path.insert(0, str(ROOT))
-    from companion.ui.virtual_display import ensure_display
+    from tests.virtual_display import ensure_display
 
     ensure_display()
     os.environ.setdefault("KIVY_NO_FILELOG", "1")

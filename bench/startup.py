@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 CHILD = r"""
 import os, sys, time
@@ -58,7 +59,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="2 runs")
     args = parser.parse_args()
-    from companion.ui.virtual_display import ensure_display
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: its tests' Xvfb helper
+    from tests.virtual_display import ensure_display
 
     ensure_display()
     runs = 2 if args.quick else args.runs

@@ -9,7 +9,7 @@ import tempfile
 import time
 
 from companion import config as config_module
-from companion import display
+from companion import display, i18n
 from companion.errors import CompanionError
 
 DISPLAY_WAIT_S = 20.0  # a KMS/DRM device can appear a few seconds into the boot
@@ -61,8 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     except display.NoDisplay as exc:  # nothing to show it on: the journal has it
         print(f"companion: {exc}", file=sys.stderr)
         return display.EXIT_NO_DISPLAY
-    except CompanionError as exc:
-        print(f"companion: {exc}", file=sys.stderr)
+    except CompanionError as exc:  # in the configured language (the locale's before the config is read)
+        print(f"companion: {i18n.said(exc, i18n.language_from(cfg.language if cfg else 'auto'))}", file=sys.stderr)
         if args.command in (None, "run"):
             return _show_on_screen(exc, cfg) or 2
         return 2

@@ -1,8 +1,10 @@
 """Text for people, Japanese first and English too.
 
-Catalogs live in `companion/locale/<domain>.yaml`, one per part of the app,
-each key holding both languages: `title: {ja: "…", en: "…"}`; a text counted by `n`
-may give plural forms, `en: {one: "{n} move", other: "{n} moves"}` (never glue an "s" on).  A key is looked up
+The shell's catalogs live in `companion/locale/<domain>.yaml`, one per part of the app;
+each game's words are in its own folder, `companion/games/<game>/locale.yaml`, whose
+top-level sections are its domains (`kuku:`, `kuku_errors:`, `kuku_ui:`).  Each key holds
+both languages: `title: {ja: "…", en: "…"}`; a text counted by `n` may give plural forms,
+`en: {one: "{n} move", other: "{n} moves"}` (never glue an "s" on).  A key is looked up
 as "domain.key".  Missing Japanese falls back to English, then to the key.
 """
 
@@ -14,8 +16,16 @@ from pathlib import Path
 
 import yaml
 
+from companion.errors import CompanionError
+
 LANGUAGES = ("ja", "en")
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+GAMES_DIR = Path(__file__).resolve().parent / "games"
+GAME_LOCALE = "locale.yaml"  # a game's words, in its folder
+
+
+class CatalogError(CompanionError):
+    """A catalog file that cannot be read as catalogs: its path and what is wrong."""
 
 
 def language_from(setting: str, environ=os.environ) -> str:
@@ -29,12 +39,47 @@ def language_from(setting: str, environ=os.environ) -> str:
     return "en"
 
 
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's: every catalog is read at the first word
+
+
+def _read(path: Path):
+    try:
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=LOADER) or {}
+    except yaml.YAMLError as error:
+        raise CatalogError(f"{path}: not YAML: {error}") from None
+
+
 @cache
+def _catalogs() -> dict[str, tuple[Path, dict]]:
+    """Every domain, with the file it comes from: the shell's files, then each game's sections."""
+    found: dict[str, tuple[Path, dict]] = {}
+
+    def add(domain, path, entries):
+        if not isinstance(entries, dict):
+            raise CatalogError(f"{path}: {domain}: a catalog is a mapping of keys to texts")
+        if domain in found:
+            raise CatalogError(f"{path}: {domain}: already a domain in {found[domain][0]}; name it once")
+        found[domain] = (path, entries)
+
+    for path in sorted(LOCALE_DIR.glob("*.yaml")):
+        add(path.stem, path, _read(path))
+    for path in sorted(GAMES_DIR.glob(f"*/{GAME_LOCALE}")):
+        sections = _read(path)
+        if not isinstance(sections, dict):
+            raise CatalogError(f"{path}: a game's words are sections, one per domain (\"kuku_ui:\")")
+        for domain, entries in sections.items():
+            add(domain, path, entries)
+    return found
+
+
 def catalog(domain: str) -> dict:
-    path = LOCALE_DIR / f"{domain}.yaml"
-    if not path.exists():
-        return {}
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    """The keys of `domain` and their texts ({} for a domain no file has)."""
+    return _catalogs().get(domain, (None, {}))[1]
+
+
+def source(domain: str) -> Path | None:
+    """The file that holds `domain`."""
+    return _catalogs().get(domain, (None, {}))[0]
 
 
 def translate(key: str, language: str, /, **values) -> str:
@@ -48,5 +93,37 @@ def translate(key: str, language: str, /, **values) -> str:
     return text.format(**values) if values else text
 
 
+class Words(str):
+    """A text for a person that keeps its catalog key and values until a language is known
+    (a sensor's message, a calibration step): `text(lang)` says it in one language, `said`
+    says it (or an error holding it) in the configured one; as a plain string it reads in
+    both, "日本語 / English", for a log or a caller that knows no language."""
+
+    key: str
+    params: dict
+
+    def __new__(cls, key: str, /, **params):
+        words = super().__new__(cls, " / ".join(translate(key, language, **params) for language in LANGUAGES))
+        words.key, words.params = key, params
+        return words
+
+    def text(self, language: str) -> str:
+        return translate(self.key, language, **self.params)
+
+
+def said(thing, language: str) -> str:
+    """`thing` for a person in `language`: `Words`, an error made of them (its one argument),
+    anything with `text(language)` (a rules refusal), else its own `str`."""
+    if isinstance(thing, BaseException) and len(thing.args) == 1 and isinstance(thing.args[0], Words):
+        thing = thing.args[0]
+    text = getattr(thing, "text", None)
+    return text(language) if callable(text) else str(thing)
+
+
+def both(key: str, /, **values) -> dict[str, str]:
+    """The text in every language, {"ja": …, "en": …} (a game's title, as its registry has it)."""
+    return {language: translate(key, language, **values) for language in LANGUAGES}
+
+
 def domains() -> list[str]:
-    return sorted(p.stem for p in LOCALE_DIR.glob("*.yaml"))
+    return sorted(_catalogs())

@@ -7,6 +7,7 @@ import time
 from typing import Callable, TextIO
 
 from companion import config as config_module
+from companion import i18n
 from companion.sensing.calibration import DEFAULT_KNOWN_G, Calibrator
 from companion.sensing.factory import open_source
 from companion.sensing.monitor import run_monitor
@@ -40,7 +41,7 @@ def monitor(cfg: config_module.Config, source: str | None, port: str | None,
     with open_source(sensor) as weights:
         pipeline = Pipeline(weights.channels, calibration=_scales(calibration))
         print(f"companion monitor: {sensor.source}  (Ctrl-C stops)", file=out)
-        run_monitor(weights, pipeline, out, duration_s, wanted_rate=sensor.wanted_rate)
+        run_monitor(weights, pipeline, out, duration_s, wanted_rate=sensor.wanted_rate, lang=_lang(cfg))
     return 0
 
 
@@ -48,7 +49,7 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
               known_g: float = DEFAULT_KNOWN_G, out: TextIO | None = None,
               ask: Callable[[str], str] = input, sleep: Callable[[float], None] = time.sleep) -> int:
     """Walk through tare and known-mass calibration per pan; save it in the store and config."""
-    out = out or sys.stdout
+    out, lang = out or sys.stdout, _lang(cfg)
     sensor = sensor_settings(cfg, source, port)
     store = Store.in_dir(cfg.data_path)  # refused now, not after the work, if the app runs
     with open_source(sensor) as weights:
@@ -57,16 +58,16 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
         virtual = weights.virtual
         while not calibrator.done:
             step = calibrator.step
-            print(f"\n{step.prompt}", file=out)
+            print(f"\n{step.prompt.text(lang)}", file=out)
             if virtual:
                 _stage_virtually(weights, step, known_g, out)
             else:
-                ask("  Enter で続ける / press Enter when ready: ")
+                ask(i18n.translate("terminal.press_enter", lang))
             try:
                 _wait_until_ready(weights, pipeline, calibrator, sleep)
                 calibrator.do()
             except (NotStableError, CalibrationError, TimeoutError) as exc:
-                print(f"  {exc}", file=out)
+                print(f"  {i18n.said(exc, lang)}", file=out)
                 continue
             print("  OK", file=out)
         result = calibrator.result()
@@ -76,7 +77,7 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
     for channel in result["channels"]:
         print(f"  counts/gram: {channel['counts_per_gram']:.2f}  offset: {channel['offset']:.0f}",
               file=out)
-    print(f"保存しました / saved as {name!r} (database) and selected in {settings}", file=out)
+    print(i18n.translate("terminal.saved", lang, name=name, settings=settings), file=out)
     return 0
 
 
@@ -97,17 +98,17 @@ def _wait_until_ready(weights: WeightSource, pipeline: Pipeline, calibrator: Cal
         if calibrator.ready() and time.monotonic() - start >= HANDS_OFF_S:
             return
         if time.monotonic() > deadline:
-            raise TimeoutError("皿が静止しません / the pans did not settle; keep the table still")
+            raise TimeoutError(i18n.Words("terminal.not_settled"))
         sleep(0.05)
+
+
+def _lang(cfg: config_module.Config) -> str:
+    """The language the commands speak: the configured one (`language`, "auto": the locale's)."""
+    return i18n.language_from(cfg.language)
 
 
 def _scales(calibration: dict | None) -> dict | None:
     return {"channels": calibration["channels"]} if calibration else None
-
-
-EVENT_HELP = ("Type a line and Enter to tap an event / イベントを入力: "
-              "'p L carrier' piece placed (pan L/R, piece), 'v left' verdict shown, 'r' pans cleared, "
-              "anything else a note; Ctrl-D or Ctrl-C ends.")
 
 
 def parse_event(line: str) -> tuple[str, dict]:
@@ -131,7 +132,7 @@ def record(cfg: config_module.Config, source: str | None, port: str | None, out_
 
     from companion.sensing.recording import Recorder, RecordingSource
 
-    out, lines = out or sys.stdout, lines or sys.stdin
+    out, lines, lang = out or sys.stdout, lines or sys.stdin, _lang(cfg)
     sensor = sensor_settings(cfg, source, port)
     with Store.in_dir(cfg.data_path) as store:
         calibration = store.calibration(sensor.calibration or None)
@@ -139,7 +140,7 @@ def record(cfg: config_module.Config, source: str | None, port: str | None, out_
         recorder = Recorder(out_path, source=sensor.source, rate_hz=inner.status().rate_hz or sensor.rate_hz,
                             channels=inner.channels, calibration=calibration, note=note)
         count, start, reading = 0, clock(), True
-        print(f"companion record: {sensor.source} -> {out_path}\n{EVENT_HELP}", file=out)
+        print(f"companion record: {sensor.source} -> {out_path}\n{i18n.translate('terminal.event_help', lang)}", file=out)
         with RecordingSource(inner, recorder) as weights:
             try:
                 while duration_s is None or clock() - start < duration_s:
@@ -158,5 +159,5 @@ def record(cfg: config_module.Config, source: str | None, port: str | None, out_
             except KeyboardInterrupt:
                 pass
             count += len(weights.poll())
-    print(f"{count} 件を保存しました / {count} samples saved to {out_path}", file=out)
+    print(i18n.translate("terminal.samples_saved", lang, count=count, path=out_path), file=out)
     return 0

@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 from companion import i18n
+from companion.play import registry
 
 
 @pytest.mark.parametrize("domain", i18n.domains())
@@ -45,3 +46,56 @@ def test_every_key_the_code_spells_is_in_a_catalog():
                for key in spelled.findall(path.read_text(encoding="utf-8"))
                if key.partition(".")[2] not in i18n.catalog(key.partition(".")[0])]
     assert not missing
+
+
+def test_each_games_words_are_all_in_its_own_folder_with_its_title():
+    """A game's every domain (<game>, <game>_errors, <game>_ui, …) is a section of its
+    games/<game>/locale.yaml, none in the shell's companion/locale/; the registry's title is the
+    catalog's, and the home tile has its own words there."""
+    for name, game in registry.games().items():
+        own = [domain for domain in i18n.domains() if domain == name or domain.startswith(f"{name}_")]
+        assert name in own and len(own) >= 2, own
+        for domain in own:
+            assert i18n.source(domain) == i18n.GAMES_DIR / name / "locale.yaml", domain
+        assert game.title == {lang: i18n.catalog(name)["title"][lang] for lang in i18n.LANGUAGES}
+        assert i18n.catalog(name)["tile"]["ja"] and i18n.catalog(name)["tile"]["en"]
+    shared = {path.stem for path in i18n.LOCALE_DIR.glob("*.yaml")}
+    assert shared == {"app", "play", "seats", "sensing", "sensortest", "terminal"}, shared
+
+
+@pytest.fixture
+def catalogs_in(tmp_path, monkeypatch):
+    """The catalogs read from `tmp_path`'s locale/ and games/ instead of the package's."""
+    (tmp_path / "locale").mkdir()
+    (tmp_path / "games" / "chess").mkdir(parents=True)
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path / "locale")
+    monkeypatch.setattr(i18n, "GAMES_DIR", tmp_path / "games")
+    i18n._catalogs.cache_clear()
+    yield tmp_path
+    i18n._catalogs.cache_clear()
+
+
+def test_a_games_sections_are_its_domains(catalogs_in):
+    (catalogs_in / "locale" / "app.yaml").write_text('ok: {ja: "はい", en: "OK"}\n', encoding="utf-8")
+    (catalogs_in / "games" / "chess" / "locale.yaml").write_text(
+        'chess:\n  title: {ja: "チェス", en: "Chess"}\nchess_ui:\n  check: {ja: "王手", en: "Check"}\n',
+        encoding="utf-8")
+    assert i18n.domains() == ["app", "chess", "chess_ui"]
+    assert i18n.translate("chess_ui.check", "ja") == "王手"
+    assert i18n.both("chess.title") == {"ja": "チェス", "en": "Chess"}
+    assert i18n.source("chess_ui") == catalogs_in / "games" / "chess" / "locale.yaml"
+
+
+@pytest.mark.parametrize("game_file,problem", [
+    ('app:\n  ok: {ja: "はい", en: "OK"}\n', "app: already a domain in"),
+    ("- chess\n", "a game's words are sections"),
+    ("chess: [title]\n", "chess: a catalog is a mapping"),
+    ("chess: {title: [\n", "not YAML"),
+])
+def test_a_game_file_that_is_not_sections_is_refused_naming_the_file(catalogs_in, game_file, problem):
+    (catalogs_in / "locale" / "app.yaml").write_text('ok: {ja: "はい", en: "OK"}\n', encoding="utf-8")
+    path = catalogs_in / "games" / "chess" / "locale.yaml"
+    path.write_text(game_file, encoding="utf-8")
+    with pytest.raises(i18n.CatalogError) as refused:
+        i18n.catalog("app")
+    assert str(refused.value).startswith(f"{path}:") and problem in str(refused.value)

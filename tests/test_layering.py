@@ -1,7 +1,8 @@
 """The layering of the package, held by its imports.
 
-- Nothing under play/, sensing/ or a game's rules, views, AI and controller imports
-  Kivy (checked by importing them in a fresh interpreter).
+- Nothing outside ui/ and a game's screen/ imports Kivy: importing any other module in a
+  fresh interpreter leaves Kivy out, and no other module's text imports it, even inside a
+  function (but `companion.doctor`, which checks that Kivy can load the fonts).
 - sensing/ imports no game, nor the shared play machinery, nor the UI; the shell (ui/)
   imports no game (it finds the weighing device as the registry finds rules).
 - No import cycles among companion modules (every import counts, also those inside
@@ -21,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "companion"
-KIVY_FREE_IN_A_GAME = ("rules", "views", "ai", "controller")
+KIVY_AT_RUN_TIME = {"companion.doctor": "tries the fonts with Kivy's own label when asked to"}
 
 
 def module_name(path: Path) -> str:
@@ -53,16 +54,26 @@ def imports(name: str) -> set[str]:
 GRAPH = {name: imports(name) for name in MODULES}
 
 
+def may_use_kivy(name: str) -> bool:
+    parts = name.split(".")
+    return parts[:2] == ["companion", "ui"] or (parts[:2] == ["companion", "games"] and parts[3:4] == ["screen"])
+
+
 def kivy_free_modules() -> list[str]:
-    names = [n for n in MODULES if n.startswith(("companion.play", "companion.sensing", "companion.seats"))]
-    names += [n for n in MODULES if n.startswith("companion.games.")
-              and n.rpartition(".")[2] in KIVY_FREE_IN_A_GAME]
-    return sorted(names)
+    return sorted(n for n in MODULES if not may_use_kivy(n) and n != "companion.__main__")  # __main__ runs the app
 
 
-def test_the_kivy_free_layers_import_no_kivy():
+def test_what_may_use_kivy_is_the_ui_and_each_games_screen_folder():
+    assert may_use_kivy("companion.ui.app") and may_use_kivy("companion.games.kuku.screen.grid")
+    assert may_use_kivy("companion.games.kuku.screen")
+    assert not may_use_kivy("companion.games.kuku.board") and not may_use_kivy("companion.games.kuku.controller")
+    assert not may_use_kivy("companion.seats.server") and not may_use_kivy("companion.games.screenplay")
+
+
+def test_nothing_outside_the_ui_and_the_screens_imports_kivy():
     names = kivy_free_modules()
     assert "companion.games.uttt.rules" in names and "companion.sensing.judge" in names
+    assert "companion.games.gunkan.seesaw" in names and "companion.games.uttt.screen.board" not in names
     script = ("import importlib, sys\n"
               f"for name in {names!r}:\n"
               "    importlib.import_module(name)\n"
@@ -72,6 +83,17 @@ def test_the_kivy_free_layers_import_no_kivy():
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout == "", f"{run.stdout.strip()} brings in kivy"
+
+
+def test_no_module_outside_the_ui_and_the_screens_imports_kivy_even_in_a_function():
+    found = []
+    for name in kivy_free_modules():
+        for node in ast.walk(ast.parse(MODULES[name].read_text())):
+            targets = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if any(t == "kivy" or t.startswith("kivy.") for t in targets) and name not in KIVY_AT_RUN_TIME:
+                found.append(f"{MODULES[name].relative_to(ROOT)}:{node.lineno}")
+    assert found == []
 
 
 def test_sensing_knows_no_game():

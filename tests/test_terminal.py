@@ -9,10 +9,30 @@ from companion.cli import main
 from companion.store import Store
 
 
-def make_config(tmp_path, rate="auto"):
+def make_config(tmp_path, rate="auto", language="auto"):
     path = tmp_path / "c.yaml"
-    path.write_text(f"data_dir: {tmp_path / 'data'}\nsensor:\n  rate_hz: {rate}\n  simulator:\n    seed: 3\n")
+    path.write_text(f"data_dir: {tmp_path / 'data'}\nlanguage: {language}\n"
+                    f"sensor:\n  rate_hz: {rate}\n  simulator:\n    seed: 3\n")
     return path
+
+
+@pytest.mark.parametrize("language,said,unsaid", [
+    ("ja", ["50 g の分銅を皿 0 だけに載せてください。", "保存しました：'club'"], ["Put the", "saved as"]),
+    ("en", ["Put the 50 g mass on pan 0 only.", "saved as 'club'"], ["分銅", "保存"]),
+])
+def test_calibrate_speaks_the_configured_language_only(tmp_path, capsys, language, said, unsaid):
+    path = make_config(tmp_path, language=language)
+    assert main(["--config", str(path), "calibrate", "--name", "club", "--mass", "50"]) == 0
+    out = capsys.readouterr().out
+    assert all(words in out for words in said) and not any(words in out for words in unsaid), out
+
+
+@pytest.mark.parametrize("language,said", [("ja", "sensor.replay.file が空です"), ("en", "sensor.replay.file is empty")])
+def test_a_sensor_error_is_said_in_the_configured_language(tmp_path, capsys, language, said):
+    path = make_config(tmp_path, language=language)
+    assert main(["--config", str(path), "monitor", "--source", "replay", "--seconds", "0.1"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and " / " not in err, err
 
 
 @pytest.mark.parametrize("rate", [10, "auto"])

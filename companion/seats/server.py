@@ -22,6 +22,7 @@ from aiohttp import WSMsgType, web
 
 from companion import i18n
 from companion.errors import CompanionError
+from companion.play import registry
 from companion.seats.address import host_name, local_hosts
 from companion.seats.claims import digest
 from companion.seats.gate import Connections, Gate, address_of
@@ -29,6 +30,7 @@ from companion.play.state import Refused
 from companion.seats.room import LANGS, Link, Room, answer
 
 STATIC = Path(__file__).resolve().parent / "static"
+GAME_SCRIPTS = "<!-- each game's phone.js -->"  # where index.html loads the games' renderers
 MAX_FRAME = 2048  # characters: every message a phone sends is far smaller
 HARD_FRAME = 65536  # bytes: aiohttp closes the socket (1009) on anything larger
 MAX_DEPTH = 8  # nesting of a frame's JSON: the deepest a phone sends is 3
@@ -50,11 +52,16 @@ class SeatsError(CompanionError):
 
 def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path = STATIC,
              hosts: Callable[[], frozenset[str]] = local_hosts, gate: Gate | None = None,
-             hello_s: float = HELLO_S) -> web.Application:
+             hello_s: float = HELLO_S,
+             phone_pages: Callable[[], dict[str, Path]] = registry.phone_pages) -> web.Application:
     """The aiohttp application; `marshal(fn)` runs `fn()` on the game's thread.  A WebSocket
     is opened only for a Host among `hosts()` (the table's own names and addresses) with
-    its own page's Origin, and only while `gate` has a place for it."""
+    its own page's Origin, and only while `gate` has a place for it.  The page is `static`'s,
+    with every game's renderer from `phone_pages()` (the registry's: each game's folder)."""
     static = static.resolve()
+    scripts = {f"{name}.js": path for name, path in phone_pages().items()}
+    index = (static / "index.html").read_text(encoding="utf-8").replace(
+        GAME_SCRIPTS, "\n".join(f'<script src="games/{script}"></script>' for script in scripts))
     gate = gate or Gate()
     quiet = Quiet(log)
 
@@ -80,6 +87,8 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
 
     async def page(request: web.Request) -> web.StreamResponse:
         name = request.match_info.get("path") or "index.html"
+        if name == "index.html":
+            return web.Response(text=index, content_type="text/html", headers={"Cache-Control": "no-cache"})
         if not name.isprintable():  # a NUL or a control character: no file has such a name
             return web.Response(status=404, text="not found\n")
         try:
@@ -93,6 +102,12 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
         if not found:
             return web.Response(status=404, text="not found\n")
         return web.FileResponse(target, headers={"Cache-Control": "no-cache"})
+
+    async def game_page(request: web.Request) -> web.StreamResponse:
+        script = scripts.get(request.match_info["name"])
+        if script is None:
+            return web.Response(status=404, text="not found\n")
+        return web.FileResponse(script, headers={"Cache-Control": "no-cache"})
 
     async def strings(request: web.Request) -> web.Response:
         lang = request.query.get("lang", "en")
@@ -156,6 +171,7 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
     app = web.Application()
     app.router.add_get("/ws", socket)
     app.router.add_get("/strings.json", strings)
+    app.router.add_get("/games/{name}", game_page)
     app.router.add_get("/", page)
     app.router.add_get("/{path:.+}", page)
     return app

@@ -12,6 +12,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from companion.i18n import Words
 from companion.sensing.classes import PieceClass
 from companion.sensing.pipeline import CalibrationError, Pipeline
 
@@ -22,7 +23,7 @@ DEFAULT_KNOWN_G = 100.0
 class Step:
     kind: str  # "tare" or "mass"
     channel: int | None
-    prompt: str  # Japanese / English, for people
+    prompt: Words  # for people: `prompt.text(lang)`
 
 
 class Calibrator:
@@ -30,16 +31,12 @@ class Calibrator:
 
     def __init__(self, pipeline: Pipeline, known_g: float = DEFAULT_KNOWN_G):
         if known_g <= 0:
-            raise CalibrationError(
-                f"校正用の重さは正の値にしてください（{known_g} g）。 / "
-                f"The calibration mass must be positive (got {known_g} g).")
+            raise CalibrationError(Words("sensing.mass_positive", known_g=known_g))
         self.pipeline = pipeline
         self.known_g = float(known_g)
         pans = range(len(pipeline.channels))
-        self.steps = [Step("tare", None, "両方の皿を空にして、静止させてください。 / "
-                                         "Empty both pans and let them settle.")]
-        self.steps += [Step("mass", c, f"{known_g:g} g の分銅を皿 {c} だけに載せてください。 / "
-                                       f"Put the {known_g:g} g mass on pan {c} only.") for c in pans]
+        self.steps = [Step("tare", None, Words("sensing.step_tare"))]
+        self.steps += [Step("mass", c, Words("sensing.step_mass", known_g=known_g, channel=c)) for c in pans]
         self.index = 0
 
     @property
@@ -72,8 +69,7 @@ class Calibrator:
     def result(self) -> dict:
         """Offsets and counts/gram per channel, plus the mass used: a plain, saveable dict."""
         if not self.done:
-            raise CalibrationError(
-                "校正がまだ終わっていません。 / The calibration is not finished yet.")
+            raise CalibrationError(Words("sensing.not_finished"))
         return {**self.pipeline.calibration(), "known_g": self.known_g}
 
 
@@ -135,9 +131,7 @@ def build_classes(weighings: Mapping[str, Sequence[float]], noise_sigma_g: float
     for name, values in weighings.items():
         values = [float(v) for v in values]
         if len(values) < 2:
-            raise CalibrationError(
-                f"「{name}」の計量が足りません（2 回以上必要）。 / "
-                f"Weigh {name!r} at least twice (got {len(values)}).")
+            raise CalibrationError(Words("sensing.weigh_twice", name=name, count=len(values)))
         stats[name] = (values, statistics.fmean(values), statistics.stdev(values))
     judged = [name for name in stats if name not in alone]
     df = sum(len(stats[n][0]) - 1 for n in judged)
@@ -160,9 +154,7 @@ def build_classes(weighings: Mapping[str, Sequence[float]], noise_sigma_g: float
         if not pair.apart:
             unsure += [n for n in (a.name, b.name) if n not in unsure]
         if gap <= 0:
-            warnings.append(f"「{a.name}」と「{b.name}」は重さで区別できません（判定は「{a.name}|{b.name}」）。 / "
-                            f"{a.name} and {b.name} weigh the same: the judge will report {a.name}|{b.name}.")
+            warnings.append(Words("sensing.same_weight", a=a.name, b=b.name))
         elif not pair.apart:
-            warnings.append(f"「{a.name}」と「{b.name}」が近すぎます（余裕 {margin:.1f}σ）。 / "
-                            f"{a.name} and {b.name} are too close: {margin:.1f} sigma to spare.")
+            warnings.append(Words("sensing.too_close", a=a.name, b=b.name, margin=margin))
     return ClassReport(classes, neighbours, warnings, unsure)

@@ -28,10 +28,10 @@ def open_source(sensor: Sensor, source: str | None = None, table=None) -> Weight
                             baudrate=sensor.serial.baudrate)
     if kind == "replay":
         from companion.sensing.recording import ReplaySource
+        from companion.i18n import Words
         from companion.sensing.source import SensorError
 
         if not sensor.replay.file:
-            raise SensorError("sensor.replay.file が空です。録音ファイルを指定してください。 / "
-                              "sensor.replay.file is empty: name a recording made by `companion record`.")
+            raise SensorError(Words("sensing.replay_file_missing"))
         return ReplaySource(sensor.replay.file)
     raise ValueError(f"unknown sensor source {kind!r}")

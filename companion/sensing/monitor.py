@@ -7,18 +7,20 @@ from __future__ import annotations
 import time
 from typing import Callable, TextIO
 
+from companion.i18n import translate
 from companion.sensing.pipeline import Pipeline, rate_differs
 from companion.sensing.source import Clock, WeightSource, monotonic
 
 
-def format_status(source: WeightSource, pipeline: Pipeline, wanted_rate: float | None = None) -> list[str]:
+def format_status(source: WeightSource, pipeline: Pipeline, wanted_rate: float | None = None,
+                  lang: str = "en") -> list[str]:
     """The monitor's lines: one per channel, then the source's counters (and a warning
-    when `wanted_rate`, the configured samples/s, is not the measured one)."""
+    when `wanted_rate`, the configured samples/s, is not the measured one), its words in `lang`."""
     lines = []
     for ch in pipeline.channels:
         r = ch.latest
         if r is None:
-            lines.append(f"ch{ch.channel}  (no samples yet / 未受信)")
+            lines.append(f"ch{ch.channel}  ({translate('sensing.no_samples', lang)})")
             continue
         flags = ",".join(sorted(r.flags)) or "-"
         lines.append(f"ch{ch.channel}  raw {r.raw:>9d}  {r.grams:>9.2f} g  "
@@ -32,14 +34,15 @@ def format_status(source: WeightSource, pipeline: Pipeline, wanted_rate: float |
                          f"{high['over_50']} of {high['transfers']} transfers over 50 µs")
     measured = pipeline.measured_rate_hz
     if rate_differs(wanted_rate, measured):
-        lines.append(f"WARNING: sensor.rate_hz is {wanted_rate:g} but the board runs at {measured:.1f}/s "
-                     f"(設定 {wanted_rate:g}/s, 実測 {measured:.1f}/s): set rate_hz to auto or {round(measured):d}")
+        lines.append("WARNING: " + translate("sensing.rate_mismatch", lang, wanted=wanted_rate, measured=measured,
+                                             rounded=round(measured)))
     return lines
 
 
 def run_monitor(source: WeightSource, pipeline: Pipeline, out: TextIO, duration_s: float | None = None,
                 interval_s: float = 0.2, clock: Clock = monotonic,
-                sleep: Callable[[float], None] = time.sleep, wanted_rate: float | None = None) -> None:
+                sleep: Callable[[float], None] = time.sleep, wanted_rate: float | None = None,
+                lang: str = "en") -> None:
     """Poll `source` through `pipeline` and print its readings every `interval_s`,
     overwriting the previous block, until `duration_s` has passed (forever if None;
     Ctrl-C stops it)."""
@@ -48,7 +51,7 @@ def run_monitor(source: WeightSource, pipeline: Pipeline, out: TextIO, duration_
     try:
         while True:
             pipeline.feed(source.poll())
-            lines = format_status(source, pipeline, wanted_rate)
+            lines = format_status(source, pipeline, wanted_rate, lang)
             if shown:
                 out.write(f"\x1b[{shown}F")  # back to the first line of the previous block
             out.write("".join(f"\x1b[2K{line}\n" for line in lines))

@@ -14,6 +14,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from companion.i18n import Words
 from companion.errors import CompanionError
 from companion.sensing.source import Sample
 
@@ -166,9 +167,7 @@ class ChannelPipeline:
     def still_counts(self) -> float:
         """Mean filtered counts over the motion window; refuses while the pan moves."""
         if not self.stable:
-            raise NotStableError(
-                f"パン {self.channel} が揺れています。手を離して静止させてから、もう一度どうぞ。 / "
-                f"Pan {self.channel} is moving: let go, wait until it is still, then try again.")
+            raise NotStableError(Words("sensing.pan_moving", channel=self.channel))
         return sum(raw for _, raw in self._window) / len(self._window)
 
     def tare(self) -> None:
@@ -178,14 +177,10 @@ class ChannelPipeline:
     def calibrate(self, known_g: float) -> float:
         """Set counts/gram from a known mass lying on the tared pan; returns it."""
         if known_g <= 0:
-            raise CalibrationError(
-                f"校正用の重さは正の値にしてください（{known_g} g）。 / "
-                f"The calibration mass must be positive (got {known_g} g).")
+            raise CalibrationError(Words("sensing.mass_positive", known_g=known_g))
         delta = self.still_counts() - self.offset
         if abs(delta) < 10.0:
-            raise CalibrationError(
-                f"パン {self.channel} に重さの変化が見えません。分銅を載せてからもう一度どうぞ。 / "
-                f"Pan {self.channel} shows no change: put the known mass on it, then try again.")
+            raise CalibrationError(Words("sensing.no_change", channel=self.channel))
         self.counts_per_gram = delta / known_g
         return self.counts_per_gram
 
@@ -234,12 +229,8 @@ class Pipeline:
             values = [(float(e["offset"]), None if e["counts_per_gram"] is None else float(e["counts_per_gram"]))
                       for e in entries]
         except (KeyError, TypeError, ValueError) as exc:
-            raise CalibrationError(
-                f"校正データが読めません（{exc!r}）。校正をやり直してください。 / "
-                f"The calibration data is unreadable ({exc!r}): run `companion calibrate` again.") from None
+            raise CalibrationError(Words("sensing.calibration_unreadable", error=repr(exc))) from None
         if len(values) != len(self.channels) or any(cpg == 0 for _, cpg in values):
-            raise CalibrationError(
-                "校正データがこのセンサーと合いません。校正をやり直してください。 / "
-                "The calibration data does not fit this sensor: run `companion calibrate` again.")
+            raise CalibrationError(Words("sensing.calibration_mismatch"))
         for ch, (offset, cpg) in zip(self.channels, values):
             ch.offset, ch.counts_per_gram = offset, cpg

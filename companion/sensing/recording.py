@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Mapping
 
+from companion.i18n import Words
 from companion.sensing.source import Clock, Sample, SensorError, SourceStatus, WeightSource, monotonic
 
 FORMAT, VERSION = "companion-recording", 1
@@ -87,13 +88,13 @@ def read_recording(path: str | Path) -> Recording:
     path = Path(path)
 
     def bad(line_no: int, why: str) -> SensorError:
-        return SensorError(f"{path}:{line_no}: 録音ファイルが読めません（{why}） / not a readable recording: {why}")
+        return SensorError(Words("sensing.recording_unreadable", path=path, line=line_no, why=why))
 
     try:
         with _open(path, "r") as f:
             lines = f.read().splitlines()
     except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise SensorError(f"{path}: 録音ファイルを開けません / cannot read the recording: {exc}") from None
+        raise SensorError(Words("sensing.recording_unopened", path=path, error=exc)) from None
     if not lines:
         raise bad(1, "empty file")
     try:

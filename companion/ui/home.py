@@ -47,7 +47,7 @@ class HomeScreen(Screen):
         for tile in tiles():
             button = Factory.GameTileButton()
             button.kind, button.glyph = tile.kind, tile.glyph
-            button.title = app.tr(f"app.tile_{tile.kind}", app.lang)
+            button.title = app.tr(f"{tile.kind}.tile", app.lang)
             button.bind(on_release=lambda b, kind=tile.kind: app.open_game(kind))
             self.ids.tiles.add_widget(button)
         self.ids.resume.clear_widgets()

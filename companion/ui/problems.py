@@ -41,10 +41,10 @@ def headline_key(error: BaseException) -> str:
     return next((key for kind, key in HEADLINES if isinstance(error, kind)), "app.problem_bug")
 
 
-def detail(error: BaseException) -> str:
-    """The error's own words (the companion's errors say where and what to do)."""
+def detail(error: BaseException, lang: str = "en") -> str:
+    """The error's own words in `lang` (the companion's errors say where and what to do)."""
     if isinstance(error, CompanionError):
-        return str(error)
+        return i18n.said(error, lang)
     return f"{type(error).__name__}: {error}"
 
 
@@ -90,7 +90,7 @@ class ProblemPanel(BoxLayout):
         self.add_widget(_wrapped(i18n.translate(headline or headline_key(error), lang), "22sp",
                                  theme.WARN, bold=True))
         self.add_widget(_wrapped(i18n.translate("app.problem_detail", lang), "18sp", theme.MUTED))
-        self.add_widget(_wrapped(detail(error), "18sp", theme.TEXT))
+        self.add_widget(_wrapped(detail(error, lang), "18sp", theme.TEXT))
         self.add_widget(Widget())
         self.button = Button(text=i18n.translate(button, lang), font_size="22sp",
                              size_hint=(None, None), size=(220, 64), pos_hint={"center_x": 0.5},

@@ -1,8 +1,10 @@
-"""The games the home screen offers, in its order.
+"""The games the home screen offers, in its order: every game with a screen.
 
-A tile names its screen class as "module:Class"; the module is imported only
-when the game is first opened, so the home screen appears quickly.  Every tile
-leads to a screen, which `tests/gui/test_shell.py` checks.
+The registry says which games there are and where each one's screen is
+(`registry.folders`, `registry.screen_module`, neither importing a game); the module is imported only when the game is first opened,
+so the home screen appears quickly, and its screen class is the one whose `kind` is the
+game's.  The home screen's own arrangement is here: its order and each tile's glyph.
+Every tile leads to a screen, which `tests/gui/test_shell.py` checks.
 """
 
 from __future__ import annotations
@@ -10,27 +12,38 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
+from companion.errors import CompanionError
+from companion.play import registry
+
+# the home screen's order and each tile's large character; a game not named here comes
+# after these, its glyph the first letter of its name
+ARRANGEMENT = {"gunkan": "軍", "kuku": "九九", "navalwar": "艦", "battleship": "戦", "uttt": "#"}
+
 
 @dataclass(frozen=True)
 class GameTile:
     kind: str  # the rules registry name (its title is the tile's), also the screen name
     glyph: str  # a large character drawn on the tile
-    screen: str  # "companion.games.<game>.screen:<ScreenClass>"
+    screen: str  # the module of its screen, "companion.games.<game>.screen.screen"
 
     def make_screen(self):
-        module, _, name = self.screen.partition(":")
-        return getattr(importlib.import_module(module), name)()
+        module = importlib.import_module(self.screen)
+        found = [value for value in vars(module).values() if isinstance(value, type)
+                 and value.__module__ == module.__name__ and getattr(value, "kind", None) == self.kind]
+        if len(found) != 1:
+            raise CompanionError(f"{self.screen}: {len(found)} screen classes with kind {self.kind!r}; "
+                                 "give exactly one screen class that kind")
+        return found[0]()
 
 
-_GAMES = "companion.games"
+def _tiles() -> tuple[GameTile, ...]:
+    order = list(ARRANGEMENT)
+    kinds = sorted(registry.folders(), key=lambda kind: (order.index(kind) if kind in order else len(order), kind))
+    return tuple(GameTile(kind, ARRANGEMENT.get(kind, kind[:1].upper()), module)
+                 for kind in kinds if (module := registry.screen_module(kind)) is not None)
 
-TILES = (
-    GameTile("gunkan", "軍", f"{_GAMES}.gunkan.screen:GunkanScreen"),
-    GameTile("kuku", "九九", f"{_GAMES}.kuku.screen:KukuScreen"),
-    GameTile("navalwar", "艦", f"{_GAMES}.navalwar.screen:NavalWarScreen"),
-    GameTile("battleship", "戦", f"{_GAMES}.battleship.screen:BattleshipScreen"),
-    GameTile("uttt", "#", f"{_GAMES}.uttt.screen:UtttScreen"),
-)
+
+TILES = _tiles()
 
 
 def tiles() -> tuple[GameTile, ...]:

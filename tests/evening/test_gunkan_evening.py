@@ -32,7 +32,7 @@ import layout_check
 import word_breaks
 from companion import i18n
 from companion.games.gunkan.table import FLEET, RANK, SHIPS, judge_identified, judge_mine
-from companion.games.gunkan.widgets import VirtualTray
+from companion.games.gunkan.screen.widgets import VirtualTray
 
 GENTLE_HANDS = dict(overshoot_max=0.05, release_s=(0.03, 0.06), ring_max=0.01, creep_max=0.0005)
 WEIGHT = re.compile(r"\d\s*(g|グラム)\b")

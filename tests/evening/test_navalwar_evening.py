@@ -22,9 +22,9 @@ import random
 import pytest
 
 import word_breaks
-from companion.games.navalwar.chart import TotalsChart
+from companion.games.navalwar.screen.chart import TotalsChart
 from companion.games.navalwar.controller import PLAYERS
-from companion.games.navalwar.popups import ScoresView
+from companion.games.navalwar.screen.popups import ScoresView
 from kivy.uix.scrollview import ScrollView
 from test_navalwar_screen import deck_for, tap_choice
 

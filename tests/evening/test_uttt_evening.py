@@ -4,7 +4,7 @@ where a person taps (a random legal cell, seeded), then a look back through the 
 
 import pytest
 
-from companion.games.uttt.screen import INPUT_LOCK_S
+from companion.games.uttt.screen.screen import INPUT_LOCK_S
 
 
 def play_to_the_end(player, screen) -> None:

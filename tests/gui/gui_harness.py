@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import CompanionError
-from companion.ui.virtual_display import ensure_display, pump, save_screenshot
+from tests.virtual_display import ensure_display, pump, save_screenshot
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 

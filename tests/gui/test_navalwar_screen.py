@@ -12,7 +12,7 @@ import gc
 
 import pytest
 
-from companion.games.navalwar.chart import TotalsChart
+from companion.games.navalwar.screen.chart import TotalsChart
 from companion.games.navalwar.data import default_composition, reduced_counts
 from companion.games.navalwar.display import SHIPS_IN_HAND
 from companion.play.controller import TABLE

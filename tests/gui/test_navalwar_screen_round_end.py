@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from companion.games.navalwar.chart import TotalsChart
+from companion.games.navalwar.screen.chart import TotalsChart
 from companion.play.controller import TABLE
 from test_navalwar_screen import deck_for, tap_choice, tiles
 

@@ -17,7 +17,7 @@ import pytest
 
 import layout_check
 import word_breaks
-from companion.games.navalwar.fleets import ShipChip
+from companion.games.navalwar.screen.fleets import ShipChip
 from kivy.core.window import Window
 from test_navalwar_screen import play_randomly, short_deck
 

@@ -32,7 +32,7 @@ pytestmark = [pytest.mark.browser,
 
 @pytest.fixture(scope="module", autouse=True)
 def display():
-    from companion.ui.virtual_display import ensure_display
+    from tests.virtual_display import ensure_display
 
     ensure_display()
 

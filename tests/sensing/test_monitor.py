@@ -23,6 +23,7 @@ def test_status_lines_before_any_sample():
     sim = SimulatedSeesaw(clock=ManualClock())
     lines = format_status(sim, Pipeline())
     assert lines[0].startswith("ch0") and "no samples" in lines[0] and len(lines) == 3
+    assert "未受信" not in lines[0] and "未受信" in format_status(sim, Pipeline(), lang="ja")[0]
 
 
 def test_a_board_at_another_rate_than_configured_is_warned_about():
@@ -33,3 +34,7 @@ def test_a_board_at_another_rate_than_configured_is_warned_about():
         run_monitor(sim, Pipeline(), out, duration_s=1.6, interval_s=0.2, clock=clock, sleep=clock.advance,
                     wanted_rate=wanted)
         assert ("WARNING: sensor.rate_hz is 80 but the board runs at 10.0/s" in out.getvalue()) is warned
+    out = io.StringIO()
+    run_monitor(sim, Pipeline(), out, duration_s=1.6, interval_s=0.2, clock=clock, sleep=clock.advance,
+                wanted_rate=80, lang="ja")
+    assert "sensor.rate_hz は 80 ですが、ボードの実測は毎秒 10.0 回です" in out.getvalue()

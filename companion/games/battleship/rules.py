@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from companion import i18n
 from companion.errors import CompanionError
 from companion.play.state import Game, Refused, Outcome, State, one_of
 from companion.games.battleship import views
@@ -345,7 +346,7 @@ def _state_from_json(data: dict) -> BattleshipState:
 
 GAME = Game(
     name="battleship",
-    title={"ja": "海戰棋", "en": "Battleship"},
+    title=i18n.both("battleship.title"),
     default_options={"variant": "standard", "advanced": False, "first": 0, "mode": "referee"},
     new_state_fn=_new_state,
     state_from_json_fn=_state_from_json,

@@ -38,6 +38,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from functools import cached_property
 
+from companion import i18n
 from companion.games.gunkan import views as gunkan_views
 from companion.play.state import Game, Refused, Outcome, State
 from companion.games.gunkan.table import (
@@ -332,7 +333,7 @@ def state_from_json(data: dict) -> GunkanState:
 
 GAME = Game(
     name="gunkan",
-    title={"ja": "軍艦将棋「戦略大海戦」", "en": "Gunkan Shogi (weighing seesaw)"},
+    title=i18n.both("gunkan.title"),
     default_options={"judging": "seesaw", "first": 0},
     new_state_fn=new_state,
     state_from_json_fn=state_from_json,

@@ -7,7 +7,7 @@ the counterweight was declared (it is placed in plain sight).  During the game i
 never names a ship class or spells a rank, so `secrets` can list them verbatim.
 Judging "identify", the full report with identities becomes public at the end.
 
-Text keys for screens (catalog `companion/locale/gunkan.yaml`):
+Text keys for screens (catalog `companion/games/gunkan/locale.yaml`, gunkan:):
 "gunkan.prompt.<prompt>", "gunkan.verdict.<verdict>", "gunkan.remove.<remove>",
 "gunkan.outcome.<reason>", "gunkan.declared.<declared>", "gunkan.piece.<piece>".
 """

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from companion import i18n
 from companion.play.state import Game, Refused, Outcome, State, one_of
 from companion.games.kuku.board import (
     CELL_INDEX,
@@ -372,7 +373,7 @@ def new_state(options: dict) -> KukuState:
 
 GAME = Game(
     name="kuku",
-    title={"ja": "九九戦艦", "en": "Kuku Battleship"},
+    title=i18n.both("kuku.title"),
     default_options={"rule": "basic", "first": 0, "mode": "referee"},
     new_state_fn=new_state,
     state_from_json_fn=state_from_json,

@@ -104,7 +104,7 @@ class Composition:
 
 class DeckError(CompanionError, ValueError):
     """A mistake in a card file or `deck` option, as a message key of
-    companion/locale/navalwar_deck.yaml and its values (`where`: the file or option,
+    companion/games/navalwar/locale.yaml (navalwar_deck:) and its values (`where`: the file or option,
     `entry`: the entry); `str()` is the English text."""
 
     def __init__(self, problem: str, **params):

@@ -34,6 +34,7 @@ import marshal
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from companion import i18n
 from companion.errors import CompanionError
 from companion.play.state import CHANCE, Game, Refused, Outcome, State
 from companion.games.navalwar.data import Composition, default_composition, override, reduced_counts
@@ -170,7 +171,7 @@ def state_from_json(data: Mapping) -> NavalWarState:
 
 GAME = Game(
     name="navalwar",
-    title={"ja": "ネイバルウォー", "en": "Naval War"},
+    title=i18n.both("navalwar.title"),
     default_options={"players": 4, "target": 100, "deck": None, "dice": "table"},
     new_state_fn=new_state,
     state_from_json_fn=state_from_json,

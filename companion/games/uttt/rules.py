@@ -20,6 +20,7 @@ from functools import reduce
 from operator import or_
 from typing import Any
 
+from companion import i18n
 from companion.play.state import Game, Refused, Outcome, State
 
 X, O = 0, 1
@@ -312,7 +313,7 @@ def _state_from_json(data: dict) -> UtttState:
 
 GAME = Game(
     name="uttt",
-    title={"ja": "アルティメット三目並べ", "en": "Ultimate Tic-Tac-Toe"},
+    title=i18n.both("uttt.title"),
     default_options={},
     new_state_fn=_new_state,
     state_from_json_fn=_state_from_json,

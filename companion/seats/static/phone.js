@@ -150,7 +150,7 @@ function draw() {
     .map((o) => button(o.label, () => act(o.kind, o.choices.length ? o.choices[0] : null), { dataset: { kind: o.kind } })));
 }
 
-// each game's renderer, registered by its own script (uttt.js, kuku.js, …): renderers[kind](model)
+// each game's renderer, registered by its own script (companion/games/<game>/phone.js): renderers[kind](model)
 const renderers = {};
 const COLOURS = { red: "red", you: "red", p1: "red", blue: "blue", cpu: "blue", p2: "blue" };
 

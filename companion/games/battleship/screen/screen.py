@@ -19,10 +19,10 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.button import Button
 
-from companion.games.battleship.answers import BsAnswerPad  # noqa: F401  (used in kv)
+from companion.games.battleship.screen.answers import BsAnswerPad  # noqa: F401  (used in kv)
 from companion.games.battleship.controller import KIND, BattleshipController
 from companion.games.battleship.fleet import LENGTH, NAMES, index
-from companion.games.battleship.grid import BattleshipGrid  # noqa: F401  (used in kv)
+from companion.games.battleship.screen.grid import BattleshipGrid  # noqa: F401  (used in kv)
 from companion.games.battleship.texts import fleet_cells, ship_run
 from companion.play.controller import TABLE
 from companion.ui import theme

@@ -14,7 +14,7 @@ from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
-from companion.games.uttt.board import UtttBoard  # noqa: F401  (used in kv)
+from companion.games.uttt.screen.board import UtttBoard  # noqa: F401  (used in kv)
 from companion.games.uttt.controller import UtttController
 from companion.play.controller import TABLE
 from companion.ui import theme

@@ -24,11 +24,11 @@ from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, Obj
                              StringProperty)
 from kivy.uix.button import Button
 
-from companion.games.navalwar.chart import SEAT_COLOURS
+from companion.games.navalwar.screen.chart import SEAT_COLOURS
 from companion.games.navalwar.controller import NavalWarController
-from companion.games.navalwar.count import CountView
-from companion.games.navalwar.fleets import FleetStrip
-from companion.games.navalwar.popups import InfoView, ScoresView
+from companion.games.navalwar.screen.count import CountView
+from companion.games.navalwar.screen.fleets import FleetStrip
+from companion.games.navalwar.screen.popups import InfoView, ScoresView
 from companion.games.navalwar.slots import SalvoSlots
 from companion.games.navalwar.still import JoinedShips, Stillness, in_view, laid_out, to_top
 from companion.play.controller import TABLE

@@ -30,7 +30,7 @@ from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, Strin
 from companion.games.gunkan.controller import GunkanController, Weighing
 from companion.games.gunkan.display import render
 from companion.games.gunkan.guide import Guide
-from companion.games.gunkan.widgets import ChoiceDialog, SeesawView, VirtualTray  # noqa: F401
+from companion.games.gunkan.screen.widgets import ChoiceDialog, SeesawView, VirtualTray  # noqa: F401
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
@@ -137,7 +137,7 @@ class GunkanScreen(ControllerScreen):
         self.ids.seesaw.stop()
 
     def open_calibration(self) -> None:
-        from companion.games.gunkan.wizard import CalibrationScreen
+        from companion.games.gunkan.screen.wizard import CalibrationScreen
 
         manager = self.app.manager
         if not manager.has_screen(CalibrationScreen.screen_name):

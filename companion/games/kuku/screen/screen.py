@@ -20,8 +20,8 @@ from kivy.uix.togglebutton import ToggleButton
 
 from companion.games.kuku.controller import KukuController
 from companion.games.kuku.setup import KIND
-from companion.games.kuku.grid import KukuGrid  # noqa: F401  (used in kv)
-from companion.games.kuku.keypad import KukuKeypad  # noqa: F401  (used in kv)
+from companion.games.kuku.screen.grid import KukuGrid  # noqa: F401  (used in kv)
+from companion.games.kuku.screen.keypad import KukuKeypad  # noqa: F401  (used in kv)
 from companion.games.kuku.rules import KINDS
 from companion.games.kuku.texts import fleet_kinds, fleet_owners
 from companion.play.controller import Text

@@ -21,10 +21,10 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 
 from companion.errors import CompanionError
 from companion.games.gunkan.calibration import MASS, PIECES, REPORT, SCALE, CalibrationFlow, side
-from companion.games.gunkan.plot import ClassPlot  # noqa: F401  (kv)
+from companion.games.gunkan.screen.plot import ClassPlot  # noqa: F401  (kv)
 from companion.games.gunkan.seesaw import STACKED
-from companion.games.gunkan.widgets import ChoiceDialog, VirtualTray, piece_name
-from companion.games.gunkan.wizard_mass import KnownMassStep
+from companion.games.gunkan.screen.widgets import ChoiceDialog, VirtualTray, piece_name
+from companion.games.gunkan.screen.wizard_mass import KnownMassStep
 from companion.sensing.judge import build_groups
 from companion.ui.widgets import GameScreen
 

@@ -10,7 +10,7 @@ from kivy.properties import ListProperty, NumericProperty, ObjectProperty, Strin
 from kivy.uix.modalview import ModalView
 
 from companion.ui import theme
-from companion.games.navalwar.chart import SEAT_COLOURS, TotalsChart  # noqa: F401  (kv)
+from companion.games.navalwar.screen.chart import SEAT_COLOURS, TotalsChart  # noqa: F401  (kv)
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 

@@ -1,0 +1,1 @@
+"""The uttt game's Kivy parts: its screen and widgets (nothing outside screen/ and ui/ imports Kivy)."""
