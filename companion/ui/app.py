@@ -124,8 +124,9 @@ class CompanionApp(App):
         except SeatsError as exc:
             self.notice = f"{self.notice}  {exc}".strip()
             return
-        if server.problem:
-            self.notice = f"{self.notice}  {server.problem}".strip()
+        problem = server.problem_in(self.lang)  # a busy port, in the table's language
+        if problem:
+            self.notice = f"{self.notice}  {problem}".strip()
         self.seats = server
         if self.manager.current_screen is not None:  # a game opened before the server started
             self._seat_controller(self.manager.current_screen)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from companion.games.navalwar.still import STILL_S
+from companion.games.navalwar.screen.still import STILL_S
 from test_navalwar_screen import deck_for, enter, nw, set_up  # noqa: F401  (nw: the fixture)
 
 KINDS = ("salvo", "additional_ship", "additional_damage", "torpedo_boat", "submarine", "minefield",

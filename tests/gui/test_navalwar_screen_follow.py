@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from companion.games.navalwar.still import STILL_S, in_view
+from companion.games.navalwar.screen.still import STILL_S, in_view
 from test_navalwar_screen import deck_for, play_randomly, set_up
 
 

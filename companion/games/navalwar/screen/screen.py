@@ -30,7 +30,7 @@ from companion.games.navalwar.screen.count import CountView
 from companion.games.navalwar.screen.fleets import FleetStrip
 from companion.games.navalwar.screen.popups import InfoView, ScoresView
 from companion.games.navalwar.slots import SalvoSlots
-from companion.games.navalwar.still import JoinedShips, Stillness, in_view, laid_out, to_top
+from companion.games.navalwar.screen.still import JoinedShips, Stillness, in_view, laid_out, to_top
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
