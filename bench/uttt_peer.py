@@ -26,6 +26,7 @@ tree): bench/README.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -252,8 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out.open("a") if args.out else None
     records = []
     started = time.perf_counter()
-    with Pool(args.parallel) as pool:
-        for record in pool.imap_unordered(play_game, tasks):
+    # One game at a time is played here, not in a pool: a process that already runs threads (a
+    # test's) may deadlock a forked pool's workers as the pool ends.
+    with Pool(args.parallel) if args.parallel > 1 else contextlib.nullcontext() as pool:
+        for record in (pool.imap_unordered(play_game, tasks) if pool else map(play_game, tasks)):
             records.append(record)
             if out:
                 out.write(json.dumps(record) + "\n")

@@ -283,9 +283,9 @@ class Evening:
         self.put(defender)
         assert self.pans()[1] == [defender], self.pans()
         if kind == "foreign_object":
-            self.wait(lambda: self.screen.controller.await_change, "the re-weigh")
-            said = i18n.translate("gunkan_ui.reweigh_left", self.gui.app.lang)
-            assert self.screen.prompt_text == said, self.screen.prompt_text  # which pan, and what to do
+            said = i18n.translate("gunkan_ui.reweigh_left", self.gui.app.lang)  # which pan, and what to do
+            self.wait(lambda: self.screen.controller.await_change and self.screen.prompt_text == said,
+                      "the re-weigh naming the left pan")
             self.take_off("L")
             self.put(attacker)
 

@@ -60,6 +60,8 @@ def test_a_sunk_ship_keeps_its_place_in_the_row_for_the_round(gui, nw):
     seat = next(f["seat"] for f in view["fleets"] if f["seat"] != view["seat"])
     fleet = view["fleets"][seat]["ships"]
     target = fleet[1]  # a ship with neighbours on both sides
+    gui.wait_until(lambda: places(chips_of(nw, seat)), what="the fleets drawn")
+    gui.pump(0.5)  # and laid out, once no finger is near (still.py)
     before = places(chips_of(nw, seat))
     session.play({"type": "draw", "card": "submarine"})
     nw.refresh()

@@ -262,6 +262,8 @@ class GunkanController(Controller):
             if weighing.changed:
                 self.await_change, self.notice = False, None
                 self._reset_seesaw()
+            elif self.notice == "gunkan_ui.reweigh":  # the pan that weighs like no piece, once it is known
+                self.notice = self._reweigh_key()
             return
         self.weighing = all(p.kind not in (EMPTY, REFUSED) for p in weighing.pans)
         if self.weighing and weighing.verdict is not None and weighing.verdict.final:

@@ -541,3 +541,18 @@ def test_untapping_the_counterweight_after_a_refusal_is_judged_again(store):
     assert not c.await_change
     weigh(c, Verdict(LEFT, 1.0, "battleship", "minesweeper"))
     assert last(c) == "attacker_wins"
+
+
+def test_a_re_weigh_names_the_pan_once_the_seesaw_knows_it(store):
+    """The judge may ask to weigh again before it has named a pan's load a misfit (a foreign
+    object still settling): the prompt then names that pan as soon as it is known."""
+    c = GunkanController.open(store, seesaw=FakeSeesaw())
+    act(c, TABLE, "mode", "seesaw")
+    act(c, TABLE, "attack", 0)
+    act(c, TABLE, "declare", "ship")
+    act(c, TABLE, "counterweight", "off")
+    weigh(c, Verdict(REWEIGH, 1.0))
+    assert words(c.display(TABLE)["prompt"]) == "量り直し：駒を一度下ろして、\n皿の中央に置き直してください"
+    act(c, TABLE, "weighing", Weighing((PanStatus(LOADED, MISFIT), PanStatus(LOADED)), None))
+    assert words(c.display(TABLE)["prompt"]).startswith("量り直し：左の皿の物はどの駒の重さでもありません")
+    assert c.await_change
