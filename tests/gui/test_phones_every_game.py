@@ -6,20 +6,7 @@ is told where the QR of the game on the table now is, and that one joins."""
 from __future__ import annotations
 
 import pytest
-from test_phones_table import panel, until
-
-from tests.seats.browser import chromium, free_port, phone_page
-
-pytest.importorskip("playwright.sync_api")
-PORT = free_port()
-pytestmark = [pytest.mark.gui, pytest.mark.browser,
-              pytest.mark.parametrize("gui_config", [f"seats:\n  port: {PORT}\n"], indirect=True, ids=["seats"])]
-
-
-@pytest.fixture
-def page():
-    with chromium() as browser:
-        yield phone_page(browser)
+from test_phones_table import page, panel, pytestmark, until  # noqa: F401  (its fixture and marks: the same table)
 
 
 def to_battleship(gui):
