@@ -201,8 +201,7 @@ class GunkanController(Controller):
         if value == "tap":  # judging "identify": the attacker's word, not logged
             self.counterweight_tap = not self.counterweight_tap
             if self.await_change:  # a changed word is a change: what lies there is judged again
-                self.await_change, self.notice = False, None
-                self._reset_seesaw()
+                self._judge_afresh()
             return
         self._play([{"type": "counterweight", "on": value == "on"}])
         self._reset_seesaw()
@@ -260,8 +259,7 @@ class GunkanController(Controller):
             return
         if self.await_change:
             if weighing.changed:
-                self.await_change, self.notice = False, None
-                self._reset_seesaw()
+                self._judge_afresh()
             elif self.notice == "gunkan_ui.reweigh":  # the pan that weighs like no piece, once it is known
                 self.notice = self._reweigh_key()
             return
@@ -312,6 +310,11 @@ class GunkanController(Controller):
         if self.seesaw is not None:
             self.seesaw.mark()
         self._sound("reweigh")
+
+    def _judge_afresh(self) -> None:
+        """The re-place asked for has happened: no notice, verdicts from the readings from now on."""
+        self.await_change, self.notice = False, None
+        self._reset_seesaw()
 
     def _new_battle_state(self) -> None:
         self.counterweight_tap = False  # judging "identify": the attacker's word
