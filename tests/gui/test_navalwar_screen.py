@@ -13,6 +13,7 @@ import gc
 import pytest
 
 from companion.games.navalwar.screen.chart import TotalsChart
+from companion.games.navalwar.screen.still import STILL_S
 from companion.games.navalwar.data import default_composition, reduced_counts
 from companion.games.navalwar.display import SHIPS_IN_HAND
 from companion.play.controller import TABLE
@@ -63,8 +64,9 @@ def enter(gui, screen, action) -> None:
     """Tap the choice buttons that enter `action` (only legal ones are offered)."""
     path = screen.controller.tree().path_of(action)
     for step in path[len(screen.controller.shown_prefix(TABLE)):]:
+        # (a ship that joined a fleet under a finger is drawn once the screen is still)
+        gui.wait_until(lambda: step in tiles(screen), timeout=STILL_S + 5, what=f"{step} to be offered")
         shown = tiles(screen)
-        assert step in shown, f"{step} not offered; offered {sorted(shown)}"
         tap_choice(gui, screen, shown[step])
 
 
