@@ -83,3 +83,15 @@ class Conversion:
         self._kept_from, self._kept = last + 1 - keep, fine[len(fine) - keep:].copy()
         w, span = self.weights, self.span
         return np.array([fine[j:j + span] @ w for j in range(0, len(fine) - span + 1, m)])
+
+    def at(self, signal: Callable[[np.ndarray], np.ndarray], t: np.ndarray) -> np.ndarray:
+        """What a reading completing at each of the times `t` (ascending, any spacing) would be:
+        the noiseless view of the signal through this filter, for oracles."""
+        t = np.asarray(t, float)
+        if not len(t):
+            return np.zeros(0)
+        dt = self.period_s / self.m
+        ends = t[0] + np.arange(0, math.floor((t[-1] - t[0]) / dt) + 2) * dt  # reading times on the fine grid
+        fine = signal(ends[0] - (self.span + 1) * dt + np.arange(self.span - 1 + len(ends)) * dt)
+        return np.interp(t, ends, np.convolve(fine, self.weights[::-1], "valid"))
+

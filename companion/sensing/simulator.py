@@ -331,6 +331,14 @@ class SimulatedSeesaw(WeightSource):
             total += force if own else ld.crosstalk * (force - static)
         return total
 
+    def read_grams(self, channel: int, t: np.ndarray) -> np.ndarray:
+        """The noiseless readings a pan's chip would give at times `t`: `ideal_grams` through its
+        conversion (the same, with `Realism.conversion` off), drift aside.  For oracles: what a
+        judge could at best see."""
+        if not self.realism.conversion:
+            return self.ideal_grams(channel, t)
+        return self._chan[channel].conversion.at(lambda fine: self.ideal_grams(channel, fine), t)
+
     @staticmethod
     def _creep(ld: _Load, t: np.ndarray) -> np.ndarray:
         """The cell's slow creep under a load, and its recovery once the load is gone."""

@@ -8,7 +8,7 @@ import pytest
 
 from companion.sensing import mechanics
 from companion.sensing.conversion import Conversion, alias_hz, kernel, response
-from companion.sensing.hands import Transient
+from companion.sensing.hands import Bump, Transient
 from companion.sensing.simulator import PESSIMISTIC, QUIET, ManualClock, Realism, SimulatedSeesaw
 
 
@@ -129,3 +129,24 @@ def test_true_to_its_parts_the_ringing_hardly_reaches_a_reading():
     parts = ringing_left(quiet, 80.0)
     instant = ringing_left(replace(quiet, conversion=False), 80.0)  # the parts' ringing sampled instantly
     assert slow > 0.3 and parts < 0.01 < instant
+
+
+@pytest.mark.parametrize("rate", [10.0, 80.0])
+def test_the_oracles_view_is_what_the_chip_reads(rate):
+    """`read_grams` at the readings' times gives the quiet readings themselves, and at other
+    times what a chip whose conversions completed then would read."""
+    clock = ManualClock()
+    sim = SimulatedSeesaw(seed=6, rate_hz=rate, clock=clock, realism=QUIET, offsets=(0, 0),
+                          counts_per_gram=(1e4, 1e4))
+    sim.place(0, grams=20.0, at=0.3, transient=Transient(overshoot=0.4, rise_s=0.03, release_s=0.2, ring=0.05))
+    sim.bump(Bump(at=0.5, grams=1.0, hz=15.0, decay_s=0.1))
+    ch = sim._chan[0]
+    t = ch.t0 + np.arange(int(2.0 / ch.period_s)) * ch.period_s  # asked before a poll prunes what has died out
+    seen = sim.read_grams(0, t)
+    other = Conversion(t[0] + 0.37 * ch.period_s, ch.period_s)  # a chip converting out of step with this one
+    expected = other.readings(lambda fine: sim.ideal_grams(0, fine), 0, len(t) - 1)
+    assert sim.read_grams(0, other.t0 + np.arange(len(t) - 1) * ch.period_s) == pytest.approx(expected, abs=1e-9)
+    clock.advance(2.0)
+    samples = [s for s in sim.poll() if s.channel == 0]
+    assert [s.t for s in samples] == pytest.approx(t[:len(samples)])
+    assert np.abs(seen[:len(samples)] - np.array([s.raw for s in samples]) / 1e4).max() <= 5e-5  # counts round
