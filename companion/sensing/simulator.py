@@ -4,8 +4,13 @@ Each pan sits on a load cell behind an HX711.  The model, in grams before the
 ADC, is the sum of the loads on the pan, each with the force of the hand that
 put it down or took it off (companion/sensing/hands.py: press, release, ringing,
 touch) and the cell's creep (`creep` x mass with time constant `creep_tau_s`),
-plus a fraction (`crosstalk`) of every transient of the other pan, a slow
-bounded zero drift, white noise and occasional spikes (corrupt reads).  Grams
+plus a fraction (`crosstalk`) of every transient of the other pan.  Each pan rings at
+its own frequency, from its cell's stiffness and what it carries
+(companion/sensing/mechanics.py, `Realism.pan_ringing`; the `PESSIMISTIC` preset keeps
+the hand families' 5-12 Hz instead).  The HX711 turns that force into readings as its
+digital filter does, each a sinc⁴ average over the four conversion periods before it
+(companion/sensing/conversion.py, `Realism.conversion`); a slow bounded zero drift,
+white noise and occasional spikes (corrupt reads) come on top.  Grams
 become counts through a per-channel offset and counts/gram, so tare and
 calibration matter.  Everything random comes from the seed: the same seed and
 the same calls give the same samples, however often `poll()` is called.
@@ -24,7 +29,9 @@ from typing import Mapping
 
 import numpy as np
 
+from companion.sensing import mechanics
 from companion.sensing.classes import PieceClass, resolve
+from companion.sensing.conversion import ORDER, Conversion
 from companion.sensing.hands import FAMILIES, Bump, Transient, lift, press
 from companion.sensing.source import Clock, Sample, SourceStatus, WeightSource, monotonic
 
@@ -69,7 +76,19 @@ class Realism:
     rate_error: float = 0.01  # each HX711's own oscillator: rate within ±1 %
     families: tuple[str, ...] = ("press",)  # hand families a placement is drawn from (see FAMILIES)
     hard: bool = False  # draw every family's hard end (the stress set)
+    pan_ringing: bool = True  # a pan rings at its own frequency (mechanics.py), whatever `ring_hz` a hand drew
+    conversion: bool = True  # readings are the HX711's sinc⁴ averages (conversion.py), not instant samples
 
+
+PARTS = Realism()
+"""True to the seesaw's parts (the default): each pan's ringing from its cell and load, read
+through the HX711's filter."""
+
+PESSIMISTIC = Realism(pan_ringing=False)
+"""A pan rings at the hand families' 5-12 Hz, as slow as a reading can follow: far slower than
+the parts ring (docs/hx711.md), kept to test a judge against the worst."""
+
+PRESETS = {"parts": PARTS, "pessimistic": PESSIMISTIC}
 
 QUIET = Realism(noise_g=0.0, spike_rate=0.0, overshoot_max=0.0, ring_max=0.0, creep_max=0.0,
                 drift_g=0.0, crosstalk_max=0.0, rate_error=0.0)
@@ -109,6 +128,8 @@ class _Channel:
     t0: float
     drift_period_s: float
     drift_phase: float
+    deflection_mm: float  # the cell's at capacity (mechanics.py): its stiffness
+    conversion: Conversion
     next_index: int = 0
     block_index: int = -1
     block: dict = field(default_factory=dict)
@@ -155,11 +176,14 @@ class SimulatedSeesaw(WeightSource):
             rate = self.rate_hz * (1.0 + rng.uniform(-1, 1) * realism.rate_error)
             offset = int(rng.integers(-300_000, 300_000)) if offsets is None else int(offsets[c])
             scale = float(rng.uniform(380.0, 900.0)) if counts_per_gram is None else float(counts_per_gram[c])
+            t0 = start + rng.uniform(0.0, 1.0 / rate)
             self._chan.append(_Channel(
-                offset=offset, counts_per_gram=scale, period_s=1.0 / rate,
-                t0=start + rng.uniform(0.0, 1.0 / rate),
+                offset=offset, counts_per_gram=scale, period_s=1.0 / rate, t0=t0,
                 drift_period_s=_uniform(rng, realism.drift_period_s),
-                drift_phase=float(rng.uniform(0.0, 2 * np.pi))))
+                drift_phase=float(rng.uniform(0.0, 2 * np.pi)), deflection_mm=0.0,
+                conversion=Conversion(t0, 1.0 / rate)))
+        for ch in self._chan:  # drawn after the rest, so a seed keeps its offsets, scales and clocks
+            ch.deflection_mm = _uniform(rng, mechanics.DEFLECTION_MM)
 
     # -- loads -----------------------------------------------------------------
 
@@ -203,24 +227,34 @@ class SimulatedSeesaw(WeightSource):
             cls = resolve(piece, self.table)
             grams = cls.mass_g + float(rng.uniform(-1.0, 1.0)) * cls.spread_g
         r = self.realism
+        put = transient if transient is not None else self.draw_transient(rng)
+        hz = self.pan_hz(channel, float(grams))
         load = _Load(
             id=self._placements, channel=channel, label=piece or f"{grams:g} g", mass_g=float(grams),
             placed_at=self.clock() if at is None else float(at),
-            put=transient if transient is not None else self.draw_transient(rng),
+            put=replace(put, ring_hz=hz) if r.pan_ringing else put,
             creep=float(rng.uniform(0.0, r.creep_max)), creep_tau_s=_uniform(rng, r.creep_tau_s),
             crosstalk=float(rng.uniform(0.0, r.crosstalk_max)))
         self._loads.append(load)
+        self._changed()
         family = FAMILIES.get(load.put.family)
         knock = family.draw_bump(rng, r.hard, load.put) if family is not None else None
         if knock is not None:
             share = (1.0, 0.0) if channel == 0 else (0.0, 1.0)
-            self.bump(replace(knock, at=load.placed_at + load.put.first_release_s + knock.at, share=share)
+            self.bump(replace(knock, at=load.placed_at + load.put.first_release_s + knock.at, share=share,
+                              hz=hz if r.pan_ringing else knock.hz)  # a knocked pan rings at its own frequency
                       if knock.own else replace(knock, at=load.placed_at + load.put.letgo_s + knock.at))
         return load.id
 
     def bump(self, knock: Bump) -> None:
         """Knock the table (both pans feel it)."""
         self._bumps.append(knock)
+        self._changed()
+
+    def _changed(self) -> None:
+        """A load or knock came or went: the chips' kept past of the signal may be out of date."""
+        for ch in self._chan:
+            ch.conversion.forget()
 
     def remove(self, pan: int | str, load_id: int | None = None, *, at: float | None = None,
                transient: Transient | None = None) -> None:
@@ -233,7 +267,17 @@ class SimulatedSeesaw(WeightSource):
         load = present[-1]
         rng = self._rng()
         load.removed_at = self.clock() if at is None else float(at)
-        load.take = transient if transient is not None else self.draw_transient(rng, lifting=True)
+        take = transient if transient is not None else self.draw_transient(rng, lifting=True)
+        if self.realism.pan_ringing:  # the pan rings with what stays on it
+            take = replace(take, ring_hz=self.pan_hz(channel))
+        load.take = take
+        self._changed()
+
+    def pan_hz(self, pan: int | str, adding_g: float = 0.0) -> float:
+        """The frequency a pan rings at with what lies on it now, plus `adding_g` (mechanics.py)."""
+        channel = self._pan(pan)
+        on = sum(ld.mass_g for ld in self._loads if ld.channel == channel and ld.removed_at is None)
+        return mechanics.ring_hz(max(0.0, on + adding_g), self._chan[channel].deflection_mm)
 
     def clear(self, at: float | None = None) -> None:
         """Take everything off both pans."""
@@ -287,6 +331,14 @@ class SimulatedSeesaw(WeightSource):
             total += force if own else ld.crosstalk * (force - static)
         return total
 
+    def read_grams(self, channel: int, t: np.ndarray) -> np.ndarray:
+        """The noiseless readings a pan's chip would give at times `t`: `ideal_grams` through its
+        conversion (the same, with `Realism.conversion` off), drift aside.  For oracles: what a
+        judge could at best see."""
+        if not self.realism.conversion:
+            return self.ideal_grams(channel, t)
+        return self._chan[channel].conversion.at(lambda fine: self.ideal_grams(channel, fine), t)
+
     @staticmethod
     def _creep(ld: _Load, t: np.ndarray) -> np.ndarray:
         """The cell's slow creep under a load, and its recovery once the load is gone."""
@@ -338,7 +390,11 @@ class SimulatedSeesaw(WeightSource):
         ch.next_index = k1
         t = ch.t0 + np.arange(k0, k1) * ch.period_s
         noise = self._noise(channel, k0, k1)
-        grams = self.ideal_grams(channel, t) + self._drift_g(ch, t) + self.realism.noise_g * noise["z"]
+        if self.realism.conversion:
+            force = ch.conversion.readings(lambda fine: self.ideal_grams(channel, fine), k0, k1)
+        else:
+            force = self.ideal_grams(channel, t)
+        grams = force + self._drift_g(ch, t) + self.realism.noise_g * noise["z"]
         counts = ch.offset + ch.counts_per_gram * grams
         spikes = noise["spike"] < self.realism.spike_rate
         if spikes.any():
@@ -359,7 +415,8 @@ class SimulatedSeesaw(WeightSource):
         now = self.clock()
         samples = [s for c in range(self.channels) for s in self._samples(c, now)]
         samples.sort(key=lambda s: (s.t, s.channel))
-        horizon = min(ch.t0 + ch.next_index * ch.period_s for ch in self._chan)
+        # the oldest moment a coming reading still averages (the filter looks back ORDER periods)
+        horizon = min(ch.t0 + (ch.next_index - ORDER) * ch.period_s for ch in self._chan)
         self._loads = [ld for ld in self._loads if ld.end() >= horizon]
         self._bumps = [b for b in self._bumps if b.end() >= horizon]
         return samples
