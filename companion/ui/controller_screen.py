@@ -38,7 +38,7 @@ class ControllerScreen(GameScreen):
         self.controller: Controller | None = None
         self.cpu = ThinkingThread(f"{self.kind}-cpu")
         self._asked = None  # (controller, epoch) the computer was last asked at
-        self.input_lock = InputLock(on_release=self.refresh)  # drawn again when taps are taken again
+        self.input_lock = InputLock()
         self.news_lock = InputLock()
 
     def take(self, controller: Controller) -> None:

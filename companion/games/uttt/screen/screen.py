@@ -19,6 +19,7 @@ from companion.games.uttt.controller import UtttController
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
+from companion.ui.input_lock import InputLock
 from companion.ui.widgets import Ask
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -40,6 +41,7 @@ class UtttScreen(ControllerScreen):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
+        self.input_lock = InputLock(on_release=self.refresh)  # the board is dead while held: drawn live again
         self.asking: Ask | None = None  # the question before a new game, while it is open
         self.rng = random.Random()
 
