@@ -103,12 +103,18 @@ class Words(str):
     params: dict
 
     def __new__(cls, key: str, /, **params):
-        words = super().__new__(cls, " / ".join(translate(key, language, **params) for language in LANGUAGES))
+        words = super().__new__(cls, " / ".join(translate(key, language, **_said_in(params, language))
+                                                for language in LANGUAGES))
         words.key, words.params = key, params
         return words
 
     def text(self, language: str) -> str:
-        return translate(self.key, language, **self.params)
+        return translate(self.key, language, **_said_in(self.params, language))
+
+
+def _said_in(params: dict, language: str) -> dict:
+    """A message's values with any `Words` among them said in `language` too."""
+    return {k: v.text(language) if isinstance(v, Words) else v for k, v in params.items()}
 
 
 def said(thing, language: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Callable, TextIO
 
-from companion.i18n import translate
+from companion.i18n import said, translate
 from companion.sensing.pipeline import Pipeline, rate_differs
 from companion.sensing.source import Clock, WeightSource, monotonic
 
@@ -27,7 +27,7 @@ def format_status(source: WeightSource, pipeline: Pipeline, wanted_rate: float |
                      f"{'STABLE' if r.stable else 'moving'}  {ch.rate_hz:5.1f} Hz  flags {flags}")
     st = source.status()
     state = "connected" if st.connected else "DISCONNECTED"
-    lines.append(f"{st.source}: {state}  bad {st.bad}  dropped {st.dropped}  {st.detail}")
+    lines.append(f"{st.source}: {state}  bad {st.bad}  dropped {st.dropped}  {said(st.detail, lang)}")
     for high in st.extra.get("clock_high_us", []):  # the GPIO path: how long its clock pulses stay high
         if high["transfers"]:
             lines.append(f"clock high ({high['path']}): median {high['median']:.1f} µs, max {high['max']:.1f} µs, "

@@ -16,6 +16,7 @@ from typing import Callable
 
 import serial
 
+from companion.i18n import Words
 from companion.sensing.serial_protocol import (
     GAINS, PROTOCOL_VERSION, RATES, RAW_MAX, RAW_MIN, SEQ_MODULO, Fault, Hello,
     LineError, LineSplitter, Reply, SampleLine, encode_command, parse_line, seq_gap)
@@ -27,14 +28,18 @@ READ_TIMEOUT = 0.05  # seconds a read waits; bounds how quickly close() is notic
 HELLO_RETRY = 0.5  # seconds between HELLO commands while waiting for the answer
 RATE_WINDOW = 2.0  # seconds of sample lines the measured rate averages over
 
-FAULT_TEXT = {
-    "missing": "HX711 not answering: check its wiring and 3.3 V supply",
-    "desync": "HX711 out of step (reset by the firmware): check the SCK and DOUT wires",
+FAULT_TEXT = {  # a FAULT line's code: its words (companion/locale/sensing.yaml)
+    "missing": "sensing.serial_fault_missing",
+    "desync": "sensing.serial_fault_desync",
 }
 
 
+def fault_words(channel: int, code: str) -> Words:
+    return Words("sensing.serial_channel_fault", channel=channel, fault=Words(FAULT_TEXT[code]))
+
+
 class LinkLost(Exception):
-    """The connection must be dropped and opened again; the message says why."""
+    """The connection must be dropped and opened again; the message (`Words`) says why."""
 
 
 @dataclass
@@ -45,7 +50,7 @@ class LinkStats:
     dropped: int = 0  # sequence gaps + samples pushed out of a full queue
     restarts: int = 0  # sequence numbering restarted without a HELLO
     connections: int = 0  # successful handshakes
-    last_error: str = ""
+    last_error: str = ""  # Words, for a person
     arrivals: deque = field(default_factory=lambda: deque(maxlen=2048))  # sample-line times
 
     def rate(self, now: float) -> float:
@@ -103,13 +108,13 @@ class DeviceSession:
                 self.faults.pop(msg.channel, None)
             else:
                 self.faults[msg.channel] = msg.code
-                self.stats.last_error = f"channel {msg.channel}: {FAULT_TEXT[msg.code]}"
+                self.stats.last_error = fault_words(msg.channel, msg.code)
         elif isinstance(msg, Reply):
             self._reply(msg)
 
     def _reply(self, msg: Reply) -> None:
         if not msg.ok:
-            self.stats.last_error = f"firmware refused {msg.command}: {msg.detail}"
+            self.stats.last_error = Words("sensing.serial_refused", command=msg.command, detail=msg.detail)
         elif msg.command in ("RATE", "GAIN") and msg.detail.isdigit():
             self.settings[msg.command.lower()] = int(msg.detail)
         elif msg.command in ("START", "STOP"):
@@ -160,11 +165,11 @@ class SerialSource(WeightSource):
                  backoff: tuple[float, float] = (0.25, 4.0), max_queue: int = 10_000,
                  opener: Callable[[str], serial.SerialBase] = open_unconfigured):
         if rate is not None and rate not in RATES:
-            raise SensorError(f"serial: rate must be 10 or 80 samples/s, not {rate!r}; fix the sensor rate setting")
+            raise SensorError(Words("sensing.serial_bad_rate", rate=repr(rate)))
         if gain is not None and gain not in GAINS:
-            raise SensorError(f"serial: gain must be 128, 64 or 32, not {gain!r}; fix the sensor gain setting")
+            raise SensorError(Words("sensing.serial_bad_gain", gain=repr(gain)))
         if baudrate == 1200:
-            raise SensorError("serial: 1200 baud reboots a Pico into its boot loader; use 115200")
+            raise SensorError(Words("sensing.serial_1200_baud"))
         self.port = port
         self._rate, self._gain = rate, gain
         self._streaming = True
@@ -196,12 +201,12 @@ class SerialSource(WeightSource):
             connected = self._connected
             rate = stats.rate(self._clock()) if connected else 0.0
             if connected and hello:
-                detail = (f"{self.port}: firmware {hello.firmware}, {settings.get('rate')}/s, "
-                          f"gain {settings.get('gain')}")
-                if faults:
-                    detail += "; " + "; ".join(f"channel {c}: {FAULT_TEXT[f]}" for c, f in sorted(faults.items()))
+                detail = Words("sensing.serial_connected", port=self.port, firmware=hello.firmware,
+                               rate=settings.get("rate"), gain=settings.get("gain"))
+                for c, f in sorted(faults.items()):
+                    detail = Words("sensing.serial_and", first=detail, then=fault_words(c, f))
             else:
-                detail = stats.last_error or f"{self.port}: connecting"
+                detail = stats.last_error or Words("sensing.serial_connecting", port=self.port)
             return SourceStatus(
                 source="serial", connected=connected, rate_hz=rate, bad=stats.bad,
                 dropped=stats.dropped, detail=detail,
@@ -221,7 +226,7 @@ class SerialSource(WeightSource):
     def set_rate(self, rate: int) -> None:
         """Ask for 10 or 80 samples/s (needs the RATE pin wired; see firmware/README.md)."""
         if rate not in RATES:
-            raise SensorError(f"serial: rate must be 10 or 80 samples/s, not {rate!r}")
+            raise SensorError(Words("sensing.serial_bad_rate", rate=repr(rate)))
         self._rate = rate
         self._commands.append(encode_command("RATE", rate))
 
@@ -254,7 +259,7 @@ class SerialSource(WeightSource):
                 self._connect_and_serve()
             except Exception as e:
                 log.exception("serial link on %s", self.port)
-                self._lost(f"{self.port}: unexpected error {e!r}; retrying")
+                self._lost(Words("sensing.serial_unexpected", port=self.port, error=repr(e)))
             if self._stats.connections > handshakes:
                 delay = self._backoff[0]
             self._stop.wait(delay)
@@ -266,19 +271,18 @@ class SerialSource(WeightSource):
         try:
             port = self._open()
         except (serial.SerialException, OSError, ValueError) as e:
-            self._lost(f"cannot open {self.port}: {e}; is the seesaw plugged in?")
+            self._lost(Words("sensing.serial_cannot_open", port=self.port, error=str(e)))
             return
         except Exception as e:  # e.g. a pyserial URL handler's KeyError for a bad option
             log.exception("opening serial port %s", self.port)
-            self._lost(f"cannot open {self.port} ({type(e).__name__}: {e}); check the port "
-                       "setting (sensor.serial.port)")
+            self._lost(Words("sensing.serial_bad_port", port=self.port, error=f"{type(e).__name__}: {e}"))
             return
         try:
             self._serve(port)
         except (serial.SerialException, OSError) as e:
-            self._lost(f"lost {self.port}: {e}")
+            self._lost(Words("sensing.serial_lost", port=self.port, error=str(e)))
         except LinkLost as e:
-            self._lost(f"{self.port}: {e}")
+            self._lost(Words("sensing.serial_port_said", port=self.port, why=e.args[0]))
         finally:
             _close_quietly(port)
 
@@ -291,7 +295,7 @@ class SerialSource(WeightSource):
         port.open()
         return port
 
-    def _lost(self, why: str) -> None:
+    def _lost(self, why: Words) -> None:
         with self._lock:
             self._connected = False
             self._stats.last_error = why
@@ -310,8 +314,7 @@ class SerialSource(WeightSource):
                 self._push(session.feed(data, now) if data else [])
             if session.hello is None:
                 if now - start > self._handshake_timeout:
-                    raise LinkLost(f"no HELLO within {self._handshake_timeout:g} s: "
-                                   "is the seesaw firmware installed on this port?")
+                    raise LinkLost(Words("sensing.serial_no_hello", s=self._handshake_timeout))
                 if now >= next_hello:
                     port.write(encode_command("HELLO"))
                     next_hello = now + HELLO_RETRY
@@ -321,7 +324,7 @@ class SerialSource(WeightSource):
                 self._handshake(session)
             silent = now - session.last_rx
             if silent > self._silence_timeout:
-                raise LinkLost(f"no data for {silent:.1f} s")
+                raise LinkLost(Words("sensing.serial_silent", s=silent))
             if silent > self._silence_timeout / 2 and not pinged:
                 port.write(encode_command("PING", "alive"))
             pinged = silent > self._silence_timeout / 2
@@ -331,9 +334,8 @@ class SerialSource(WeightSource):
     def _handshake(self, session: DeviceSession) -> None:
         hello = session.hello
         if hello.protocol != PROTOCOL_VERSION:
-            raise LinkLost(f"firmware {hello.firmware} speaks protocol {hello.protocol}, this "
-                           f"companion speaks {PROTOCOL_VERSION}: copy this companion's firmware "
-                           "onto the seesaw (firmware/README.md, 'Copying the firmware')")
+            raise LinkLost(Words("sensing.serial_protocol", firmware=hello.firmware, theirs=hello.protocol,
+                                 ours=PROTOCOL_VERSION))
         self._commands.clear()  # the wanted settings are re-sent below
         if self._rate is not None and self._rate != hello.rate:
             self._commands.append(encode_command("RATE", self._rate))

@@ -8,22 +8,25 @@ Every refusal (`Refused`, from the rules or the controller) is shown one way: it
 in `notice_text`, which a screen's `Notice` (widgets.kv) draws in the side panel's place
 until a tap on it or the next input that is taken; "not now" (a dimmed button, the
 computer's step) says nothing.
+
+Two input locks (ui/input_lock.py): `news_lock`, held just after the computer's move is
+drawn, while `act` takes nothing; `input_lock`, held by a screen after an entry a bounced
+finger must not make twice (its buttons or board change under the finger), which that
+screen checks before such an entry (a button elsewhere, Undo, is still taken).
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from kivy.properties import StringProperty
 
 from companion.play.controller import Controller, Refused, Text, refusal
 from companion.ui.computer import ThinkingThread
+from companion.ui.input_lock import COMPUTER_NEWS_S, InputLock
 from companion.ui.widgets import GameScreen
 
 NOT_NOW = "play.not_now"  # a dimmed button, the computer's step: nothing to say
-COMPUTER_NEWS_S = 0.35  # after the computer's move is drawn, taps wait this long: a quick run of
-#                         taps meant for the screen before never skips what the computer did
 
 
 class ControllerScreen(GameScreen):
@@ -35,7 +38,8 @@ class ControllerScreen(GameScreen):
         self.controller: Controller | None = None
         self.cpu = ThinkingThread(f"{self.kind}-cpu")
         self._asked = None  # (controller, epoch) the computer was last asked at
-        self.computer_shown_at = float("-inf")  # when the computer's last move was drawn (monotonic)
+        self.input_lock = InputLock()
+        self.news_lock = InputLock()
 
     def take(self, controller: Controller) -> None:
         """Draw and drive `controller` from now on; the one before is let go."""
@@ -63,17 +67,17 @@ class ControllerScreen(GameScreen):
             self.cpu.start(turn.think, lambda actions: self._computer_moved(controller, turn, actions))
 
     def _computer_moved(self, controller: Controller, turn, actions) -> None:
-        self.computer_shown_at = time.monotonic()
+        self.news_lock.hold(COMPUTER_NEWS_S)  # a tap now was meant for the screen before
         controller.computer_done(turn, actions)
 
     @property
-    def input_held(self) -> bool:
-        """The computer's move was drawn moments ago: a tap now was meant for the screen before."""
-        return time.monotonic() - self.computer_shown_at < COMPUTER_NEWS_S
+    def locked(self) -> bool:
+        """Either lock is held: a person waits before the next tap."""
+        return self.input_lock.held or self.news_lock.held
 
     def act(self, kind: str, value: Any = None) -> bool:
         """Input `kind` from whoever holds the screen; False when it was refused (or held)."""
-        if self.input_held:
+        if self.news_lock.held:
             return False
         try:
             taken = self.controller.act(self.controller.holder(), kind, value) is not False
@@ -92,3 +96,5 @@ class ControllerScreen(GameScreen):
 
     def close(self) -> None:
         self.cpu.cancel()
+        self.input_lock.release()
+        self.news_lock.release()

@@ -86,7 +86,7 @@ class GuiDriver:
     def settle(self, screen, timeout: float = 20.0) -> None:
         """Let the computer's thread finish and its turn be played (clock only, no frames drawn)."""
         end = time.monotonic() + timeout
-        while screen.thinking or getattr(screen, "input_held", False):  # as a person, who sees its move first
+        while screen.thinking or getattr(screen, "locked", False):  # as a person, who sees its move first
             assert time.monotonic() < end, "the computer never answered"
             Clock.tick()
         Clock.tick_draw()  # the layout follows the new stage before the next touch

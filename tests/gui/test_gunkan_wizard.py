@@ -226,3 +226,26 @@ def test_the_wizard_reads_in_english(gui, wizard):
                 wizard.virtual_hand()
     assert "Every pair of neighbouring classes is well apart" in wizard.status_text
     gui.screenshot("w04-report-en")
+
+
+@pytest.mark.parametrize("lang, said", [("ja", "校正データがこのセンサーと合いません。校正をやり直してください。"),
+                                        ("en", "The calibration data does not fit this sensor: run `companion calibrate` again.")],
+                         ids=["ja", "en"])
+def test_a_stored_calibration_that_does_not_fit_is_refused_in_the_tables_language(gui, lang, said):
+    """A calibration error reads from the catalog in the app's language (it read both, or
+    English), under the button that chose it (in the mass step the status line is hidden)."""
+    gui.app.change_setting(language=lang)
+    gui.app.store.save_calibration("one pan only", {"channels": [{"offset": 0, "counts_per_gram": 400.0}]})
+    gui.tap(gui.tile("gunkan"))
+    gui.tap(gui.screen.ids.calibrate)
+    wizard = gui.screen
+    gui.tap(wizard.ids.stored)
+    gui.tap(wizard.dialog.buttons["one pan only"])
+    assert wizard.stored_refusal == said
+    label = wizard.ids.stored_refusal
+    assert label.text.replace("\n", "") == said.replace(" ", "") if lang == "ja" else label.text == said
+    assert label.opacity == 1 and label.height > 20
+    assert gui.app.cfg.sensor.calibration != "one pan only"  # not taken into use
+    gui.screenshot("w05-stored-refused")
+    gui.tap(wizard.ids.stored)  # asked again: the old refusal goes
+    assert wizard.stored_refusal == ""

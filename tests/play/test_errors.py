@@ -131,3 +131,46 @@ def test_a_bent_saved_state_is_refused_as_illegal_and_nothing_else(state, value,
         game.state_from_json(data)
     except Refused as error:
         assert error.text("ja") != error.key
+
+
+BUILT_INS = {"ValueError", "KeyError", "TypeError", "RuntimeError", "IndexError", "LookupError", "Exception",
+             "AssertionError"}
+# Where a bare built-in is raised in what input reaches (games/, play/, seats/), and why no
+# player's or phone's input gets there (so it is a programming error, not a refusal).
+NOT_INPUT = {
+    ("games/navalwar/choices.py", "path"): "a label for an action the rules listed as legal",
+    ("games/navalwar/moves.py", "options"): "a decision kind the flow itself names",
+    ("games/battleship/ai.py", "__init__"): "the level comes from the start panel's choices or the checked stored lineup",
+    ("games/battleship/ai.py", "act"): "the controller asks the computer only on its own turn",
+    ("games/gunkan/controller.py", "on_weighing"): "the weighing is offered to the table only: the screen's tick",
+    ("games/gunkan/weighplan.py", "scripted"): "tests' and the bench's simulated hand, bounded in simulated time",
+    ("games/gunkan/table.py", "judge_identified"): "rules.py checks the pieces (SHIPS, PIECES) before asking",
+    ("games/gunkan/table.py", "judge_seesaw"): "rules.py checks the comparison (COMPARISONS) before asking",
+    ("games/uttt/ai.py", "search_move"): "the core asked for by name (tests, bench) is not built: the set-up, said how to fix",
+    ("games/kuku/end.py", "end_of_attack"): "the rules ask whose last ship was the leader before both fleets end",
+    ("games/kuku/ai.py", "act"): "the controller asks the computer only in referee mode",
+    ("play/state.py", "evolve"): "a field the code names (a state is written only by its own methods)",
+    ("play/session.py", "resume"): "caught three lines on, turned into UnreadableGame naming the game",
+}
+
+
+def bare_raises():
+    """(path, function) of every `raise <built-in>(...)` under games/, play/ and seats/."""
+    for part in ("games", "play", "seats"):
+        for path in sorted((PACKAGE / part).rglob("*.py")):
+            tree = ast.parse(path.read_text())
+            for function in ast.walk(tree):
+                if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for node in ast.walk(function):
+                    if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) \
+                            and getattr(node.exc.func, "id", None) in BUILT_INS:
+                        yield str(path.relative_to(PACKAGE)), function.name
+
+
+def test_no_bare_built_in_is_raised_where_input_reaches_but_for_a_stated_reason():
+    """A player's or a phone's input is refused with `Refused` (its words in both languages);
+    a bare ValueError/KeyError/... there is a programming error, listed with why no input
+    gets to it.  A new one must be a `Refused`, or join the list with its reason."""
+    unexplained = sorted(set(bare_raises()) - set(NOT_INPUT))
+    assert not unexplained, f"raise Refused(key, ...) instead, or say why no input reaches: {unexplained}"

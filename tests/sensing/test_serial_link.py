@@ -338,3 +338,33 @@ def test_reader_recovers_from_an_unexpected_exception(device, where):
         wait_until(lambda: "boom" in source.status().extra["last_error"])
         wait_until(lambda: source.status().connected)
         assert failures == []
+
+
+def test_a_fault_and_the_status_read_in_each_language(device, link):
+    """A FAULT line and the status a person reads (`companion monitor`, the problem panel)
+    come from the catalog in the configured language; a log still reads both."""
+    from companion.i18n import said
+    from companion.sensing.monitor import format_status
+    from companion.sensing.pipeline import Pipeline
+
+    source = link()
+    wait_until(lambda: source.status().connected)
+    device.send(frame("FAULT 1 missing", "\r\n"))
+    wait_until(lambda: "channel 1" in source.status().detail)
+    detail = source.status().detail
+    assert said(detail, "en") == ("fake://seesaw: firmware 2.0.0, 10/s, gain 128; "
+                                  "channel 1: HX711 not answering: check its wiring and 3.3 V supply")
+    assert said(detail, "ja").startswith("fake://seesaw：ファームウェア 2.0.0、毎秒 10 回、ゲイン 128／チャンネル 1：HX711 が応答しません")
+    assert "HX711 not answering" not in said(detail, "ja")
+    assert "HX711 が応答しません" in str(detail) and "HX711 not answering" in str(detail)  # the log's: both
+    assert "チャンネル 1：HX711 が応答しません" in format_status(source, Pipeline(), lang="ja")[-1]
+    assert said(source.status().extra["last_error"], "ja").startswith("チャンネル 1：")
+
+
+def test_a_wrong_setting_is_said_in_the_configured_language():
+    from companion.i18n import said
+
+    with pytest.raises(SensorError) as refused:
+        SerialSource("loop://", rate=20)
+    assert said(refused.value, "ja").startswith("シリアル：速度は毎秒 10 回か 80 回です（20 ではなく）")
+    assert said(refused.value, "en") == "serial: rate must be 10 or 80 samples/s, not 20; fix the sensor rate setting"

@@ -29,6 +29,7 @@ import numpy as np
 from companion.errors import UnknownLevel
 from companion.games.kuku.board import CELL_INDEX, CELLS, PRODUCTS, cells_of, value
 from companion.games.kuku.rules import ship_of
+from companion.i18n import Words
 
 LEVELS = (1, 2, 3)
 N_CELLS = len(CELLS)
@@ -107,7 +108,7 @@ class KukuAI:
 
     def __init__(self, level: int = 3, rng: random.Random | None = None, particles: int = 512):
         if level not in LEVELS:
-            raise UnknownLevel(f"強さ {level!r} はありません。/ No level {level!r}; choose one of {list(LEVELS)}.")
+            raise UnknownLevel(Words("play.unknown_level", level=repr(level), levels=list(LEVELS)))
         self.level = level
         self.rng = rng or random.Random()
         self.particles = particles

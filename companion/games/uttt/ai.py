@@ -29,6 +29,7 @@ from typing import Callable
 
 from companion.errors import UnknownLevel
 from companion.games.uttt import core
+from companion.i18n import Words
 from companion.games.uttt.playout import legal_moves
 from companion.games.uttt.rules import ONGOING, Engine, UtttState, move as action
 from companion.games.uttt.search import Search
@@ -70,8 +71,7 @@ def config_for(level: str | SearchConfig, time_limit: float | None = None,
     elif level in LEVELS:
         config = LEVELS[level]
     else:
-        raise UnknownLevel(f"強さ {level!r} はありません。/ No level {level!r}; "
-                           f"choose one of {sorted(LEVELS)}.")
+        raise UnknownLevel(Words("play.unknown_level", level=repr(level), levels=sorted(LEVELS)))
     if iterations is not None:
         return replace(config, iterations=iterations, time_limit=time_limit)
     if time_limit is not None:

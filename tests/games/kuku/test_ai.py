@@ -114,3 +114,13 @@ def test_levels_are_checked():
     assert LEVELS == (1, 2, 3)
     with pytest.raises(ValueError):
         KukuAI(4)
+
+
+def test_an_unknown_level_is_refused_in_each_language():
+    from companion.errors import UnknownLevel
+    from companion.i18n import said
+
+    with pytest.raises(UnknownLevel) as refused:
+        KukuAI(4)
+    assert said(refused.value, "ja") == "強さ 4 はありません（[1, 2, 3] のどれか）。"
+    assert said(refused.value, "en") == "No level 4; choose one of [1, 2, 3]."

@@ -46,8 +46,12 @@ O_THREATENS = dict(x_won=(4,), o_won=(0, 1), b2=([4, 8], [0, 1]), b5=([4], [8]))
 def test_levels_and_titles():
     assert list(LEVELS) == ["easy", "medium", "hard"]
     assert LEVEL_TITLES == {"easy": "初級", "medium": "中級", "hard": "上級"}
-    with pytest.raises(CompanionError, match="level"):
+    with pytest.raises(CompanionError, match="level") as refused:
         config_for("grandmaster")
+    from companion.i18n import said  # the words from the catalog, in each language
+
+    assert said(refused.value, "ja") == "強さ 'grandmaster' はありません（['easy', 'hard', 'medium'] のどれか）。"
+    assert said(refused.value, "en") == "No level 'grandmaster'; choose one of ['easy', 'hard', 'medium']."
 
 
 def test_levels_are_defined_by_strength_or_time_not_a_hidden_cap():

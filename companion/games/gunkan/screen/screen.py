@@ -3,7 +3,7 @@
 It draws `GunkanController.display(TABLE)` and forwards touches and the seesaw's
 readings to it (companion/games/gunkan/controller.py is the referee and holds the
 flow of play).  What stays here is the screen's own: the clock that polls the
-seesaw, a short input lock after a press (the buttons change under the finger),
+seesaw, the input lock held after a press (the buttons change under the finger),
 the dialogs, the sounds, the virtual pieces tray and the guided first battle (guide.py
 says which step the table is at; the screen shows its card in the log's place and
 outlines what the step is about).
@@ -19,7 +19,6 @@ calibration (seesaw.virtual_calibration); real sensors need the wizard (or
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from kivy.clock import Clock
@@ -40,7 +39,6 @@ from companion.ui.widgets import whole_lines
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 TICK_S = 0.05
-INPUT_LOCK_S = 0.3
 TONES = {"panel": theme.PANEL, "gold": theme.GOLD, "warn": theme.WARN, "accent": theme.ACCENT,
          "seat0": theme.RED, "seat1": theme.BLUE, "text": theme.TEXT}
 
@@ -78,7 +76,6 @@ class GunkanScreen(ControllerScreen):
         self._heard = None  # the controller's last cue played
         self._buttons_key = None
         self._tray = self._tray_lang = None  # made once: it is slow to build
-        self._unlock_at = 0.0
         self.guide: Guide | None = None
 
     # life ------------------------------------------------------------------------
@@ -151,16 +148,11 @@ class GunkanScreen(ControllerScreen):
 
     # input: every press goes to the controller, from the table --------------------------
 
-    @property
-    def locked(self) -> bool:
-        """Just after a press the buttons change under the finger: a second tap is ignored."""
-        return time.monotonic() < self._unlock_at
-
     def _press(self, kind: str, value=None) -> None:
-        if self.locked:
-            return
-        self._unlock_at = time.monotonic() + INPUT_LOCK_S
-        self.act(kind, value)
+        """A button: after it, taken or not, the buttons change under the finger (the lock)."""
+        if not self.input_lock.held:
+            self.act(kind, value)
+            self.input_lock.hold()
 
     def act(self, kind: str, value=None) -> bool:
         taken = super().act(kind, value)

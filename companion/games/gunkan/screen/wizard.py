@@ -19,6 +19,7 @@ from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 
+from companion import i18n
 from companion.errors import CompanionError
 from companion.games.gunkan.calibration import MASS, PIECES, REPORT, SCALE, CalibrationFlow, side
 from companion.games.gunkan.screen.plot import ClassPlot  # noqa: F401  (kv)
@@ -42,6 +43,7 @@ class CalibrationScreen(KnownMassStep, GameScreen):
     pans_text = StringProperty("")
     verify_text = StringProperty("")
     in_use_text = StringProperty("")
+    stored_refusal = StringProperty("")  # why the stored calibration tapped was not taken, under its button
     progress = NumericProperty(0)
     ready = BooleanProperty(False)
     virtual = BooleanProperty(False)
@@ -143,8 +145,9 @@ class CalibrationScreen(KnownMassStep, GameScreen):
         try:
             self.flow.use(self.app.store.calibration(name))
         except CompanionError as exc:
-            self.status_text = str(exc)
+            self.stored_refusal = i18n.said(exc, self.app.lang)  # in the table's language, as every error
             return
+        self.stored_refusal = ""
         self.app.change_setting(sensor={"calibration": name})
         self.list_stored()
 
@@ -231,6 +234,7 @@ class CalibrationScreen(KnownMassStep, GameScreen):
 
     def choose_stored(self) -> None:
         """The stored calibrations, newest first, the one in use ticked: tap one to use it."""
+        self.stored_refusal = ""
         names, current = list(reversed(self.app.store.calibration_names()))[:8], self.in_use()
         answers = [(name, ("✓ " if name == current else "") + name, lambda n=name: self.use(n)) for name in names]
         self.dialog = ChoiceDialog(self.tr("gunkan_ui.wizard_stored"), answers + [("close", self.tr("gunkan_ui.close"), None)])

@@ -3,8 +3,8 @@
 The screen draws `NavalWarController.display(TABLE)` and forwards every tap to it
 (companion/games/navalwar/controller.py holds the flow of play: the stages, which
 seat's entry is awaited, the choices of each step, undo).  Kept here is only what a
-screen owns: its panes and pop-ups, the ship catalogue's search, a short input lock
-after an entry, and scrolling the fleet to move into view (still.py: the list moves only
+screen owns: its panes and pop-ups, the ship catalogue's search, the input lock held
+after an entry (ui/input_lock.py; a step deeper into the choices takes none), and scrolling the fleet to move into view (still.py: the list moves only
 once no finger is near).  The left side shows the shared table: the piles with the next draw's chance of red (the full odds: behind the
 discards button), a strip per fleet (a target is tapped on it; four fit unscrolled); the
 right side the choices, where a die's banner stands in for the prompt, and a turn's main
@@ -37,7 +37,6 @@ from companion.ui.controller_screen import ControllerScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
-INPUT_LOCK_S = 0.2  # after an entry, taps are ignored this long (no double entries)
 GOLD_HEX = "".join(f"{int(c * 255):02x}" for c in theme.GOLD[:3])
 COMPACT_FROM = 4  # more players than this: one-row fleet strips
 FIRST_ON_FORM = 5  # up to this many players, the start form names who plays first
@@ -81,7 +80,6 @@ class NavalWarScreen(ControllerScreen):
     deck = ObjectProperty(None, allownone=True)  # a `deck` option set by hand (tests)
     deck_text = StringProperty("")  # the set-up panel's line on the cards in play
     deck_broken = BooleanProperty(False)  # the user's card file has a mistake: no new game
-    locked = BooleanProperty(False)  # just after an entry: the panel ignores taps
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -94,7 +92,6 @@ class NavalWarScreen(ControllerScreen):
         self._salvo_slots = SalvoSlots()
         self._still = Stillness()  # the fleet list moves only while no finger is near (still.py)
         self._joined = JoinedShips(self._still, self.refresh)
-        self._unlock_event = None
         # kv ids are weak references: keep both panes alive while one is out of the tree
         self._panes = (self.ids.setup.__self__, self.ids.game.__self__)
         self._room_round = None
@@ -138,26 +135,22 @@ class NavalWarScreen(ControllerScreen):
 
     def choose(self, step: str) -> None:
         """A choice button was tapped: go one step deeper, or play its action."""
-        if not self.locked:
+        if not self.input_lock.held:
             self._entered(lambda: self.act("choose", step))
 
     def extra(self) -> None:
         """The companion rolls the die (or picks the first player) at random."""
-        if not self.locked:
+        if not self.input_lock.held:
             self._entered(lambda: self.act("random"))
 
     def _entered(self, act) -> None:
-        """`act`, then after an entry: a short input lock, the search cleared."""
+        """`act`, then after an entry: the input lock held, the search cleared."""
         before = len(self.session.actions) if self.session else 0
         act()
         if self.session and len(self.session.actions) != before:
             if self.ids.search.text:
                 self.ids.search.text = ""  # a name searched for has been found
-            self.locked = True
-            self._unlock_event = Clock.schedule_once(self._unlock, INPUT_LOCK_S)
-
-    def _unlock(self, *_) -> None:
-        self.locked = False
+            self.input_lock.hold()
 
     # popups ------------------------------------------------------------------
 
@@ -207,8 +200,6 @@ class NavalWarScreen(ControllerScreen):
         super().close()
         self._close_popup()
         self._still.cancel()
-        if self._unlock_event is not None:
-            self._unlock_event.cancel()
 
     # drawing -----------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """The Ultimate Tic-Tac-Toe screen: draws `UtttController.display(TABLE)` and forwards
 touches to it (companion/games/uttt/controller.py holds the flow of play).
 
-The only thing kept here is the screen's own: a short input lock after a move (so a
-double tap plays once); ControllerScreen sends input and runs the computer's thread.
+The only thing kept here is the screen's own: the input lock held after a move (so a
+double tap plays once; ui/input_lock.py), the board not interactive while it is held;
+ControllerScreen sends input and runs the computer's thread.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
@@ -19,11 +19,11 @@ from companion.games.uttt.controller import UtttController
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
+from companion.ui.input_lock import InputLock
 from companion.ui.widgets import Ask
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
-INPUT_LOCK_S = 0.25
 PERSON_COLOURS = {"red": theme.RED, "you": theme.RED, "blue": theme.BLUE, "cpu": theme.BLUE}
 
 
@@ -38,11 +38,10 @@ class UtttScreen(ControllerScreen):
     review_index = NumericProperty(0)
     can_undo = BooleanProperty(False)
     thinking = BooleanProperty(False)
-    locked = BooleanProperty(False)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self._unlock_event = None
+        self.input_lock = InputLock(on_release=self.refresh)  # the board is dead while held: drawn live again
         self.asking: Ask | None = None  # the question before a new game, while it is open
         self.rng = random.Random()
 
@@ -53,9 +52,8 @@ class UtttScreen(ControllerScreen):
     # input: every touch goes to the controller (ControllerScreen.act), from the table ----
 
     def play(self, cell: int) -> None:
-        if not self.locked and self.act("cell", cell):
-            self.locked = True
-            self._unlock_event = Clock.schedule_once(self._unlock, INPUT_LOCK_S)
+        if not self.input_lock.held and self.act("cell", cell):
+            self.input_lock.hold()
             self.refresh()
 
     def new_game(self, kind: str, value=None) -> None:
@@ -70,15 +68,6 @@ class UtttScreen(ControllerScreen):
         self.asking.bind(on_dismiss=lambda *_: self.property("mode").dispatch(self))  # the level shown is the game's
         self.asking.open()
 
-    def _unlock(self, *_):
-        self.locked = False
-        self.refresh()
-
-    def close(self) -> None:
-        super().close()
-        if self._unlock_event is not None:
-            self._unlock_event.cancel()
-
     # drawing ------------------------------------------------------------------------
 
     def refresh(self) -> None:
@@ -90,7 +79,7 @@ class UtttScreen(ControllerScreen):
         board.colours = [PERSON_COLOURS[person] for person in model["players"]]
         board.hints = model["hints"]
         board.view = model["board"]
-        board.interactive = model["interactive"] and not self.locked
+        board.interactive = model["interactive"] and not self.input_lock.held
         self.mode, self.thinking, self.can_undo = model["mode"], model["thinking"], model["can_undo"]
         self.score_text = model["score"].render(tr)
         status = model["status"].render(tr)
