@@ -56,6 +56,10 @@ async def test_two_hundred_sockets_at_once_get_only_the_keyless_places(phones, t
     assert len(accepted) == gate.keyless.per - 1  # one address (loopback): its share, less the first phone
     assert len(refused) == 200 - len(accepted) and {e.status for e in refused} == {503}
     _, room = table
+    for _ in range(100):  # the server adds a link after its handshake answer: a loaded machine lags
+        if len(room.links) >= gate.keyless.per:
+            break
+        await asyncio.sleep(0.05)
     assert len(room.links) == gate.keyless.per
     for ws in accepted:
         await ws.close()
