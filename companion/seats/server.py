@@ -317,8 +317,7 @@ class SeatServer:
         tried.wait()
         if failure:
             self._thread.join()
-            raise SeatsError(f"the phones' server cannot listen on {self.where}: {failure[0]}"
-                             " (set seats.host / seats.port in config.yaml, or seats.enabled: false)")
+            raise SeatsError(i18n.Words("seats.cannot_listen", where=self.where, why=str(failure[0])))
 
     def _serve(self, tried: threading.Event, failure: list) -> None:
         loop = self._loop = asyncio.new_event_loop()

@@ -122,7 +122,7 @@ class CompanionApp(App):
         try:
             server.start()  # a busy port is tried again on its own (server.problem says so meanwhile)
         except SeatsError as exc:
-            self.notice = f"{self.notice}  {exc}".strip()
+            self.notice = f"{self.notice}  {i18n.said(exc, self.lang)}".strip()
             return
         problem = server.problem_in(self.lang)  # a busy port, in the table's language
         if problem:

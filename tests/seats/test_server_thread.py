@@ -12,6 +12,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from companion import i18n
 from companion.games.uttt.controller import UtttController
 from companion.seats.claims import Claims
 from companion.seats.room import Room
@@ -85,8 +86,11 @@ def test_a_busy_port_is_tried_again_until_it_is_free(game):
 
 def test_an_address_no_waiting_mends_is_a_clear_error(game):
     thread, room = game
-    with pytest.raises(SeatsError, match=r"cannot listen on no-such-host.invalid:\d+.*seats.host"):
+    with pytest.raises(SeatsError) as refused:
         SeatServer(room, thread.marshal, "no-such-host.invalid", 0).start()
+    for lang, says, not_said in (("ja", "待ち受けできません", "cannot listen"), ("en", "cannot listen on", "待ち受け")):
+        text = i18n.said(refused.value, lang)  # as the home screen's notice says it
+        assert says in text and not_said not in text and "no-such-host.invalid:" in text and "seats.host" in text
 
 
 @pytest.mark.skipif(not socket.has_ipv6 or not Path("/proc/net/if_inet6").exists(), reason="no IPv6 here")
