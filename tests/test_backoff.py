@@ -125,6 +125,5 @@ def test_consecutive_failing_starts_wait_longer_each_time_and_leave_one_crash_fi
     for n, lines in enumerate(said[1:], start=1):
         wait = 0.5 * 2 ** (n - 1)
         assert len(lines) == 1 and f"the last {n} start" in lines[0] and f"waiting {wait:g} s" in lines[0]
-        assert took[n] >= wait
-    assert took[3] - took[1] >= 1.5 - 0.5  # 2 s of waiting against 0.5 s: the delay grows
+        assert took[n] >= wait  # it did wait (a lower bound: how long Python takes to start varies)
     assert len(list((tmp_path / "run").iterdir())) == (1 if how == "crash" else 0)  # one crash file, not one per try
