@@ -6,7 +6,8 @@ their rules at random.  A trial copies it, flips one bit of one stored value (a 
 UTF-8 bytes, an INTEGER's 64 bits, a REAL's IEEE 754 bits; CHECK constraints are passed
 by as a flip on disk passes them; a flip that would give two rows one key, or a NULL,
 cannot be written and is counted `unstaged`) and opens it as the app does: the start
-(`Store`), Resume (`unfinished`, each game's controller and its table display), History
+(`Store`), Resume (`unfinished`, each game's controller and its table display), the phones
+(each seat's own display and a watcher's, rendered in Japanese and English), History
 (each finished game's row, then its review: every state's table view), every scoreboard's
 tally, the learning report, the phones' seat claims and the calibration.  Per column:
 
@@ -168,6 +169,7 @@ def observe(path: Path) -> dict:
             shown["resume"] = _json([session.record.kind, session.actions, session.turn_starts])
             shown["display"] = guard(f"display {session.id}", lambda s=session: _json(
                 _controller(store, s).display(TABLE)))
+            shown["phones"] = guard(f"phones {session.id}", lambda s=session: _json(_phones(store, s)))
         for record in guard("history", lambda: store.games("finished")) or []:
             shown = seen["games"][record.id]
             shown["history"] = guard(f"history {record.id}", lambda r=record: row_text(app, r))
@@ -188,6 +190,16 @@ def observe(path: Path) -> dict:
         seen["calibration"] = guard("calibration", lambda: _json(store.calibration("default")))
         seen["damaged_calibrations"] = guard("calibration", store.damaged_calibrations) or []
     return seen
+
+
+def _phones(store, session) -> list:
+    """What each seat's phone is sent (the room's snapshot: the seat's own display, in
+    both languages) and what a watcher sees."""
+    from companion.seats.room import render
+
+    controller = _controller(store, session)
+    readers = [*range(len(session.record.players)), TABLE]
+    return [render(controller.display(who), lang) for who in readers for lang in ("ja", "en")]
 
 
 def _claims(store) -> set:

@@ -6,10 +6,11 @@ import argparse
 import os
 import sys
 import tempfile
+import threading
 import time
 
 from companion import config as config_module
-from companion import display, i18n
+from companion import backoff, display, i18n
 from companion.errors import CompanionError
 
 DISPLAY_WAIT_S = 20.0  # a KMS/DRM device can appear a few seconds into the boot
@@ -42,6 +43,17 @@ def main(argv: list[str] | None = None) -> int:
         from companion.doctor import run_doctor
 
         return run_doctor(args.config)
+    # The appliance's starts (under systemd): one that keeps failing waits longer each time.
+    starts = backoff.record() if args.command in (None, "run") else None
+    if starts:
+        starts.begin()
+    status = _start(args, starts)
+    if starts and status == 0:
+        starts.healthy()
+    return status
+
+
+def _start(args: argparse.Namespace, starts: backoff.StartRecord | None = None) -> int:
     cfg = None
     try:
         cfg = config_module.load(args.config)
@@ -57,21 +69,21 @@ def main(argv: list[str] | None = None) -> int:
             from companion import terminal
 
             return terminal.record(cfg, args.source, args.port, args.out, args.seconds, args.note)
-        return run_app(cfg)
+        return run_app(cfg, starts)
     except display.NoDisplay as exc:  # nothing to show it on: the journal has it
         print(f"companion: {exc}", file=sys.stderr)
         return display.EXIT_NO_DISPLAY
     except CompanionError as exc:  # in the configured language (the locale's before the config is read)
         print(f"companion: {i18n.said(exc, i18n.language_from(cfg.language if cfg else 'auto'))}", file=sys.stderr)
         if args.command in (None, "run"):
-            return _show_on_screen(exc, cfg) or 2
+            return _show_on_screen(exc, cfg, starts) or 2
         return 2
     except Exception as exc:  # a bug: its traceback goes to a file, not to the person
         report = _save_traceback(exc)
         print(f"companion: an internal error stopped it ({type(exc).__name__}: {exc}); the "
               f"details are in {report}: please report them", file=sys.stderr)
         if args.command in (None, "run"):
-            return _show_on_screen(exc, cfg) or 3
+            return _show_on_screen(exc, cfg, starts) or 3
         return 3
 
 
@@ -100,24 +112,32 @@ def wait_for_display(wait_s: float = DISPLAY_WAIT_S, environ=os.environ) -> None
         time.sleep(0.5)
 
 
-def run_app(cfg: config_module.Config) -> int:
+def run_app(cfg: config_module.Config, starts: backoff.StartRecord | None = None) -> int:
     wait_for_display(float(os.environ.get("COMPANION_DISPLAY_WAIT_S", DISPLAY_WAIT_S)))
     from companion.store import Store
 
     store = Store.in_dir(cfg.data_path)  # the lock and the database before any window opens
+    got_going = threading.Timer(backoff.HEALTHY_S, starts.healthy) if starts else None
     try:
         from companion.ui.app import CompanionApp
 
+        if got_going:
+            got_going.daemon = True
+            got_going.start()
         CompanionApp(cfg, store=store).run()
     finally:
+        if got_going:
+            got_going.cancel()
         store.close()
     return 0
 
 
-def _show_on_screen(error: Exception, cfg: config_module.Config | None) -> int | None:
+def _show_on_screen(error: Exception, cfg: config_module.Config | None,
+                    starts: backoff.StartRecord | None = None) -> int | None:
     """The appliance has no terminal: the reason it cannot start goes on the screen too
     (when there is one; COMPANION_PROBLEM_WINDOW=0 keeps it in the terminal only); the
-    exit status `NoDisplay`'s if the screen cannot be opened after all."""
+    exit status `NoDisplay`'s if the screen cannot be opened after all.  A person who
+    read it and tapped Try again is no failing loop: the next start does not wait."""
     if os.environ.get("COMPANION_PROBLEM_WINDOW", "1") == "0" or display.problem() is not None \
             or not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")):
         return None
@@ -129,4 +149,6 @@ def _show_on_screen(error: Exception, cfg: config_module.Config | None) -> int |
     except display.NoDisplay as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return display.EXIT_NO_DISPLAY
+    if starts:
+        starts.healthy()
     return None

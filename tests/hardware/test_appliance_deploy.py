@@ -172,3 +172,27 @@ def test_consoleblank_is_set_and_restored_exactly(tmp_path, before):
                             env={"PATH": "/usr/bin:/bin", "DRY_RUN": "0"})
     assert result.stdout.split() == [before, "0"], result.stderr
     assert cmdline.read_text() == original + "second line stays\n"
+
+
+def test_the_unit_backs_off_on_systemd_252_and_its_start_limit_is_a_safety_net():
+    """RestartSteps= (systemd 254) is ignored on the Pi's 252: the unit looped every 5 s. The
+    start backs off itself (companion/backoff.py) in the state directory the unit names;
+    a steady failure then stays under the start limit, which stops only a start that fails
+    before it can back off."""
+    from companion import backoff
+
+    unit, names = unit_settings(), common_names()
+    assert "RestartSteps" not in unit and "RestartMaxDelaySec" not in unit
+    assert unit["StateDirectory"] == [Path(names["DATA_DIR"]).relative_to("/var/lib").as_posix()]
+    restart_s = float(unit["RestartSec"][0])
+    interval_s = float(unit["StartLimitIntervalSec"][0].removesuffix("min")) * 60
+    burst = int(unit["StartLimitBurst"][0])
+    assert 5 <= burst <= 30 and interval_s == backoff.FORGET_S
+    starts, now = [], 0.0
+    for failures in range(200):  # a start that fails at once, for ever
+        now += backoff.delay_after(failures)
+        starts.append(now)
+        now += restart_s
+    most = max(sum(1 for t in starts if s <= t < s + interval_s) for s in starts)
+    assert most < burst, most
+    assert starts[-1] - starts[-2] == backoff.MOST_S + restart_s
