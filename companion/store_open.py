@@ -14,6 +14,7 @@ from pathlib import Path
 from companion.migrations import MIGRATIONS, SCHEMA
 from companion.store_errors import BUSY, DAMAGED, CorruptFile, DataDirInUse, StoreError, code_of, translate
 from companion.store_records import decode_text
+from companion.store_salvage import salvage
 
 MOVE_WAIT_S = 3.0  # once open: a tap is answered within this, saved or refused with a message
 LOCKFILE = "companion.lock"
@@ -21,12 +22,14 @@ LOCKFILE = "companion.lock"
 
 class Opening:
     """One database file being opened: `open()` is the connection; `set_aside` is where an
-    unreadable file (or an orphan -wal) was moved, and `problem` what to tell the people."""
+    unreadable file (or an orphan -wal) was moved, `salvaged` how many of its games still
+    read and were copied into the new file, and `problem` what to tell the people."""
 
     def __init__(self, path: Path, busy_timeout: float):
         self.path, self.busy_timeout = path, busy_timeout
         self.set_aside: Path | None = None
         self.problem: str | None = None
+        self.salvaged = 0  # the games read back from a file set aside (store_salvage)
 
     def open(self) -> sqlite3.Connection:
         try:
@@ -39,7 +42,9 @@ class Opening:
                 return self._open_waiting()
             except CorruptFile as exc:
                 self.set_aside = self._move_aside(exc)
-                return self._open_waiting()
+                db = self._open_waiting()
+                self.salvaged = salvage(self.set_aside, db)
+                return db
         except (sqlite3.Error, OSError) as exc:
             raise translate(exc, self.path, "opening the database") from None
         except CorruptFile as exc:

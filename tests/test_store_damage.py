@@ -168,3 +168,41 @@ def test_a_flipped_calibration_is_not_used_and_is_named(tmp_path):
         store._db.execute("UPDATE calibrations SET data = '{\"scale\":[1.75,0.5]}'")
         assert store.calibration("default") is None and store.calibration() is None
         assert store.damaged_calibrations() == ["default"]
+
+
+def _overwrite_page_of(path, name: str) -> None:
+    """Garbage over the first page of table or index `name`: SQLite's quick check fails."""
+    db = sqlite3.connect(path)
+    (page,), = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (name,))
+    (size,), = db.execute("PRAGMA page_size")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    with open(path, "r+b") as file:
+        file.seek((page - 1) * size)
+        file.write(bytes(range(256)) * (size // 256))
+
+
+def test_a_file_set_aside_gives_back_the_games_that_still_read(tmp_path):
+    """A broken index makes SQLite call the file damaged, yet every game still reads: they
+    stay playable in the new file (before, all of them left Resume until a repair)."""
+    finished, active, before = _games(tmp_path)
+    _overwrite_page_of(tmp_path / FILENAME, "games_by_status")
+    with Store(tmp_path / FILENAME) as store:
+        assert store.set_aside is not None and store.salvaged == 4
+        assert store.damaged() == [] and tally(store, "uttt:2p") == before
+        sessions, problems = unfinished(store)
+        assert [s.record.id for s in sessions] == [active.record.id] and problems == []
+        assert sessions[0].state == active.state
+    with Store(tmp_path / FILENAME) as store:  # the copy is a sound file of its own
+        assert store.set_aside is None and len(store.games()) == 4
+
+
+def test_moves_lost_with_the_damage_make_their_games_damaged_not_shorter(tmp_path):
+    finished, active, before = _games(tmp_path)
+    _overwrite_page_of(tmp_path / FILENAME, "actions")
+    with Store(tmp_path / FILENAME) as store:
+        assert store.set_aside is not None and store.salvaged == 4
+        named = {d.id for d in store.damaged()}
+        assert {active.record.id} <= named and all(s.record.id in named for s in finished)
+        sessions, problems = unfinished(store)
+        assert sessions == [] and len(problems) == 4 and tally(store, "uttt:2p") == {}

@@ -60,6 +60,8 @@ class CompanionApp(App):
         if self.store.problem:
             problems.append(self.tr("app.database_set_aside", self.lang,
                                     path=str(self.store.set_aside)))
+            if self.store.salvaged:
+                problems.append(self.tr("app.database_salvaged", self.lang, count=self.store.salvaged))
         for name in self.store.damaged_calibrations():
             problems.append(self.tr("app.calibration_damaged", self.lang, name=name))
         if cfg.notice:
