@@ -35,18 +35,18 @@ def answers(draws: Draws, open_cells: np.ndarray, named_hits: bool) -> np.ndarra
 
 
 def best_cell(draws: Draws, open_cells: np.ndarray, named_hits: bool, rng: random.Random) -> int:
-    occupied = (draws.owner > 0).astype(np.float64)
+    occupied = (draws.owner > 0).astype(np.float32)
     chance = np.where(open_cells, draws.weight @ occupied, -1.0)
     order = np.argsort(-chance + 1e-12 * np.array([rng.random() for _ in chance]))
     candidates = [int(c) for c in order[:CANDIDATES] if open_cells[c]]
     code = answers(draws, open_cells, named_hits)
-    value = []
-    for cell in candidates:
-        onehot = np.zeros((2 + 2 * SHIPS, len(occupied)))
-        onehot[code[:, cell], np.arange(len(occupied))] = draws.weight
-        after = onehot @ occupied  # per answer: weighted hits at each cell next
-        after[:, ~open_cells] = 0.0
-        after[:, cell] = 0.0
-        value.append(chance[cell] + after.max(axis=1).sum())
-    near_best = [i for i in range(len(candidates)) if value[i] >= max(value) - TIE]
+    n = len(occupied)
+    # per candidate and answer, the weight of the draws giving that answer there
+    split = np.zeros((len(candidates), 2 + 2 * SHIPS, n), dtype=np.float32)
+    split[np.arange(len(candidates))[:, None], code[:, candidates].T, np.arange(n)] = draws.weight
+    after = (split.reshape(-1, n) @ occupied).reshape(len(candidates), -1, len(chance))
+    after[:, :, ~open_cells] = 0.0  # per answer: weighted hits at each cell next
+    after[np.arange(len(candidates)), :, candidates] = 0.0
+    value = chance[candidates] + after.max(axis=2).sum(axis=1)
+    near_best = [i for i in range(len(candidates)) if value[i] >= value.max() - TIE]
     return candidates[max(near_best, key=lambda i: chance[candidates[i]])]

@@ -21,6 +21,7 @@ ship found no room weighs 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from itertools import islice
 from typing import Sequence
 
@@ -49,10 +50,11 @@ def draw(shots: Sequence[Shot], count: int, rng: np.random.Generator) -> Draws:
     shot = bits_rows([ev.shot])[0]
     used = bits_rows([sum(chosen.values()) for chosen in found])  # (E, 100); ships never overlap
     free = np.array([[name not in chosen and name not in ev.sunk for name in NAMES] for chosen in found])
-    room = ~(used | shot)
+    blocked = words(used | shot)  # (E, 2)
     log_odds = np.zeros(len(found))
     for i, name in enumerate(NAMES):
-        alone = (matrix(LENGTH[name]) @ (~room).T.astype(np.float32)) == 0  # (P, E)
+        low, high = placement_words(LENGTH[name])
+        alone = ((low[:, None] & blocked[:, 0]) | (high[:, None] & blocked[:, 1])) == 0  # (P, E)
         log_odds += np.where(free[:, i], np.log(np.maximum(alone.sum(axis=0), 1e-300)), 0.0)
     odds = np.exp(log_odds - log_odds.max())
     pick = rng.choice(len(found), size=count, p=odds / odds.sum())
@@ -62,22 +64,38 @@ def draw(shots: Sequence[Shot], count: int, rng: np.random.Generator) -> Draws:
         if placed:
             explained[placed] += (1 + i) * bits_rows([found[e][name] for e in placed]).astype(np.int8)
     owner = explained[pick]
-    taken = (owner > 0) | shot
+    taken = words((owner > 0) | shot)  # (n, 2) uint64: the cells each draw has used
     log_weight = -log_odds[pick]
     for i, name in enumerate(NAMES):  # NAMES run longest first
         rows = np.flatnonzero(free[pick, i])
         if not len(rows):
             continue
-        on = matrix(LENGTH[name])  # (P, 100)
-        fits = (on @ taken[rows].T.astype(np.float32)) == 0  # (P, r)
-        choices = fits.sum(axis=0)
-        chosen = np.argmax(fits * rng.random(fits.shape, dtype=np.float32), axis=0)
+        on, (low, high) = matrix(LENGTH[name]), placement_words(LENGTH[name])
+        fits = ((taken[rows, :1] & low) | (taken[rows, 1:] & high)) == 0  # (r, P)
+        count_so_far = np.cumsum(fits, axis=1, dtype=np.int16)
+        choices = count_so_far[:, -1]
+        nth = (rng.random(len(rows)) * choices).astype(np.int16)  # uniform among the fitting ones
+        chosen = np.argmax(count_so_far > nth[:, None], axis=1)
         ok = choices > 0
         cells = on[chosen].astype(bool) & ok[:, None]
         owner[rows] = np.where(cells, 1 + i, owner[rows])
-        taken[rows] |= cells
+        taken[rows] |= np.where(ok[:, None], np.stack([low[chosen], high[chosen]], axis=1), 0)
         log_weight[rows] += np.log(np.maximum(choices, 1e-300))
         log_weight[rows[~ok]] = -np.inf
     weight = np.exp(log_weight - log_weight.max()) if np.isfinite(log_weight.max()) else np.zeros(count)
     total = weight.sum()
     return Draws(owner, weight / total if total > 0 else weight)
+
+
+def words(cells: np.ndarray) -> np.ndarray:
+    """(n, 100) bool rows as (n, 2) uint64 bitmasks, cells 0-63 and 64-99: a fit is one AND."""
+    padded = np.zeros((len(cells), 128), dtype=bool)
+    padded[:, :CELLS] = cells
+    return np.packbits(padded, axis=1, bitorder="little").view("<u8")
+
+
+@cache
+def placement_words(length: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every placement of a ship of `length` (in `matrix` order) as its two uint64 words."""
+    w = words(matrix(length).astype(bool))
+    return w[:, 0].copy(), w[:, 1].copy()

@@ -91,8 +91,9 @@ def computer_turn(ai, view: dict, rng: random.Random) -> list:
 def fill_fleet(view: dict, rng: random.Random) -> list[dict]:
     """"place" actions for the ships still to place in a seat's own view.
 
-    An empty sea gets the computer opponent's fleet (no two ships touching);
-    a sea with ships already placed gets the rest at random where they fit.
+    An empty sea gets the computer opponent's fleet (`ai.choose_fleet`: uniform
+    among all legal fleets, so ships touch as often as chance makes them); a
+    sea with ships already placed gets the rest at random where they fit.
     """
     if not view.get("fleet"):
         return choose_fleet(rng)
