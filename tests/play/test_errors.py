@@ -140,7 +140,6 @@ BUILT_INS = {"ValueError", "KeyError", "TypeError", "RuntimeError", "IndexError"
 NOT_INPUT = {
     ("games/navalwar/choices.py", "path"): "a label for an action the rules listed as legal",
     ("games/navalwar/moves.py", "options"): "a decision kind the flow itself names",
-    ("games/battleship/ai.py", "__init__"): "the level comes from the start panel's choices or the checked stored lineup",
     ("games/battleship/ai.py", "act"): "the controller asks the computer only on its own turn",
     ("games/gunkan/controller.py", "on_weighing"): "the weighing is offered to the table only: the screen's tick",
     ("games/gunkan/weighplan.py", "scripted"): "tests' and the bench's simulated hand, bounded in simulated time",

@@ -24,6 +24,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from companion.errors import UnknownLevel
+from companion.i18n import Words
 from companion.games.battleship import lookahead, sampler
 from companion.games.battleship.posterior import probabilities
 from companion.games.battleship.deduce import Shot
@@ -106,7 +108,7 @@ class BattleshipAI:
 
     def __init__(self, seat: int, level: str = "normal", rng: random.Random | None = None):
         if level not in LEVELS:
-            raise ValueError(f"level must be one of {list(LEVELS)}")
+            raise UnknownLevel(Words("play.unknown_level", level=repr(level), levels=list(LEVELS)))
         self.seat, self.level, self.rng = seat, level, rng or random.Random()
         self._fleet: list[dict] | None = None
         self._volley: list[int] = []

@@ -95,3 +95,13 @@ def test_levels_stay_distinct_after_a_hit():
     assert share["hard"] == 1.0
     assert 0.3 < share["normal"] < 0.6  # measured 0.44
     assert 0.03 < share["easy"] < 0.15  # measured 0.08; a cell at random: 0.03
+
+
+def test_an_unknown_level_is_one_unknown_level_said_in_each_language():
+    from companion.errors import UnknownLevel
+    from companion.i18n import said
+
+    with pytest.raises(UnknownLevel) as refused:  # as Kuku's and UTTT's computers say it
+        BattleshipAI(1, "expert")
+    assert "expert" in said(refused.value, "ja") and "はありません" in said(refused.value, "ja")
+    assert said(refused.value, "en").startswith("No level 'expert'")
