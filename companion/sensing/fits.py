@@ -99,6 +99,57 @@ class Trail:
         """The index of the first reading at or after `t`."""
         return bisect.bisect_left(self.t, t)
 
+    def sizes(self, windows_s: Sequence[float], min_samples: int) -> list[int]:
+        """Readings in each trailing window (spanning at least its time), never fewer than `min_samples`."""
+        t, sizes, n = self.t, [], 0
+        for w in windows_s:  # shortest first
+            while n < len(t) and t[-1 - n] > t[-1] - w + 1e-9:
+                n += 1
+            size = max(min_samples, n + 1)  # and the reading at or before `w` ago
+            if size <= len(t) and (not sizes or size > sizes[-1]):
+                sizes.append(size)
+        return sizes
+
+    def since_peak(self, span_s: float) -> int:
+        """The index of the first reading of the last `span_s` after the peak of the press that put
+        the load down."""
+        g, start = self.g, self.t[-1] - span_s
+        j = landing(g, g[-1])
+        if j is not None and j < len(g) - 1:
+            start = max(start, self.t[max(range(j + 1, len(g)), key=g.__getitem__)])
+        return self.since(start)
+
+
+class NoiseMeter:
+    """A pan's noise per reading, measured on its idle, empty signal: cut into short blocks
+    (`idle_block_s`, at least `min_samples` + 3 readings), the median of the blocks' scatter about
+    their lines (so the tail of a lift or a knock on the table in a few blocks does not count),
+    corrected for the median's bias; `noise_prior_g` until five blocks were seen."""
+
+    def __init__(self, cfg: JudgeConfig, rate_hz: float):
+        self.cfg, self._block = cfg, []
+        self._block_n = max(cfg.min_samples + 3, round(cfg.idle_block_s * rate_hz))
+        self._runs: deque[float] = deque(maxlen=31)
+
+    @property
+    def noise_g(self) -> float:
+        runs = sorted(self._runs)
+        return runs[len(runs) // 2] if len(runs) >= 5 else self.cfg.noise_prior_g
+
+    def add(self, reading) -> None:
+        block, band = self._block, self.cfg.idle_band_g
+        if reading.flags or abs(reading.grams) > band:
+            block.clear()
+            return
+        if abs(reading.sample_g - reading.grams) > band:
+            return  # a spike (the median of 3 took it out)
+        block.append(reading)
+        if len(block) >= self._block_n:
+            _, _, _, _, resid = fit_line([r.t for r in block], [r.sample_g for r in block])
+            dof = len(resid) - 2
+            self._runs.append(math.sqrt(sum(r * r for r in resid) / dof / chi2_limit(dof, 0.0)))
+            block.clear()
+
 
 def landing(g: Sequence[float], level: float) -> int | None:
     """The index of the last reading under half the level: the load landed just after it."""

@@ -49,12 +49,11 @@ groups in classes.py.
 from __future__ import annotations
 
 import math
-from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from companion.sensing.classes import AMBIGUOUS, ClassGroup, PieceClass, build_groups  # noqa: F401  (AMBIGUOUS: callers take it from here)
-from companion.sensing.fits import Estimate, Trail, chi2_limit, estimate, fit_line, landing, quiet, rising, tremor
+from companion.sensing.fits import Estimate, NoiseMeter, Trail, estimate, landing, quiet, rising, tremor
 from companion.sensing.judge_config import JudgeConfig
 from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD, Reading
 
@@ -126,10 +125,8 @@ class Judge:
         self._clear_since: list[float | None] = [None, None]  # no tremor seen on the pan since then
         self._seen: list[str | None] = [None, None]  # the class a pan showed last (MISFIT: none fitted)
         self._changing: list[tuple[str, float] | None] = [None, None]  # another class, since when
-        self._idle: list[list[Reading]] = [[], []]
         self._empty_run = [0, 0]  # readings in a row under the empty threshold
-        self._block_n = max(config.min_samples + 3, round(config.idle_block_s * rate_hz))
-        self._noise_runs: list[deque[float]] = [deque(maxlen=31), deque(maxlen=31)]
+        self._noise = [NoiseMeter(config, rate_hz) for _ in range(2)]
 
     def _fits_groups(self, groups: list[ClassGroup]) -> Callable[[Estimate], bool]:
         empty = self.config.empty_fraction * groups[0].low
@@ -137,8 +134,7 @@ class Judge:
 
     def noise_g(self, channel: int) -> float:
         """The noise per reading measured on the idle, empty pan (the prior until measured)."""
-        runs = sorted(self._noise_runs[channel])
-        return runs[len(runs) // 2] if len(runs) >= 5 else self.config.noise_prior_g
+        return self._noise[channel].noise_g
 
     def reset(self) -> None:
         """Forget the past: the next verdict rests on readings fed from now on (the noise
@@ -160,7 +156,7 @@ class Judge:
             ch = reading.channel
             self._windows[ch].add(reading)
             self._watch_emptied(reading)
-            self._watch_idle(reading)
+            self._noise[ch].add(reading)
             self._states[ch] = state = self._judge_pan(ch)
             if state.kind in ("class", REWEIGH) and self._first[ch] is None:
                 self._first[ch] = (reading.t, state)
@@ -190,23 +186,6 @@ class Judge:
         self._seen[channel] = self._changing[channel] = self._unfit_since[channel] = None
         self._first[channel] = self._verdict = None
 
-    def _watch_idle(self, reading: Reading) -> None:
-        """Cut idle signal into short blocks; the noise is the median of the blocks' scatter
-        about their lines (so the tail of a lift or a knock on the table in a few blocks
-        does not count), corrected for the median's bias."""
-        idle = self._idle[reading.channel]
-        if reading.flags or abs(reading.grams) > self.config.idle_band_g:
-            idle.clear()
-            return
-        if abs(reading.sample_g - reading.grams) > self.config.idle_band_g:
-            return  # a spike (the median of 3 took it out)
-        idle.append(reading)
-        if len(idle) >= self._block_n:
-            _, _, _, _, resid = fit_line([r.t for r in idle], [r.sample_g for r in idle])
-            dof = len(resid) - 2
-            self._noise_runs[reading.channel].append(math.sqrt(sum(r * r for r in resid) / dof / chi2_limit(dof, 0.0)))
-            idle.clear()
-
     def band(self, channel: int, group_name: str) -> tuple[float, float]:
         """The acceptance band (grams) of a group on a pan: for benchmarks' oracles."""
         group = next(g for g in self.groups[channel] if g.name == group_name)
@@ -228,17 +207,6 @@ class Judge:
                 return flag
         return None
 
-    def _sizes(self, window: Trail) -> list[int]:
-        """Readings in each trailing window (spanning at least its time), never fewer than `min_samples`."""
-        t, sizes, n = window.t, [], 0
-        for w in self.config.windows_s:  # shortest first
-            while n < len(t) and t[-1 - n] > t[-1] - w + 1e-9:
-                n += 1
-            size = max(self.config.min_samples, n + 1)  # and the reading at or before `w` ago
-            if size <= len(t) and (not sizes or size > sizes[-1]):
-                sizes.append(size)
-        return sizes
-
     def _estimate(self, channel: int, fits: Callable[[Estimate], bool]) -> Estimate | None:
         """The shortest window's estimate that is still and `fits`, or None until the
         shortest window is full.  A short window may look like it is drifting (part of a
@@ -246,7 +214,7 @@ class Judge:
         windows, when one of them is still as a whole, settle it.  Without a fitting one,
         the first still estimate (a still misfit) or else the shortest window's."""
         window = self._windows[channel]
-        sizes = self._sizes(window)
+        sizes = window.sizes(self.config.windows_s, self.config.min_samples)
         if not sizes:
             return None
         tried = []
@@ -292,24 +260,14 @@ class Judge:
         k = window.since(start)
         return quiet(window.t[k:], window.samples[k:], self.noise_g(channel), self.config)
 
-    def _since_peak(self, channel: int, span_s: float) -> int | None:
-        """The index of the first reading of the last `span_s` after the peak of the press that put
-        the load down; None for an empty pan."""
-        window = self._windows[channel]
-        g = window.g
-        if g[-1] < self.config.empty_fraction * self.groups[channel][0].low:
-            return None
-        start = window.t[-1] - span_s
-        j = landing(g, g[-1])
-        if j is not None and j < len(g) - 1:
-            start = max(start, window.t[max(range(j + 1, len(g)), key=g.__getitem__)])
-        return window.since(start)
-
     def _rising(self, channel: int) -> bool:
-        """Whether the load is still rising over `rising_window_s` after the press's peak (fits.rising)."""
-        k = self._since_peak(channel, self.config.rising_window_s)
+        """Whether the load (no empty pan) is still rising over `rising_window_s` after the press's
+        peak (fits.rising)."""
         window = self._windows[channel]
-        return k is not None and rising(window.t[k:], window.g[k:], self.noise_g(channel), self.config)
+        if window.g[-1] < self.config.empty_fraction * self.groups[channel][0].low:
+            return False
+        k = window.since_peak(self.config.rising_window_s)
+        return rising(window.t[k:], window.g[k:], self.noise_g(channel), self.config)
 
     def _tremor(self, channel: int) -> bool | None:
         """Whether a hand still touches the piece (fits.tremor); readings too sparse to see it
