@@ -331,10 +331,5 @@ def tremor(trail: Trail, sigma: float, cfg: JudgeConfig) -> bool | None:
     if amp < cfg.tremor_min_g or amp * amp * n / (4.0 * sigma * sigma) < cfg.tremor_z:
         return False
     half, hz = n // 2, cfg.tremor_hz[best:best + 1]
-
-    def sure(part: slice, count: int) -> float:  # a half's amplitude less what its noise adds (4 sigma^2 / n)
-        a = float(sine_amplitudes(times[part], x[part], hz, 1)[0])
-        return math.sqrt(max(0.0, a * a - 4.0 * sigma * sigma / count))
-
-    later = sure(slice(half, None), n - half)
-    return later >= cfg.tremor_min_g and later >= cfg.tremor_sustain * sure(slice(None, half), half)
+    later = float(sine_amplitudes(times[half:], x[half:], hz, 1)[0])
+    return later >= cfg.tremor_min_g and later >= cfg.tremor_sustain * float(sine_amplitudes(times[:half], x[:half], hz, 1)[0])
