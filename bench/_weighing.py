@@ -42,7 +42,7 @@ from companion.games.gunkan.pieces import default_table, pan_classes
 from companion.sensing.wire_faults import WireBlindFaults
 from companion.sensing.pipeline import NotStableError, Pipeline
 from companion.sensing.recording import Recorder, read_recording
-from companion.sensing.hands import FAMILIES
+from companion.sensing.hands import FAMILIES, Transient
 from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
 
 TICK_S = 0.05  # the 軍艦将棋 screen's tick: it polls the seesaw and tells the controller this often
@@ -57,6 +57,9 @@ SETTLE_G = 0.1  # `settle`: when the noiseless signals stay this close to their 
 PER_SESSION = 50
 ODD = "odd"  # a foreign object's name in results and recordings
 ODD_BEYOND_G = 5.0  # odd objects reach this far past the heaviest class's band...
+CALIBRATION_HAND = Transient(family="press")  # the wizard's known mass is set down and let go, plainly: a
+# hand that stays on it (a slow release read "still" at 88 % of the mass) would miscalibrate the pan, and
+# every later weighing on it would read a class light, whatever the judge does
 ODD_MARGIN_G = 0.08  # ...and keep this far from every band: a reading's noise at its worst (at a band's
 # very edge any scale's verdict is a coin toss: the edge is where the judge's answer changes)
 
@@ -163,7 +166,7 @@ class Rig:
         while not cal.done:
             step = cal.step
             if step.kind == "mass":
-                self.sim.place(step.channel, grams=known_g)
+                self.sim.place(step.channel, grams=known_g, transient=CALIBRATION_HAND)
                 self.run(self.clock() + 1.5)
             while True:
                 try:

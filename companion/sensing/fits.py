@@ -2,12 +2,16 @@
 a least-squares line and its residuals, where the load landed, whether the hand's press (or a
 finger's push) is over, a swing both ways (ringing), and the amplitude of a sine (a hand's
 tremor).  `estimate` puts them together: is the window still, and what range of weights may the
-load have.  Plain functions of times and grams; no state.
+load have; `tremor`, `rising` and `quiet` tell whether a hand is on the piece, still letting go,
+or whether a pan lies still.  Plain functions of times and grams; the one state is `Trail`, a
+pan's trailing readings and the lists every rule reads of them, kept up to date reading by reading.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
+from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -36,6 +40,115 @@ def despiked(g: Sequence[float]) -> list[float]:
         half = min(2, i, n - 1 - i)
         out.append(sorted(g[i - half:i + half + 1])[half])
     return out
+
+
+def _median3(a: float, b: float, c: float) -> float:
+    return max(min(a, b), min(max(a, b), c))
+
+
+class Trail:
+    """One pan's readings of the last `keep_s` (never fewer than `keep_n`), and the lists the
+    judge's rules read of them: times `t`, the pipeline's grams `grams`, the samples as read
+    `samples` and `g`, the grams `despiked`.  Made once per reading, and `g` incrementally (a
+    reading's median of 5 is known once two more have come): on a Raspberry Pi the judge must
+    not redo per rule what one reading changes at the ends."""
+
+    def __init__(self, keep_s: float, keep_n: int):
+        self.keep_s, self.keep_n = keep_s, keep_n
+        self.readings: deque = deque()
+        self._columns: tuple[deque, ...] = (deque(), deque(), deque())  # times, grams, samples
+        self._median5: deque = deque()  # a reading's median of 5 once known (for the middle of `g`)
+        self.t: list[float] = []
+        self.grams: list[float] = []
+        self.samples: list[float] = []
+        self.g: list[float] = []
+
+    def __len__(self) -> int:
+        return len(self.readings)
+
+    def __getitem__(self, i: int):
+        return self.readings[i]
+
+    def add(self, reading) -> None:
+        readings, medians, columns = self.readings, self._median5, self._columns
+        readings.append(reading)
+        medians.append(None)
+        for column, value in zip(columns, (reading.t, reading.grams, reading.sample_g)):
+            column.append(value)
+        while len(readings) > self.keep_n and readings[0].t < reading.t - self.keep_s:
+            for d in (readings, medians, *columns):
+                d.popleft()
+        self.t, self.grams, self.samples = (list(c) for c in columns)
+        grams = self.grams
+        n = len(grams)
+        if n < 5:
+            self.g = despiked(grams)
+            return
+        medians[n - 3] = sorted(grams[n - 5:])[2]
+        g = list(medians)
+        g[0], g[1] = grams[0], _median3(*grams[:3])
+        g[-2], g[-1] = _median3(*grams[-3:]), grams[-1]
+        self.g = g
+
+    def clear(self) -> None:
+        for d in (self.readings, self._median5, *self._columns):
+            d.clear()
+        self.t, self.grams, self.samples, self.g = [], [], [], []
+
+    def since(self, t: float) -> int:
+        """The index of the first reading at or after `t`."""
+        return bisect.bisect_left(self.t, t)
+
+    def sizes(self, windows_s: Sequence[float], min_samples: int) -> list[int]:
+        """Readings in each trailing window (spanning at least its time), never fewer than `min_samples`."""
+        t, sizes, n = self.t, [], 0
+        for w in windows_s:  # shortest first
+            while n < len(t) and t[-1 - n] > t[-1] - w + 1e-9:
+                n += 1
+            size = max(min_samples, n + 1)  # and the reading at or before `w` ago
+            if size <= len(t) and (not sizes or size > sizes[-1]):
+                sizes.append(size)
+        return sizes
+
+    def since_peak(self, span_s: float) -> int:
+        """The index of the first reading of the last `span_s` after the peak of the press that put
+        the load down."""
+        g, start = self.g, self.t[-1] - span_s
+        j = landing(g, g[-1])
+        if j is not None and j < len(g) - 1:
+            start = max(start, self.t[max(range(j + 1, len(g)), key=g.__getitem__)])
+        return self.since(start)
+
+
+class NoiseMeter:
+    """A pan's noise per reading, measured on its idle, empty signal: cut into short blocks
+    (`idle_block_s`, at least `min_samples` + 3 readings), the median of the blocks' scatter about
+    their lines (so the tail of a lift or a knock on the table in a few blocks does not count),
+    corrected for the median's bias; `noise_prior_g` until five blocks were seen."""
+
+    def __init__(self, cfg: JudgeConfig, rate_hz: float):
+        self.cfg, self._block = cfg, []
+        self._block_n = max(cfg.min_samples + 3, round(cfg.idle_block_s * rate_hz))
+        self._runs: deque[float] = deque(maxlen=31)
+
+    @property
+    def noise_g(self) -> float:
+        runs = sorted(self._runs)
+        return runs[len(runs) // 2] if len(runs) >= 5 else self.cfg.noise_prior_g
+
+    def add(self, reading) -> None:
+        block, band = self._block, self.cfg.idle_band_g
+        if reading.flags or abs(reading.grams) > band:
+            block.clear()
+            return
+        if abs(reading.sample_g - reading.grams) > band:
+            return  # a spike (the median of 3 took it out)
+        block.append(reading)
+        if len(block) >= self._block_n:
+            _, _, _, _, resid = fit_line([r.t for r in block], [r.sample_g for r in block])
+            dof = len(resid) - 2
+            self._runs.append(math.sqrt(sum(r * r for r in resid) / dof / chi2_limit(dof, 0.0)))
+            block.clear()
 
 
 def landing(g: Sequence[float], level: float) -> int | None:
@@ -155,12 +268,68 @@ def estimate(t: Sequence[float], g: Sequence[float], config: JudgeConfig, n: int
     return Estimate(level, min(level, ahead) - reach, max(level, ahead) + reach, True)
 
 
-def sine_amplitude(t: np.ndarray, g: np.ndarray, hz: float, degree: int) -> float:
-    """The amplitude of a sine at `hz` in `g`, fitted with a polynomial of `degree` under it
-    (a release's curve or a slow drift)."""
-    w = 2.0 * math.pi * hz * t
+def sine_amplitudes(t: np.ndarray, g: np.ndarray, hz: Sequence[float], degree: int) -> np.ndarray:
+    """The amplitude of a sine at each of `hz` in `g`, fitted with a polynomial of `degree` under
+    it (a release's curve or a slow drift): least squares, the polynomial projected out once for
+    all the frequencies."""
     span = max(t[-1] - t[0], 1e-9)
-    x = (t - t[0]) / span
-    columns = [x ** k for k in range(degree + 1)] + [np.sin(w), np.cos(w)]
-    coef, *_ = np.linalg.lstsq(np.column_stack(columns), g, rcond=None)
-    return float(math.hypot(coef[-2], coef[-1]))
+    q, _ = np.linalg.qr(np.vander((t - t[0]) / span, degree + 1, increasing=True))
+    w = 2.0 * math.pi * np.outer(t, hz)
+    basis = np.concatenate([np.sin(w), np.cos(w), g[:, None]], axis=1)
+    basis -= q @ (q.T @ basis)
+    m = len(hz)
+    s, c, y = basis[:, :m], basis[:, m:2 * m], basis[:, 2 * m]
+    ss, cc, sc = (s * s).sum(0), (c * c).sum(0), (s * c).sum(0)
+    sy, cy = s.T @ y, c.T @ y
+    det = ss * cc - sc * sc
+    a, b = (cc * sy - sc * cy) / det, (ss * cy - sc * sy) / det
+    return np.hypot(a, b)
+
+
+def rising(t: Sequence[float], g: Sequence[float], sigma: float, cfg: JudgeConfig) -> bool:
+    """Whether the load is still rising, faster than creep or drift can (a hand letting go of a
+    piece slowly: its release starts level and ends level, so only a long window shows it):
+    `t`, `g` are the readings of the last `rising_window_s` after the press's peak, which must
+    span half of it."""
+    if len(t) < cfg.min_samples or t[-1] - t[0] < 0.5 * cfg.rising_window_s:
+        return False
+    _, slope, sxx, _, resid = fit_line(t, g)
+    sigma = max(cfg.noise_floor_g, sigma, math.sqrt(sum(r * r for r in resid) / max(1, len(g) - 2)))
+    return slope - 2.0 * sigma / math.sqrt(sxx) > cfg.rising_max_g_s
+
+
+def quiet(t: Sequence[float], samples: Sequence[float], sigma: float, cfg: JudgeConfig) -> bool:
+    """Whether a pan's readings lie still: a line within their noise `sigma`."""
+    if len(samples) < cfg.min_samples:
+        return False
+    sigma = max(cfg.noise_floor_g, sigma)
+    _, _, _, _, resid = fit_line(t, samples)
+    dof = len(samples) - 2
+    return (max(abs(r) for r in resid) <= cfg.quiet_sigmas * sigma
+            and sum(r * r for r in resid) <= sigma * sigma * dof * chi2_limit(dof, cfg.quiet_z))
+
+
+def tremor(trail: Trail, sigma: float, cfg: JudgeConfig) -> bool | None:
+    """Whether a hand still touches the piece: an oscillation at the 8-12 Hz of physiological
+    tremor, well above the noise `sigma`, that does not die away as a pan's ringing or a knock's
+    does (docs/hx711.md).  Looked for over the last `tremor_window_s` of the trail that stayed
+    within `tremor_settled_g` of the level now (a press's or a release's curve would hide it);
+    None while that is shorter than `tremor_min_s` (it cannot be told yet)."""
+    t, g = trail.t, trail.g
+    now, level = t[-1], sorted(g[-5:])[len(g[-5:]) // 2]
+    first = len(g)
+    while first > 0 and abs(g[first - 1] - level) <= cfg.tremor_settled_g and t[first - 1] > now - cfg.tremor_window_s:
+        first -= 1
+    if t[first - 1] > now - cfg.tremor_min_s if first else len(g) - first < 2 * cfg.min_samples:
+        return None
+    n = len(g) - first
+    times = np.array(t[first:]) - now
+    x = np.array([raw if abs(s - raw) > 4.0 * sigma else s for s, raw in zip(trail.samples[first:], trail.grams[first:])])
+    amps = sine_amplitudes(times, x, cfg.tremor_hz, 2)
+    best = int(np.argmax(amps))
+    amp = float(amps[best])
+    if amp < cfg.tremor_min_g or amp * amp * n / (4.0 * sigma * sigma) < cfg.tremor_z:
+        return False
+    half, hz = n // 2, cfg.tremor_hz[best:best + 1]
+    later = float(sine_amplitudes(times[half:], x[half:], hz, 1)[0])
+    return later >= cfg.tremor_min_g and later >= cfg.tremor_sustain * float(sine_amplitudes(times[:half], x[:half], hz, 1)[0])

@@ -40,25 +40,20 @@ where both pans pass, and "reweigh" only after a still weight has fitted no
 class for `reweigh_after_s`.  Overload, underload and missing calibration are
 refused.
 
-Over 400 lines on purpose: `Judge` is one fold over the readings whose rules
-share each pan's windows and timers, and each rule exists because of another's
-failure.  Why each rule stays (what it was measured against, the figures, what
-was tried and taken out): docs/judge.md.  A window's fits are in fits.py, the
-settings in judge_config.py, the classes' groups in classes.py.
+Why each rule stays (what it was measured against, the figures, what was tried
+and taken out): docs/judge.md.  A window's fits, a pan's trail of readings and
+the tremor test are in fits.py, the settings in judge_config.py, the classes'
+groups in classes.py.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-import numpy as np
-
 from companion.sensing.classes import AMBIGUOUS, ClassGroup, PieceClass, build_groups  # noqa: F401  (AMBIGUOUS: callers take it from here)
-from companion.sensing.fits import Estimate, chi2_limit, despiked, estimate, fit_line, landing, sine_amplitude
+from companion.sensing.fits import Estimate, NoiseMeter, Trail, estimate, landing, quiet, rising, tremor
 from companion.sensing.judge_config import JudgeConfig
 from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD, Reading
 
@@ -120,9 +115,8 @@ class Judge:
                        build_groups(right_classes, config.accept_fraction)]
         self._widest = [max(g.accept_high - g.accept_low for g in groups) for groups in self.groups]
         self._fits = [self._fits_groups(groups) for groups in self.groups]
-        self._keep_s = max(max(config.windows_s), config.history_s) + config.blind_settle_s
-        self._keep_n = config.min_samples + 1
-        self._windows: list[deque[Reading]] = [deque() for _ in range(2)]
+        keep_s = max(max(config.windows_s), config.history_s) + config.blind_settle_s
+        self._windows = [Trail(keep_s, config.min_samples + 1) for _ in range(2)]
         self._states: list[PanState] = [PanState(UNSTABLE, reason="no_data")] * 2  # at each pan's latest reading
         self._first: list[tuple[float, PanState] | None] = [None, None]  # a pan's first class or reweigh
         self._verdict: Verdict | None = None  # the first final verdict since reset or emptying
@@ -131,10 +125,8 @@ class Judge:
         self._clear_since: list[float | None] = [None, None]  # no tremor seen on the pan since then
         self._seen: list[str | None] = [None, None]  # the class a pan showed last (MISFIT: none fitted)
         self._changing: list[tuple[str, float] | None] = [None, None]  # another class, since when
-        self._idle: list[list[Reading]] = [[], []]
         self._empty_run = [0, 0]  # readings in a row under the empty threshold
-        self._block_n = max(config.min_samples + 3, round(config.idle_block_s * rate_hz))
-        self._noise_runs: list[deque[float]] = [deque(maxlen=31), deque(maxlen=31)]
+        self._noise = [NoiseMeter(config, rate_hz) for _ in range(2)]
 
     def _fits_groups(self, groups: list[ClassGroup]) -> Callable[[Estimate], bool]:
         empty = self.config.empty_fraction * groups[0].low
@@ -142,8 +134,7 @@ class Judge:
 
     def noise_g(self, channel: int) -> float:
         """The noise per reading measured on the idle, empty pan (the prior until measured)."""
-        runs = sorted(self._noise_runs[channel])
-        return runs[len(runs) // 2] if len(runs) >= 5 else self.config.noise_prior_g
+        return self._noise[channel].noise_g
 
     def reset(self) -> None:
         """Forget the past: the next verdict rests on readings fed from now on (the noise
@@ -163,12 +154,9 @@ class Judge:
         """Take one reading: the pan it belongs to is judged at it, and the battle with it."""
         if 0 <= reading.channel < 2:
             ch = reading.channel
-            window = self._windows[ch]
-            window.append(reading)
-            while len(window) > self._keep_n and window[0].t < reading.t - self._keep_s:
-                window.popleft()
+            self._windows[ch].add(reading)
             self._watch_emptied(reading)
-            self._watch_idle(reading)
+            self._noise[ch].add(reading)
             self._states[ch] = state = self._judge_pan(ch)
             if state.kind in ("class", REWEIGH) and self._first[ch] is None:
                 self._first[ch] = (reading.t, state)
@@ -198,23 +186,6 @@ class Judge:
         self._seen[channel] = self._changing[channel] = self._unfit_since[channel] = None
         self._first[channel] = self._verdict = None
 
-    def _watch_idle(self, reading: Reading) -> None:
-        """Cut idle signal into short blocks; the noise is the median of the blocks' scatter
-        about their lines (so the tail of a lift or a knock on the table in a few blocks
-        does not count), corrected for the median's bias."""
-        idle = self._idle[reading.channel]
-        if reading.flags or abs(reading.grams) > self.config.idle_band_g:
-            idle.clear()
-            return
-        if abs(reading.sample_g - reading.grams) > self.config.idle_band_g:
-            return  # a spike (the median of 3 took it out)
-        idle.append(reading)
-        if len(idle) >= self._block_n:
-            _, _, _, _, resid = fit_line([r.t for r in idle], [r.sample_g for r in idle])
-            dof = len(resid) - 2
-            self._noise_runs[reading.channel].append(math.sqrt(sum(r * r for r in resid) / dof / chi2_limit(dof, 0.0)))
-            idle.clear()
-
     def band(self, channel: int, group_name: str) -> tuple[float, float]:
         """The acceptance band (grams) of a group on a pan: for benchmarks' oracles."""
         group = next(g for g in self.groups[channel] if g.name == group_name)
@@ -236,17 +207,6 @@ class Judge:
                 return flag
         return None
 
-    def _sizes(self, window: deque[Reading]) -> list[int]:
-        """Readings in each trailing window (spanning at least its time), never fewer than `min_samples`."""
-        now, sizes, n = window[-1].t, [], 0
-        for w in self.config.windows_s:  # shortest first
-            while n < len(window) and window[-1 - n].t > now - w + 1e-9:
-                n += 1
-            size = max(self.config.min_samples, n + 1)  # and the reading at or before `w` ago
-            if size <= len(window) and (not sizes or size > sizes[-1]):
-                sizes.append(size)
-        return sizes
-
     def _estimate(self, channel: int, fits: Callable[[Estimate], bool]) -> Estimate | None:
         """The shortest window's estimate that is still and `fits`, or None until the
         shortest window is full.  A short window may look like it is drifting (part of a
@@ -254,29 +214,28 @@ class Judge:
         windows, when one of them is still as a whole, settle it.  Without a fitting one,
         the first still estimate (a still misfit) or else the shortest window's."""
         window = self._windows[channel]
-        sizes = self._sizes(window)
+        sizes = window.sizes(self.config.windows_s, self.config.min_samples)
         if not sizes:
             return None
-        tried, g = [], despiked([r.grams for r in window])
+        tried = []
         for n in sizes:
-            est = self._estimate_over(window, n, g)
+            est = self._estimate_over(window, n)
             tried.append(est)
             if (est.still and fits(est)) or est.reason in ("moving", "pressed", "spiky", "unsettled"):
                 break
         return tried[-1] if tried[-1].still and fits(tried[-1]) else next((e for e in tried if e.still), tried[0])
 
-    def _estimate_over(self, window: deque[Reading], n: int, g: list[float]) -> Estimate:
-        recent = g[-n:]
+    def _estimate_over(self, window: Trail, n: int) -> Estimate:
+        recent = window.g[-n:]
         channel = window[-1].channel
         if max(recent) - min(recent) > self._widest[channel]:  # cheap: clearly moving
             return Estimate(recent[-1], -math.inf, math.inf, False, "moving")
         if self._blind_since(window, n):
             return Estimate(recent[-1], -math.inf, math.inf, False, "unsettled")
-        return estimate([r.t for r in window], g, self.config, n, self.noise_g(channel),
-                        [r.sample_g for r in window],
+        return estimate(window.t, window.g, self.config, n, self.noise_g(channel), window.samples,
                         lambda since: self._quiet(1 - channel, since))
 
-    def _blind_since(self, window: deque[Reading], n: int) -> bool:
+    def _blind_since(self, window: Trail, n: int) -> bool:
         """Whether readings this slow cannot see ringing that may still lie in the last `n`: a
         knock on the table (8-20 Hz) read 10 times a second aliases to a level or a slow drift,
         so the window must start `blind_settle_s` after the last landing on the other pan (the
@@ -286,92 +245,41 @@ class Judge:
             return False
         other = 1 - window[-1].channel
         pan = self._windows[other]
-        if not pan or pan[-1].grams < cfg.empty_fraction * self.groups[other][0].low:
+        if not pan or pan.grams[-1] < cfg.empty_fraction * self.groups[other][0].low:
             return False
-        j = landing([r.grams for r in pan], pan[-1].grams)
-        return j is not None and window[-n].t < pan[j].t + cfg.blind_settle_s
+        j = landing(pan.grams, pan.grams[-1])
+        return j is not None and window.t[-n] < pan.t[j] + cfg.blind_settle_s
 
     def _quiet(self, channel: int, since: float) -> bool:
-        """Whether a pan lay still since `since`: a line within its noise (a table knock
-        shakes both pans at once, so a swing on the other pan alone is that pan's own)."""
-        window = self._windows[channel]
-        if not window or window[0].t > since - self.config.quiet_margin_s:
+        """Whether a pan lay still since `since` (and `quiet_margin_s` before): a line within its
+        noise (a table knock shakes both pans at once, so a swing on the other pan alone is that
+        pan's own)."""
+        window, start = self._windows[channel], since - self.config.quiet_margin_s
+        if not window or window.t[0] > start:
             return False
-        g = [r.sample_g for r in window if r.t >= since - self.config.quiet_margin_s]
-        t = [r.t for r in window if r.t >= since - self.config.quiet_margin_s]
-        if len(g) < self.config.min_samples:
-            return False
-        sigma = max(self.config.noise_floor_g, self.noise_g(channel))
-        _, _, _, _, resid = fit_line(t, g)
-        dof = len(g) - 2
-        return (max(abs(r) for r in resid) <= self.config.quiet_sigmas * sigma
-                and sum(r * r for r in resid) <= sigma * sigma * dof * chi2_limit(dof, self.config.quiet_z))
-
-    def _since_peak(self, channel: int, span_s: float) -> tuple[list[Reading], list[float]] | None:
-        """The readings (and their despiked grams) of the last `span_s` after the peak of the press
-        that put the load down; None for an empty pan."""
-        window = self._windows[channel]
-        g = despiked([r.grams for r in window])
-        if g[-1] < self.config.empty_fraction * self.groups[channel][0].low:
-            return None
-        start = window[-1].t - span_s
-        j = landing(g, g[-1])
-        if j is not None and j < len(g) - 1:
-            start = max(start, window[max(range(j + 1, len(g)), key=g.__getitem__)].t)
-        k = next(i for i, r in enumerate(window) if r.t >= start)
-        return list(window)[k:], g[k:]
+        k = window.since(start)
+        return quiet(window.t[k:], window.samples[k:], self.noise_g(channel), self.config)
 
     def _rising(self, channel: int) -> bool:
-        """Whether the load is still rising, faster than creep or drift can (a hand letting go of a
-        piece slowly: its release starts level and ends level, so only a long window shows it),
-        over `rising_window_s` after the press's peak (no less than half of it)."""
-        cfg = self.config
-        seen = self._since_peak(channel, cfg.rising_window_s)
-        if seen is None:
+        """Whether the load (no empty pan) is still rising over `rising_window_s` after the press's
+        peak (fits.rising)."""
+        window = self._windows[channel]
+        if window.g[-1] < self.config.empty_fraction * self.groups[channel][0].low:
             return False
-        readings, g = seen
-        if len(readings) < cfg.min_samples or readings[-1].t - readings[0].t < 0.5 * cfg.rising_window_s:
-            return False
-        _, slope, sxx, _, resid = fit_line([r.t for r in readings], g)
-        sigma = max(cfg.noise_floor_g, self.noise_g(channel), math.sqrt(sum(r * r for r in resid) / max(1, len(g) - 2)))
-        return slope - 2.0 * sigma / math.sqrt(sxx) > cfg.rising_max_g_s
+        k = window.since_peak(self.config.rising_window_s)
+        return rising(window.t[k:], window.g[k:], self.noise_g(channel), self.config)
 
     def _tremor(self, channel: int) -> bool | None:
-        """Whether a hand still touches the piece: an oscillation at the 8-12 Hz of physiological
-        tremor, well above the noise, that does not die away as a pan's ringing or a knock's does
-        (docs/hx711.md).  Looked for over the last `tremor_window_s` that stayed within
-        `tremor_settled_g` of the level now (a press's or a release's curve would hide it); None
-        while that is shorter than `tremor_min_s` (it cannot be told yet).  Readings too sparse
-        to see it (10/s) never show a hand."""
+        """Whether a hand still touches the piece (fits.tremor); readings too sparse to see it
+        (10/s) never show a hand, nor does an empty pan."""
         cfg, window = self.config, self._windows[channel]
-        if self._sparse(channel):
+        if self._sparse(channel) or window.g[-1] < cfg.empty_fraction * self.groups[channel][0].low:
             return False
-        now, sigma = window[-1].t, max(cfg.noise_floor_g, self.noise_g(channel))
-        g = despiked([r.grams for r in window])
-        if g[-1] < cfg.empty_fraction * self.groups[channel][0].low:
-            return False  # an empty pan
-        level = sorted(g[-5:])[len(g[-5:]) // 2]
-        first = len(g)
-        while first > 0 and abs(g[first - 1] - level) <= cfg.tremor_settled_g \
-                and window[first - 1].t > now - cfg.tremor_window_s:
-            first -= 1
-        recent = list(itertools.islice(window, first, None))
-        if window[first - 1].t > now - cfg.tremor_min_s if first else len(recent) < 2 * cfg.min_samples:
-            return None
-        n = len(recent)
-        t = np.array([r.t - now for r in recent])
-        x = np.array([r.grams if abs(r.sample_g - r.grams) > 4.0 * sigma else r.sample_g for r in recent])
-        best = max(cfg.tremor_hz, key=lambda f: sine_amplitude(t, x, f, 2))
-        amp = sine_amplitude(t, x, best, 2)
-        if amp < cfg.tremor_min_g or amp * amp * n / (4.0 * sigma * sigma) < cfg.tremor_z:
-            return False
-        half = n // 2
-        later = sine_amplitude(t[half:], x[half:], best, 1)
-        return later >= cfg.tremor_min_g and later >= cfg.tremor_sustain * sine_amplitude(t[:half], x[:half], best, 1)
+        return tremor(window, max(cfg.noise_floor_g, self.noise_g(channel)), cfg)
 
-    def _blind(self, window: deque[Reading], n: int) -> bool:
+    def _blind(self, window: Trail, n: int) -> bool:
         """Whether the last `n` readings come too far apart to see a knock's ringing."""
-        return n > 1 and (window[-1].t - window[-n].t) / (n - 1) > self.config.blind_interval_s
+        return n > 1 and (window.t[-1] - window.t[-n]) / (n - 1) > self.config.blind_interval_s
 
     def _sparse(self, channel: int) -> bool:
         """Whether the pan's latest readings come too far apart to see a knock's ringing."""
