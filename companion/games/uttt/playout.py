@@ -102,19 +102,22 @@ def smart_playout(e: Engine, rng: SplitMix64) -> int:
     return e.result
 
 
+def board_after(e: Engine, move: int) -> tuple[int, int, int, int, int]:
+    """What `move` by the player to move touches: its board and cell, that board's cells of
+    the mover (the move made) and of the opponent, and the boards closed before it."""
+    cells, p = e.cells, e.player
+    b, c = BOARD_OF[move], CELL_OF[move]
+    return b, c, cells[p * 9 + b] | 1 << c, cells[(1 - p) * 9 + b], e.won[0] | e.won[1] | e.drawn
+
+
 def hands_over(e: Engine, move: int, targets: int) -> bool:
     """Whether `move` lets the opponent win the game with their reply.
 
     `targets`: the open boards whose capture would complete a big-board line
     for the opponent (only those can give them the game at once).
     """
-    cells = e.cells
-    p = e.player
-    q = 1 - p
-    b, c = BOARD_OF[move], CELL_OF[move]
-    mine = cells[p * 9 + b] | 1 << c
-    theirs = cells[q * 9 + b]
-    closed = e.won[0] | e.won[1] | e.drawn
+    cells, p, q = e.cells, e.player, 1 - e.player
+    b, c, mine, theirs, closed = board_after(e, move)
     if IS_WIN[mine] or mine | theirs == FULL:
         closed |= 1 << b
         targets &= ~(1 << b)

@@ -21,9 +21,10 @@ import time
 from typing import Callable
 
 from companion.games.uttt.playout import (
-    SplitMix64, first_game_winning_move, legal_moves, playable_mask, random_playout, smart_playout,
+    SplitMix64, board_after, first_game_winning_move, legal_moves, playable_mask, random_playout,
+    smart_playout,
 )
-from companion.games.uttt.rules import BOARD_OF, CELL_OF, DRAW, FULL, IS_WIN, ONGOING, THREATS, Engine
+from companion.games.uttt.rules import DRAW, FULL, IS_WIN, ONGOING, THREATS, Engine
 
 NOT_PROVEN = -1  # proven values, in halves for the player who moved into the node: 0, 1, 2
 
@@ -34,14 +35,9 @@ def move_prior(e: Engine, move: int) -> float:
     Taking a board is good, blocking the opponent's line in it too; giving the
     opponent a free move, or sending them where they can take a board, is bad.
     """
-    cells = e.cells
-    p = e.player
-    q = 1 - p
-    b, c = BOARD_OF[move], CELL_OF[move]
-    mine = cells[p * 9 + b] | 1 << c
-    theirs = cells[q * 9 + b]
+    cells, p, q = e.cells, e.player, 1 - e.player
+    b, c, mine, theirs, closed = board_after(e, move)
     value = 0.5
-    closed = e.won[0] | e.won[1] | e.drawn
     if IS_WIN[mine]:
         value += 0.2
         closed |= 1 << b
