@@ -114,7 +114,8 @@ class Judge:
         self.groups = [build_groups(left_classes, config.accept_fraction),
                        build_groups(right_classes, config.accept_fraction)]
         self._widest = [max(g.accept_high - g.accept_low for g in groups) for groups in self.groups]
-        self._fits = [self._fits_groups(groups) for groups in self.groups]
+        self._empty_g = [config.empty_fraction * groups[0].low for groups in self.groups]  # a pan under this is empty
+        self._fits = [self._fits_groups(groups, empty) for groups, empty in zip(self.groups, self._empty_g)]
         keep_s = max(max(config.windows_s), config.history_s) + config.blind_settle_s
         self._windows = [Trail(keep_s, config.min_samples + 1) for _ in range(2)]
         self._states: list[PanState] = [PanState(UNSTABLE, reason="no_data")] * 2  # at each pan's latest reading
@@ -128,8 +129,7 @@ class Judge:
         self._empty_run = [0, 0]  # readings in a row under the empty threshold
         self._noise = [NoiseMeter(config, rate_hz) for _ in range(2)]
 
-    def _fits_groups(self, groups: list[ClassGroup]) -> Callable[[Estimate], bool]:
-        empty = self.config.empty_fraction * groups[0].low
+    def _fits_groups(self, groups: list[ClassGroup], empty: float) -> Callable[[Estimate], bool]:
         return lambda est: est.high < empty or any(g.fits(est.low, est.high) for g in groups)
 
     def noise_g(self, channel: int) -> float:
@@ -173,7 +173,7 @@ class Judge:
         """A pan read empty `EMPTIED_READINGS` times in a row was emptied, whether or not
         anyone asked about it meanwhile: what it showed before no longer counts."""
         ch = reading.channel
-        if reading.grams < self.config.empty_fraction * self.groups[ch][0].low:
+        if reading.grams < self._empty_g[ch]:
             self._empty_run[ch] += 1
             if self._empty_run[ch] >= EMPTIED_READINGS:
                 self._forget(ch)
@@ -245,7 +245,7 @@ class Judge:
             return False
         other = 1 - window[-1].channel
         pan = self._windows[other]
-        if not pan or pan.grams[-1] < cfg.empty_fraction * self.groups[other][0].low:
+        if not pan or pan.grams[-1] < self._empty_g[other]:
             return False
         j = landing(pan.grams, pan.grams[-1])
         return j is not None and window.t[-n] < pan.t[j] + cfg.blind_settle_s
@@ -264,7 +264,7 @@ class Judge:
         """Whether the load (no empty pan) is still rising over `rising_window_s` after the press's
         peak (fits.rising)."""
         window = self._windows[channel]
-        if window.g[-1] < self.config.empty_fraction * self.groups[channel][0].low:
+        if window.g[-1] < self._empty_g[channel]:
             return False
         k = window.since_peak(self.config.rising_window_s)
         return rising(window.t[k:], window.g[k:], self.noise_g(channel), self.config)
@@ -273,7 +273,7 @@ class Judge:
         """Whether a hand still touches the piece (fits.tremor); readings too sparse to see it
         (10/s) never show a hand, nor does an empty pan."""
         cfg, window = self.config, self._windows[channel]
-        if self._sparse(channel) or window.g[-1] < cfg.empty_fraction * self.groups[channel][0].low:
+        if self._sparse(channel) or window.g[-1] < self._empty_g[channel]:
             return False
         return tremor(window, max(cfg.noise_floor_g, self.noise_g(channel)), cfg)
 
@@ -365,7 +365,7 @@ class Judge:
             if est is None or est.reason == "moving":
                 self._unfit_since[channel] = None  # real motion, not a noisy slope
             return PanState(UNSTABLE, reason=est.reason if est else "filling")
-        if est.high < self.config.empty_fraction * groups[0].low:
+        if est.high < self._empty_g[channel]:
             self._forget(channel)
             return PanState(WAITING, reason="empty")
         for group in groups:
