@@ -393,7 +393,8 @@ def figures(header: dict, rows: list[dict]) -> dict:
         return [r[1] for r in results(key)]
 
     table = {f"{s}/{m}": {**summarise(results((s, m))), "fleets": len(results((s, m)))} for s, m in by_key}
-    hard_adv = paired_ratio(*pair(("hard", "advanced"), ("peer", "advanced")))
+    hard_peer = pair(("hard", "advanced"), ("peer", "advanced"))
+    hard_adv = paired_ratio(*hard_peer)
     named_gain = {s: difference(*pair((s, "advanced"), (s, "standard"))) for s in ("hard", "peer", "density")}
     placement = {name: ratio(shots((f"learner_{name}", f"{name}_fleets")), shots(("peer", "uniform_fleets")))
                  for name in ("ours", "apart")}
@@ -401,7 +402,7 @@ def figures(header: dict, rows: list[dict]) -> dict:
     level_means = [table[f"{lv}/advanced"]["mean"] for lv in LEVELS]
     report = {
         **header,
-        "hard_vs_peer_advanced": {**hard_adv, "fleets": len(pair(("hard", "advanced"), ("peer", "advanced"))[0])},
+        "hard_vs_peer_advanced": {**hard_adv, "fleets": len(hard_peer[0])},
         "hard_vs_peer_standard": paired_ratio(*pair(("hard", "standard"), ("peer", "standard"))),
         "hard_vs_density_advanced": paired_ratio(*pair(("hard", "advanced"), ("density", "advanced"))),
         "named_hits_gain": named_gain,
