@@ -10,9 +10,9 @@ until a tap on it or the next input that is taken; "not now" (a dimmed button, t
 computer's step) says nothing.
 
 Two input locks (ui/input_lock.py): `news_lock`, held just after the computer's move is
-drawn, while `act` takes nothing; `input_lock`, held by a screen after an entry a bounced
-finger must not make twice (its buttons or board change under the finger), which that
-screen checks before such an entry (a button elsewhere, Undo, is still taken).
+drawn, while `act` takes nothing; `input_lock`, held after an entry a bounced finger must
+not make twice (its buttons or board change under the finger): a kv rule sends such a
+button as `root.press(kind)`, which the lock checks (a button elsewhere, Undo, is still taken).
 """
 
 from __future__ import annotations
@@ -88,6 +88,13 @@ class ControllerScreen(GameScreen):
         if taken:
             self.show_refusal(None)
         return taken
+
+    def press(self, kind: str, value: Any = None) -> None:
+        """A button the screen changes under the finger: taken only while the input lock
+        is free, and after it, taken or not, the lock is held."""
+        if not self.input_lock.held:
+            self.act(kind, value)
+            self.input_lock.hold()
 
     def show_refusal(self, reason: Text | None) -> None:
         """Say why an input was refused, or None: put the last refusal away.  A break

@@ -5,10 +5,11 @@ Two things call for it, each with its own time:
 - `AFTER_ENTRY_S` after an entry a finger made: the buttons or the board change under
   the finger, and a bounced finger or a double tap (a second touch within Android's
   300 ms double-tap timeout, `ViewConfiguration.DOUBLE_TAP_TIMEOUT`) would otherwise
-  press whatever was drawn in its place.  軍艦将棋's action buttons, Naval War's entries and
-  Ultimate Tic-Tac-Toe's cells take it; Kuku and Battleship need none, since a shot is
-  aimed first and confirmed by a second tap or a button (the double tap is the gesture)
-  and their keypads must take quick typing.
+  press whatever was drawn in its place.  軍艦将棋's action buttons, Naval War's entries,
+  Ultimate Tic-Tac-Toe's cells and 九九戦艦's buttons that turn its stage (attack, answer,
+  go on: the next stage's button lies where the last one was) take it; aiming needs
+  none, in 九九戦艦 or Battleship: a shot is aimed first and confirmed by a second tap or
+  a button (the double tap is the gesture), and a keypad must take quick typing.
 - `COMPUTER_NEWS_S` after the computer's move is drawn (every `ControllerScreen`, for
   all its input): a quick run of taps meant for the screen before never skips what the
   computer did.

@@ -100,8 +100,15 @@ class GuiDriver:
 
     # touch ------------------------------------------------------------------
 
+    def _wait_for_the_lock(self) -> None:
+        """As a person, whose next tap comes once the screen has changed under the finger
+        (a test of the lock itself touches with UnitTestTouch directly)."""
+        screen = self.screen
+        self.wait_until(lambda: not getattr(screen, "locked", False), what="the input lock to lift")
+
     def _touch(self, widget, hold: float):
         assert widget.get_root_window() is not None, f"{widget} is not on screen"
+        self._wait_for_the_lock()
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
@@ -119,6 +126,7 @@ class GuiDriver:
 
     def press_at(self, x: float, y: float):
         """Put a finger down at window coordinates; release it with `touch.touch_up()`."""
+        self._wait_for_the_lock()
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         self.pump(0.03)

@@ -41,6 +41,7 @@ def test_quick_taps_on_to_the_computer_stop_at_its_move(gui):
     tap_cell(gui, screen, "6×6")
     gui.tap(screen.ids.primary)
     assert screen.stage == "result" and "コンピューターの番へ" in screen.continue_text
+    gui.wait_until(lambda: not screen.locked, what="the result read")
     quick_taps(gui, screen.ids.continue_button, 4)
     gui.settle(screen)
     assert screen.stage == "result" and screen.news_title.startswith("コンピューター")  # its move, shown
@@ -72,3 +73,16 @@ def test_new_game_is_not_where_see_the_result_was(gui):
     gui.screenshot("kuku-over")
     gui.tap(another)
     assert screen.stage != "over"
+
+
+def test_a_bounced_attack_does_not_skip_its_result(gui):
+    screen = to_kuku_play(gui)
+    tap_cell(gui, screen, "6×6")
+    attack = screen.ids.primary
+    where = attack.to_window(*attack.center)
+    quick_taps(gui, attack, 2)  # the finger bounces onto 「コンピューターの番へ」, drawn where 攻撃 was
+    assert screen.ids.continue_button.collide_point(*screen.ids.continue_button.to_widget(*where))
+    assert screen.stage == "result" and "コンピューターの番へ" in screen.continue_text
+    gui.tap(screen.ids.continue_button)  # a person's tap, once the result is read
+    gui.settle(screen)
+    assert screen.news_title.startswith("コンピューター")

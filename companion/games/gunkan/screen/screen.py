@@ -148,12 +148,6 @@ class GunkanScreen(ControllerScreen):
 
     # input: every press goes to the controller, from the table --------------------------
 
-    def _press(self, kind: str, value=None) -> None:
-        """A button: after it, taken or not, the buttons change under the finger (the lock)."""
-        if not self.input_lock.held:
-            self.act(kind, value)
-            self.input_lock.hold()
-
     def act(self, kind: str, value=None) -> bool:
         taken = super().act(kind, value)
         if not taken:  # the game moved on (e.g. an undo) since the button was drawn
@@ -245,7 +239,7 @@ class GunkanScreen(ControllerScreen):
         for button, (name, text, tone) in zip(buttons, specs):
             widget = Factory.BigButton(text=text, font_size="20sp")
             widget.background_color = TONES[tone]
-            widget.bind(on_release=lambda _, b=button: self._press(b["kind"], b["value"]))
+            widget.bind(on_release=lambda _, b=button: self.press(b["kind"], b["value"]))
             row.add_widget(widget)
             self.action_buttons[name] = widget
 
