@@ -29,7 +29,6 @@ def gunkan(gui):
 
 
 def tap_action(gui, screen, name):
-    gui.wait_until(lambda: not screen.locked, what="the input lock")  # as a person's next tap
     gui.wait_until(lambda: name in screen.action_buttons, what=f"the {name} button")
     gui.tap(screen.action_buttons[name])
 

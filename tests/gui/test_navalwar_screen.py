@@ -82,7 +82,6 @@ def tap_choice(gui, screen, tile) -> None:
     if scroll and not bottom < y < bottom + scroll.height:
         scroll.scroll_to(tile, padding=4, animate=False)
         gui.pump(0.03)
-    gui.wait_until(lambda: not screen.locked, what="the input lock to lift")
     gui.tap(tile)
 
 
@@ -147,7 +146,6 @@ def test_setup_and_a_short_round_with_touches(gui, nw):
         acts = state.legal_actions()
         if kind == "die" and "rolled" not in done:
             done.add("rolled")
-            gui.wait_until(lambda: not nw.locked, what="the input lock to lift")
             gui.tap(nw.ids.extra)
             assert "コンパニオンの出目" in nw.last_text
             continue
