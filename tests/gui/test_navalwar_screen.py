@@ -67,10 +67,10 @@ def enter(gui, screen, action) -> None:
         # (a ship that joined a fleet under a finger is drawn once the screen is still)
         gui.wait_until(lambda: step in tiles(screen), timeout=STILL_S + 5, what=f"{step} to be offered")
         shown = tiles(screen)
-        tap_choice(gui, screen, shown[step])
+        tap_choice(gui, shown[step])
 
 
-def tap_choice(gui, screen, tile) -> None:
+def tap_choice(gui, tile) -> None:
     """Scroll the choice into view when it is not (as a finger would), then tap it."""
     scroll = tile.parent
     while scroll is not None and not isinstance(scroll, ScrollView) and scroll.parent is not scroll:
@@ -131,7 +131,7 @@ def test_setup_and_a_short_round_with_touches(gui, nw):
     nw.ids.search.text = ""
     gui.pump(0.05)
     while nw.session.state.view(None)["phase"] == "deal":
-        tap_choice(gui, nw, nw.ids.choices.children[-1])
+        tap_choice(gui, nw.ids.choices.children[-1])
     view = nw.session.state.view(None)
     assert [len(f["ships"]) for f in view["fleets"]] == [5, 5, 5]
     assert view["fleets"][0]["ships"][0]["name"] == "Yamato"
@@ -155,7 +155,7 @@ def test_setup_and_a_short_round_with_touches(gui, nw):
             tree = nw.controller.tree()
             first = tree.path_of(action)[0]
             if tree.choices(nw.controller.shown_prefix(TABLE))[0].action is None:
-                tap_choice(gui, nw, tiles(nw)[first])
+                tap_choice(gui, tiles(nw)[first])
             gui.screenshot(f"navalwar-{kind}-{shots}")
         before = len(nw.session.actions)
         enter(gui, nw, action)

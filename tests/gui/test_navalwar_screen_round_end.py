@@ -45,7 +45,7 @@ def tap_the_round_end(gui, screen) -> None:
         prefix = screen.controller.shown_prefix(TABLE)
         ending = {p[len(prefix)][0] for p, a in tree._under(prefix) if ends_the_round(state, a)}
         step = next(c.id for c in tree.choices(prefix) if c.id in ending)
-        tap_choice(gui, screen, tiles(screen)[step])
+        tap_choice(gui, tiles(screen)[step])
 
 
 def chart_of(screen) -> TotalsChart:
