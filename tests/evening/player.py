@@ -24,6 +24,7 @@ class Player:
     # checked, so every state a person sees is checked, faster.
 
     def touch_at(self, x: float, y: float, hold: float = 0.03) -> None:
+        self.wait_for_the_lock()
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         self.wait(hold)
@@ -50,6 +51,13 @@ class Player:
         """A person's pause: the clock runs (timers, the computer's answer), no frame is drawn."""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
+            Clock.tick()
+
+    def wait_for_the_lock(self, timeout: float = 10) -> None:
+        """A person's next tap comes once the screen has changed under the finger."""
+        end = time.monotonic() + timeout
+        while getattr(self.gui.screen, "locked", False):
+            assert time.monotonic() < end, "the input lock did not lift"
             Clock.tick()
 
     def check(self) -> None:

@@ -152,7 +152,6 @@ class Evening:
 
     def press(self, name: str) -> None:
         screen = self.screen
-        self.gui.wait_until(lambda: not screen.locked, what="the input lock")  # a person's next tap
         self.gui.wait_until(lambda: name in screen.action_buttons, what=f"the {name} button")
         self.tap(screen.action_buttons[name])
 

@@ -53,9 +53,8 @@ class Player:
 
     def touch(self, widget, what: str = "") -> None:
         self.touches.append(what or str(getattr(widget, "text", type(widget).__name__))[:30])
-        self.gui.wait_until(lambda: not self.nw.locked, what="the input lock to lift")
         if any(isinstance(w, ScrollView) for w in parents(widget)):
-            tap_choice(self.gui, self.nw, widget)  # scrolled to first, as a finger would
+            tap_choice(self.gui, widget)  # scrolled to first, as a finger would
         else:
             self.gui.tap(widget)
         faults = word_breaks.problems(self.gui.app)

@@ -4,8 +4,6 @@ where a person taps (a random legal cell, seeded), then a look back through the 
 
 import pytest
 
-from companion.ui.input_lock import AFTER_ENTRY_S
-
 
 def play_to_the_end(player, screen) -> None:
     gui, controller = player.gui, screen.controller
@@ -17,7 +15,6 @@ def play_to_the_end(player, screen) -> None:
         before = len(controller.session.actions)
         player.tap_cell(screen.ids.board, player.pick(cells))
         assert len(controller.session.actions) > before, "a legal cell tapped did not play"
-        player.wait(AFTER_ENTRY_S)  # a person's next tap comes after the input lock
 
 
 @pytest.mark.parametrize("mode", ["easy", "medium", "hard", "2p"])
