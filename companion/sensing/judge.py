@@ -123,6 +123,7 @@ class Judge:
         self._verdict: Verdict | None = None  # the first final verdict since reset or emptying
         self._unfit_since: list[float | None] = [None, None]
         self._held_until = [-math.inf, -math.inf]  # a hand's tremor was seen on the pan until then
+        self._hand: list[tuple[float, float, float] | None] = [None, None]  # a hand seen: level, since, until
         self._clear_since: list[float | None] = [None, None]  # no tremor seen on the pan since then
         self._seen: list[str | None] = [None, None]  # the class a pan showed last (MISFIT: none fitted)
         self._changing: list[tuple[str, float] | None] = [None, None]  # another class, since when
@@ -145,6 +146,7 @@ class Judge:
         self._first = [None, None]
         self._verdict = None
         self._held_until = [-math.inf, -math.inf]
+        self._hand = [None, None]
         self._clear_since = [None, None]
         self._unfit_since = [None, None]
         self._seen = [None, None]
@@ -277,6 +279,33 @@ class Judge:
             return False
         return tremor(window, max(cfg.noise_floor_g, self.noise_g(channel)), cfg)
 
+    def _level(self, channel: int) -> float:
+        """The pan's load now: the median of its last five readings."""
+        last = sorted(self._windows[channel].g[-5:])
+        return last[len(last) // 2]
+
+    def _near(self, level: float, channel: int) -> bool:
+        """Whether the pan's load is still where a hand was seen (`level`): not lifted."""
+        return abs(self._level(channel) - level) <= self.config.tremor_lift_share * level
+
+    def _saw_hand(self, channel: int, now: float) -> None:
+        """A tremor now: the same hand as before while its sightings follow within
+        `tremor_clear_s` at the same load (a table's knocks, one after another, are not one hand)."""
+        hand = self._hand[channel]
+        if hand and now - hand[2] <= self.config.tremor_clear_s and self._near(hand[0], channel):
+            self._hand[channel] = (hand[0], hand[1], now)
+        else:
+            self._hand[channel] = (self._level(channel), now, now)
+
+    def _hand_stays(self, channel: int, now: float) -> bool:
+        """A hand seen on the piece for `tremor_sure_s` (longer than any ringing lasts) stays
+        until the load changes as a lifting hand changes it, or nothing of it has shown for
+        `tremor_stay_s`: a faint tremor fades in and out of the noise for longer than
+        `tremor_hold_s`."""
+        hand, cfg = self._hand[channel], self.config
+        return (hand is not None and hand[2] - hand[1] >= cfg.tremor_sure_s
+                and now - hand[2] < cfg.tremor_stay_s and self._near(hand[0], channel))
+
     def _blind(self, window: Trail, n: int) -> bool:
         """Whether the last `n` readings come too far apart to see a knock's ringing."""
         return n > 1 and (window.t[-1] - window.t[-n]) / (n - 1) > self.config.blind_interval_s
@@ -348,13 +377,15 @@ class Judge:
         tremor = self._tremor(channel)
         if tremor:
             self._held_until[channel] = now + self.config.tremor_hold_s
+            self._saw_hand(channel, now)
         if tremor is False:
             self._clear_since[channel] = now if self._clear_since[channel] is None else self._clear_since[channel]
         else:
             self._clear_since[channel] = None
         unclear = self._seen[channel] is None and (  # a first class: no hand seen for a while
             self._clear_since[channel] is None or now - self._clear_since[channel] < self.config.tremor_clear_s)
-        if tremor is None or now < self._held_until[channel] or (unclear and not self._sparse(channel)):
+        held = now < self._held_until[channel] or self._hand_stays(channel, now)
+        if tremor is None or held or (unclear and not self._sparse(channel)):
             self._unfit_since[channel] = None  # a hand on it, or not yet told: not a still misfit
             return PanState(UNSTABLE, reason="held" if tremor is not None else "touch_unknown")
         est = self._estimate(channel, self._fits[channel])

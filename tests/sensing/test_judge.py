@@ -1,5 +1,6 @@
 """The judge: verdicts, identification, refusals, and never a wrong answer during a transient."""
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -372,6 +373,30 @@ def test_a_finger_resting_on_a_piece_is_waited_out(rate):
                 named.append((j.identify(1).group.name, r.t))
         assert named and {name for name, _ in named} == {"battleship"}, seed
         assert named[0][1] > hand.letgo_s
+
+
+def test_a_hand_seen_on_the_piece_stays_while_its_load_does():
+    """A finger left on a battleship, +10 % (the carrier's band) for 1.6 s, its tremor plain for
+    the first 0.8 s and then lost in the noise (a faint tremor fades in and out): never named a
+    carrier, since the load stays where the hand was seen; a battleship once the finger lifts.
+    Without that rule (a hand held only `tremor_hold_s` after its last sighting) a carrier."""
+    t = np.arange(0.0, 5.0, 1 / RATE)
+    hand = Transient(0.05, 0.03, 0.1, 0.0, 8.0, 0.05, rest=0.1, rest_s=1.6)
+    landed = hand.rise_s + hand.release_s
+    fading = np.where((t > 0) & (t < landed + 0.8), 0.3 * np.sin(2 * np.pi * 10.0 * t), 0.0)
+    grams = press(t, 20.0, hand) + fading
+
+    def named(config):
+        j, seen = Judge(LEFT_CLASSES, RIGHT_CLASSES, config=config, rate_hz=RATE), []
+        for r in readings(grams, noise=0.07, seed=3):
+            j.feed(r)
+            if j.identify(1).kind == "class":
+                seen.append((j.identify(1).group.name, r.t))
+        return seen
+
+    seen = named(JudgeConfig())
+    assert seen and {name for name, _ in seen} == {"battleship"} and seen[0][1] > hand.letgo_s
+    assert "carrier" in {name for name, _ in named(JudgeConfig(tremor_sure_s=math.inf))}
 
 
 @pytest.mark.parametrize("rate", [80.0, 10.0])
