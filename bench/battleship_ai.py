@@ -31,8 +31,8 @@ measured on a Pi).
         [--placer-fleets K] [--train 10000] [--out FILE.jsonl]
     python bench/battleship_ai.py --summary FILE.jsonl
 
-Cost: the hard level is about 9 CPU-ms a shot (it draws 1,000 fleets a
-shot), 0.4 CPU-s a game; the peer and the learner about 20 ms a game.  The
+Cost: the hard level is about 8 CPU-ms a shot (it draws 1,000 fleets a
+shot), 0.35 CPU-s a game; the peer and the learner about 20 ms a game.  The
 hard/peer pairs run on --fleets, the other shooters on --others, so the
 headline can take thousands of fleets.  Batches run interleaved, every plan
 advancing alike, and --out writes each as it ends: a run stopped early is
@@ -373,6 +373,15 @@ def main() -> None:
         print(json.dumps({k: v for k, v in report.items() if k != "table"}, indent=1))
 
 
+def paired_shots(a: dict, b: dict) -> tuple[list, list]:
+    """Two plans' shots on the fleets both played, fleet by fleet, from their batches
+    ({first fleet: results}); a plan on fewer fleets is cut in smaller batches."""
+    left, right = ({first + j: r[1] for first, batch in plan.items() for j, r in enumerate(batch)}
+                   for plan in (a, b))
+    common = sorted(left.keys() & right.keys())
+    return [left[f] for f in common], [right[f] for f in common]
+
+
 def figures(header: dict, rows: list[dict]) -> dict:
     """The report from finished batches; paired figures use the fleets both sides played."""
     by_key: dict = {}
@@ -383,11 +392,7 @@ def figures(header: dict, rows: list[dict]) -> dict:
         return [r for first in sorted(by_key.get(key, {})) for r in by_key[key][first]]
 
     def pair(a, b):
-        common = sorted(set(by_key.get(a, {})) & set(by_key.get(b, {})))
-        left = [r[1] for f in common for r in by_key[a][f]]
-        right = [r[1] for f in common for r in by_key[b][f]]
-        n = min(len(left), len(right))
-        return left[:n], right[:n]
+        return paired_shots(by_key.get(a, {}), by_key.get(b, {}))
 
     def shots(key):
         return [r[1] for r in results(key)]

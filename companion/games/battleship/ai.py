@@ -8,7 +8,8 @@ Levels:
             chance of a ship there (`posterior.probabilities`);
 - "normal": 1 in 10 at any cell, the rest in proportion to chance**3;
 - "hard":   fleets drawn among those that agree with every answer seen
-            (`sampler`), and the cell that scores the most hits over this
+            (`sampler`), each ship on no hit spread over the placements
+            open to it, and the cell that scores the most hits over this
             shot and the next on them (`lookahead`); bench/battleship_ai.py
             measures it against an independent density shooter.
 A salvo takes the best cells of one map (each drawn as above; hard: the

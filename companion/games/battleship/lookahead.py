@@ -1,12 +1,17 @@
 """The hard shooter's choice: the cell that scores the most hits over this shot and the next.
 
-For a candidate cell the drawn fleets (`sampler.Draws`) are split by the
-answer each would give there: miss, hit (naming the ship when hits are
-named), or "sunk X".  Within each answer the best next shot is the cell most
-of those fleets have a ship on.  A cell's value is its chance of a hit now
-plus, over the answers, the chance of a hit with the best shot after it, so a
-shot is worth more when its answer tells where to fire next.  Only the
-likeliest cells are weighed (CANDIDATES); near ties go to the likelier cell.
+Chances come from the drawn fleets' spread map (`sampler.Draws.spread`: each
+ship on no hit averaged over the placements open to it in its draw).  For a
+candidate cell the draws are split by the answer each would give there: miss,
+hit (naming the ship when hits are named), or "sunk X".  Within each answer
+the best next shot is the cell with the most expected ships on those draws.
+A cell's value is its chance of a hit now plus, over the answers, the chance
+of a hit with the best shot after it, so a shot is worth more when its answer
+tells where to fire next.  The best next shot is picked on one half of the
+draws and scored on the other (and the other way round): picked and scored
+on the same draws, the best of many noisy cells scores high by luck, most
+in small groups of draws.  Only the likeliest cells are weighed
+(CANDIDATES); near ties go to the likelier cell.
 """
 
 from __future__ import annotations
@@ -35,18 +40,25 @@ def answers(draws: Draws, open_cells: np.ndarray, named_hits: bool) -> np.ndarra
 
 
 def best_cell(draws: Draws, open_cells: np.ndarray, named_hits: bool, rng: random.Random) -> int:
-    occupied = (draws.owner > 0).astype(np.float32)
-    chance = np.where(open_cells, draws.weight @ occupied, -1.0)
+    expected = draws.spread()
+    chance = np.where(open_cells, draws.weight @ expected, -1.0)
     order = np.argsort(-chance + 1e-12 * np.array([rng.random() for _ in chance]))
     candidates = [int(c) for c in order[:CANDIDATES] if open_cells[c]]
     code = answers(draws, open_cells, named_hits)
-    n = len(occupied)
+    n, half = len(expected), np.arange(len(expected)) % 2 == 0
     # per candidate and answer, the weight of the draws giving that answer there
     split = np.zeros((len(candidates), 2 + 2 * SHIPS, n), dtype=np.float32)
     split[np.arange(len(candidates))[:, None], code[:, candidates].T, np.arange(n)] = draws.weight
-    after = (split.reshape(-1, n) @ occupied).reshape(len(candidates), -1, len(chance))
-    after[:, :, ~open_cells] = 0.0  # per answer: weighted hits at each cell next
-    after[np.arange(len(candidates)), :, candidates] = 0.0
-    value = chance[candidates] + after.max(axis=2).sum(axis=1)
+
+    def hits_next(weights: np.ndarray) -> np.ndarray:  # per candidate and answer: weighted hits at each cell next
+        after = (weights.reshape(-1, n) @ expected).reshape(len(candidates), -1, len(chance))
+        after[:, :, ~open_cells] = 0.0
+        after[np.arange(len(candidates)), :, candidates] = 0.0
+        return after
+
+    one, other = hits_next(split * half), hits_next(split * ~half)
+    scored = (np.take_along_axis(other, one.argmax(axis=2)[..., None], 2)
+              + np.take_along_axis(one, other.argmax(axis=2)[..., None], 2))
+    value = chance[candidates] + scored[..., 0].sum(axis=1)
     near_best = [i for i in range(len(candidates)) if value[i] >= value.max() - TIE]
     return candidates[max(near_best, key=lambda i: chance[candidates[i]])]

@@ -15,7 +15,9 @@ ship had are at most its count alone, so weights lie in (0, 1]; a draw whose
 ship found no room weighs 0.
 
 `draw(shots, count, rng)` returns a `Draws`: per draw and cell the ship there
-(0 water, 1 + the ship's index in NAMES), and the weights.
+(0 water, 1 + the ship's index in NAMES), the weights and the cells shot;
+`Draws.spread()` also averages each ship on no hit over the placements open
+to it in its draw, a map far less noisy than the draws' own cells.
 """
 
 from __future__ import annotations
@@ -38,10 +40,31 @@ MAX_EXPLANATIONS = 2000  # far beyond play; a swarm of anonymous hits is cut sho
 class Draws:
     owner: np.ndarray  # (n, 100) int8: 0 water, 1 + ship index
     weight: np.ndarray  # (n,) float, summing to 1 (all zero if no draw fits)
+    shot: np.ndarray  # (100,) bool: the cells answered
 
     def chance(self) -> np.ndarray:
         """Per cell, the weighted share of draws with a ship there (1 on hit cells)."""
         return self.weight @ (self.owner > 0)
+
+    def spread(self) -> np.ndarray:
+        """(n, 100) per draw, the expected ships on each cell with its free ships spread out.
+
+        A free ship (on no cell shot) is replaced by the average of every
+        placement open to it in that draw (no cell shot, none of the draw's
+        other ships): given the others, each of those is as likely.
+        """
+        expected = (self.owner > 0).astype(np.float32)
+        for i, name in enumerate(NAMES):
+            cells = self.owner == 1 + i
+            rows = np.flatnonzero(~(cells & self.shot).any(axis=1) & cells.any(axis=1))
+            if not len(rows):
+                continue
+            taken = words(self.shot | (self.owner[rows] > 0) & ~cells[rows])
+            low, high = placement_words(LENGTH[name])
+            fits = (((taken[:, :1] & low) | (taken[:, 1:] & high)) == 0).astype(np.float32)  # (r, P)
+            expected[rows] -= cells[rows]
+            expected[rows] += (fits / fits.sum(axis=1, keepdims=True)) @ matrix(LENGTH[name])
+        return expected
 
 
 def draw(shots: Sequence[Shot], count: int, rng: np.random.Generator) -> Draws:
@@ -84,7 +107,7 @@ def draw(shots: Sequence[Shot], count: int, rng: np.random.Generator) -> Draws:
         log_weight[rows[~ok]] = -np.inf
     weight = np.exp(log_weight - log_weight.max()) if np.isfinite(log_weight.max()) else np.zeros(count)
     total = weight.sum()
-    return Draws(owner, weight / total if total > 0 else weight)
+    return Draws(owner, weight / total if total > 0 else weight, shot)
 
 
 def words(cells: np.ndarray) -> np.ndarray:

@@ -36,3 +36,10 @@ def test_the_learner_finds_the_apart_placers_habit_and_none_in_uniform_fleets():
     uniform = peer.Prior.learn([bench.computer_fleet(rng) for _ in range(400)], reference)
     assert apart.touch < 0.1  # its ships never touch
     assert 0.8 < uniform.touch < 1.25  # ours touch as uniform fleets do
+
+
+def test_pairs_match_fleet_by_fleet_across_batches_of_different_sizes():
+    game = lambda shots: [1, shots, 0.0, 0.0]  # noqa: E731  (turns, shots, CPU, worst call)
+    hard = {0: [game(s) for s in (40, 50, 60, 70)], 4: [game(80)]}
+    density = {0: [game(41), game(51)], 2: [game(61), game(71)]}
+    assert bench.paired_shots(hard, density) == ([40, 50, 60, 70], [41, 51, 61, 71])

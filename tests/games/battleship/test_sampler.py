@@ -99,3 +99,26 @@ def test_a_record_no_fleet_explains_still_draws_somewhere_to_shoot():
     record = [(index("A1"), "sunk", "carrier")]  # a carrier cannot sink on its first hit
     draws = draw(record, 50, np.random.default_rng(0))
     assert draws.owner.shape == (50, CELLS) and draws.chance()[1:].max() > 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 70), st.booleans())
+def test_spread_averages_each_free_ship_over_the_placements_open_to_it(seed, shots, advanced):
+    rng = random.Random(seed)
+    truth = random_fleet(rng)
+    aimed = sorted(range(CELLS), key=lambda c: rng.random() - 0.5 * (c in truth))[:shots]
+    draws = draw(answers(truth, aimed, advanced), 12, np.random.default_rng(seed))
+    shot = sum(1 << c for c in aimed)
+    for row, weight, spread in zip(draws.owner, draws.weight, draws.spread()):
+        if weight == 0:
+            continue
+        ships = {name: sum(1 << c for c in range(CELLS) if row[c] == 1 + i) for i, name in enumerate(NAMES)}
+        exact = np.zeros(CELLS)
+        for name, mask in ships.items():
+            if mask & shot:  # on a hit: stays where the draw put it
+                exact += [mask >> c & 1 for c in range(CELLS)]
+                continue
+            others = sum(ships.values()) & ~mask
+            open_ = [m for m in masks(LENGTH[name]) if not m & (shot | others)]
+            exact += np.array([[m >> c & 1 for c in range(CELLS)] for m in open_]).mean(axis=0)
+        assert np.allclose(spread, exact, atol=1e-5) and np.isclose(spread.sum(), sum(LENGTH.values()))
