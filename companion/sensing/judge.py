@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from companion.sensing.classes import AMBIGUOUS, ClassGroup, PieceClass, build_groups  # noqa: F401  (AMBIGUOUS: callers take it from here)
+from companion.sensing.hand_watch import HandWatch
 from companion.sensing.fits import Estimate, NoiseMeter, Trail, estimate, landing, quiet, rising, tremor
 from companion.sensing.judge_config import JudgeConfig
 from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD, Reading
@@ -122,9 +123,7 @@ class Judge:
         self._first: list[tuple[float, PanState] | None] = [None, None]  # a pan's first class or reweigh
         self._verdict: Verdict | None = None  # the first final verdict since reset or emptying
         self._unfit_since: list[float | None] = [None, None]
-        self._held_until = [-math.inf, -math.inf]  # a hand's tremor was seen on the pan until then
-        self._hand: list[tuple[float, float, float] | None] = [None, None]  # a hand seen: level, since, until
-        self._clear_since: list[float | None] = [None, None]  # no tremor seen on the pan since then
+        self._hands = [HandWatch(config) for _ in range(2)]  # a hand's tremor on each pan
         self._seen: list[str | None] = [None, None]  # the class a pan showed last (MISFIT: none fitted)
         self._changing: list[tuple[str, float] | None] = [None, None]  # another class, since when
         self._empty_run = [0, 0]  # readings in a row under the empty threshold
@@ -145,9 +144,8 @@ class Judge:
         self._states = [PanState(UNSTABLE, reason="no_data")] * 2
         self._first = [None, None]
         self._verdict = None
-        self._held_until = [-math.inf, -math.inf]
-        self._hand = [None, None]
-        self._clear_since = [None, None]
+        for hand in self._hands:
+            hand.reset()
         self._unfit_since = [None, None]
         self._seen = [None, None]
         self._changing = [None, None]
@@ -284,28 +282,6 @@ class Judge:
         last = sorted(self._windows[channel].g[-5:])
         return last[len(last) // 2]
 
-    def _near(self, level: float, channel: int) -> bool:
-        """Whether the pan's load is still where a hand was seen (`level`): not lifted."""
-        return abs(self._level(channel) - level) <= self.config.tremor_lift_share * level
-
-    def _saw_hand(self, channel: int, now: float) -> None:
-        """A tremor now: the same hand as before while its sightings follow within
-        `tremor_clear_s` at the same load (a table's knocks, one after another, are not one hand)."""
-        hand = self._hand[channel]
-        if hand and now - hand[2] <= self.config.tremor_clear_s and self._near(hand[0], channel):
-            self._hand[channel] = (hand[0], hand[1], now)
-        else:
-            self._hand[channel] = (self._level(channel), now, now)
-
-    def _hand_stays(self, channel: int, now: float) -> bool:
-        """A hand seen on the piece for `tremor_sure_s` (longer than any ringing lasts) stays
-        until the load changes as a lifting hand changes it, or nothing of it has shown for
-        `tremor_stay_s`: a faint tremor fades in and out of the noise for longer than
-        `tremor_hold_s`."""
-        hand, cfg = self._hand[channel], self.config
-        return (hand is not None and hand[2] - hand[1] >= cfg.tremor_sure_s
-                and now - hand[2] < cfg.tremor_stay_s and self._near(hand[0], channel))
-
     def _blind(self, window: Trail, n: int) -> bool:
         """Whether the last `n` readings come too far apart to see a knock's ringing."""
         return n > 1 and (window.t[-1] - window.t[-n]) / (n - 1) > self.config.blind_interval_s
@@ -375,17 +351,10 @@ class Judge:
             self._unfit_since[channel] = None  # still coming down: not a still misfit
             return PanState(UNSTABLE, reason="rising")
         tremor = self._tremor(channel)
-        if tremor:
-            self._held_until[channel] = now + self.config.tremor_hold_s
-            self._saw_hand(channel, now)
-        if tremor is False:
-            self._clear_since[channel] = now if self._clear_since[channel] is None else self._clear_since[channel]
-        else:
-            self._clear_since[channel] = None
-        unclear = self._seen[channel] is None and (  # a first class: no hand seen for a while
-            self._clear_since[channel] is None or now - self._clear_since[channel] < self.config.tremor_clear_s)
-        held = now < self._held_until[channel] or self._hand_stays(channel, now)
-        if tremor is None or held or (unclear and not self._sparse(channel)):
+        load, hand = self._level(channel), self._hands[channel]
+        hand.feed(tremor, load, now)
+        unclear = self._seen[channel] is None and hand.clear_for(now) < self.config.tremor_clear_s  # a first class
+        if tremor is None or hand.held(load, now) or (unclear and not self._sparse(channel)):
             self._unfit_since[channel] = None  # a hand on it, or not yet told: not a still misfit
             return PanState(UNSTABLE, reason="held" if tremor is not None else "touch_unknown")
         est = self._estimate(channel, self._fits[channel])
