@@ -95,6 +95,11 @@ class Trail:
             d.clear()
         self.t, self.grams, self.samples, self.g = [], [], [], []
 
+    def level(self) -> float:
+        """The load now: the median of the last five of `g`."""
+        last = sorted(self.g[-5:])
+        return last[len(last) // 2]
+
     def since(self, t: float) -> int:
         """The index of the first reading at or after `t`."""
         return bisect.bisect_left(self.t, t)
@@ -316,7 +321,7 @@ def tremor(trail: Trail, sigma: float, cfg: JudgeConfig) -> bool | None:
     within `tremor_settled_g` of the level now (a press's or a release's curve would hide it);
     None while that is shorter than `tremor_min_s` (it cannot be told yet)."""
     t, g = trail.t, trail.g
-    now, level = t[-1], sorted(g[-5:])[len(g[-5:]) // 2]
+    now, level = t[-1], trail.level()
     first = len(g)
     while first > 0 and abs(g[first - 1] - level) <= cfg.tremor_settled_g and t[first - 1] > now - cfg.tremor_window_s:
         first -= 1

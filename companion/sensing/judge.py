@@ -277,11 +277,6 @@ class Judge:
             return False
         return tremor(window, max(cfg.noise_floor_g, self.noise_g(channel)), cfg)
 
-    def _level(self, channel: int) -> float:
-        """The pan's load now: the median of its last five readings."""
-        last = sorted(self._windows[channel].g[-5:])
-        return last[len(last) // 2]
-
     def _blind(self, window: Trail, n: int) -> bool:
         """Whether the last `n` readings come too far apart to see a knock's ringing."""
         return n > 1 and (window.t[-1] - window.t[-n]) / (n - 1) > self.config.blind_interval_s
@@ -351,9 +346,10 @@ class Judge:
             self._unfit_since[channel] = None  # still coming down: not a still misfit
             return PanState(UNSTABLE, reason="rising")
         tremor = self._tremor(channel)
-        load, hand = self._level(channel), self._hands[channel]
+        load, hand = self._windows[channel].level(), self._hands[channel]
         hand.feed(tremor, load, now)
-        unclear = self._seen[channel] is None and hand.clear_for(now) < self.config.tremor_clear_s  # a first class
+        # a first class: no hand seen for a while
+        unclear = self._seen[channel] is None and hand.clear_for(now) < self.config.tremor_clear_s
         if tremor is None or hand.held(load, now) or (unclear and not self._sparse(channel)):
             self._unfit_since[channel] = None  # a hand on it, or not yet told: not a still misfit
             return PanState(UNSTABLE, reason="held" if tremor is not None else "touch_unknown")
