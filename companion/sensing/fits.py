@@ -13,11 +13,21 @@ import bisect
 import math
 from collections import deque
 from dataclasses import dataclass
+from enum import Enum
 from typing import Callable, Sequence
 
 import numpy as np
 
 from companion.sensing.judge_config import JudgeConfig
+
+
+class Tremor(Enum):
+    """What the tremor test says of a hand on the piece."""
+
+    SHOWN = "shown"  # a sustained 8-12 Hz tremor, well above the noise
+    FAINT = "faint"  # more than noise alone often gives, less than a sure hand: not yet told
+    NONE = "none"  # no more than the noise: no hand, or none that shows
+    UNTOLD = "untold"  # too little settled signal to look yet
 
 
 @dataclass(frozen=True)
@@ -314,12 +324,13 @@ def quiet(t: Sequence[float], samples: Sequence[float], sigma: float, cfg: Judge
             and sum(r * r for r in resid) <= sigma * sigma * dof * chi2_limit(dof, cfg.quiet_z))
 
 
-def tremor(trail: Trail, sigma: float, cfg: JudgeConfig) -> bool | None:
+def tremor(trail: Trail, sigma: float, cfg: JudgeConfig) -> Tremor:
     """Whether a hand still touches the piece: an oscillation at the 8-12 Hz of physiological
     tremor, well above the noise `sigma`, that does not die away as a pan's ringing or a knock's
     does (docs/hx711.md).  Looked for over the last `tremor_window_s` of the trail that stayed
     within `tremor_settled_g` of the level now (a press's or a release's curve would hide it);
-    None while that is shorter than `tremor_min_s` (it cannot be told yet)."""
+    UNTOLD while that is shorter than `tremor_min_s`.  A power between `tremor_clear_z` and
+    `tremor_z` is FAINT: a hand's tremor no larger than the noise reads so most of the time."""
     t, g = trail.t, trail.g
     now, level = t[-1], trail.level()
     first = len(g)
@@ -327,15 +338,21 @@ def tremor(trail: Trail, sigma: float, cfg: JudgeConfig) -> bool | None:
         first -= 1
     settled_long_enough = t[first - 1] <= now - cfg.tremor_min_s if first else len(g) - first >= 2 * cfg.min_samples
     if not settled_long_enough:
-        return None
+        return Tremor.UNTOLD
     n = len(g) - first
     times = np.array(t[first:]) - now
     x = np.array([raw if abs(s - raw) > 4.0 * sigma else s for s, raw in zip(trail.samples[first:], trail.grams[first:])])
     amps = sine_amplitudes(times, x, cfg.tremor_hz, 2)
     best = int(np.argmax(amps))
     amp = float(amps[best])
-    if amp < cfg.tremor_min_g or amp * amp * n / (4.0 * sigma * sigma) < cfg.tremor_z:
-        return False
+    power = amp * amp * n / (4.0 * sigma * sigma)
+    if power < cfg.tremor_clear_z:
+        return Tremor.NONE
+    if power < cfg.tremor_z:
+        return Tremor.FAINT
+    if amp < cfg.tremor_min_g:
+        return Tremor.NONE  # surely there, but smaller than any hand's
     half, hz = n // 2, cfg.tremor_hz[best:best + 1]
     later = float(sine_amplitudes(times[half:], x[half:], hz, 1)[0])
-    return later >= cfg.tremor_min_g and later >= cfg.tremor_sustain * float(sine_amplitudes(times[:half], x[:half], hz, 1)[0])
+    sustained = later >= cfg.tremor_min_g and later >= cfg.tremor_sustain * float(sine_amplitudes(times[:half], x[:half], hz, 1)[0])
+    return Tremor.SHOWN if sustained else Tremor.NONE

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from companion.sensing.fits import Tremor
 from companion.sensing.judge_config import JudgeConfig
 
 
@@ -20,19 +21,19 @@ class HandWatch:
         self._hand: tuple[float, float, float] | None = None  # a hand seen without a break: load, since, last
         self._clear_since: float | None = None  # no tremor has shown since then
 
-    def feed(self, tremor: bool | None, load: float, now: float) -> None:
-        """The tremor test's answer at a reading (None: it cannot be told yet) and the load then.
+    def feed(self, tremor: Tremor, load: float, now: float) -> None:
+        """The tremor test's answer at a reading and the load then.
         Sightings are one hand while they follow within `tremor_clear_s` at the same load (a
         table's knocks, one after another, are not one hand)."""
         cfg = self.config
-        if tremor:
+        if tremor is Tremor.SHOWN:
             self._held_until = now + cfg.tremor_hold_s
             hand = self._hand
             if hand and now - hand[2] <= cfg.tremor_clear_s and self._near(hand[0], load):
                 self._hand = (hand[0], hand[1], now)
             else:
                 self._hand = (load, now, now)
-        if tremor is False:
+        if tremor is Tremor.NONE:
             self._clear_since = now if self._clear_since is None else self._clear_since
         else:
             self._clear_since = None
@@ -48,7 +49,7 @@ class HandWatch:
             and now - hand[2] < cfg.tremor_stay_s and self._near(hand[0], load))
 
     def clear_for(self, now: float) -> float:
-        """How long no tremor has shown (0 while one shows or it cannot be told)."""
+        """How long the test has shown no tremor, not even a faint one (0 while it cannot tell)."""
         return 0.0 if self._clear_since is None else now - self._clear_since
 
     def _near(self, seen: float, load: float) -> bool:

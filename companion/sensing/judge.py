@@ -54,7 +54,7 @@ from typing import Callable, Iterable
 
 from companion.sensing.classes import AMBIGUOUS, ClassGroup, PieceClass, build_groups  # noqa: F401  (AMBIGUOUS: callers take it from here)
 from companion.sensing.hand_watch import HandWatch
-from companion.sensing.fits import Estimate, NoiseMeter, Trail, estimate, landing, quiet, rising, tremor
+from companion.sensing.fits import Estimate, NoiseMeter, Trail, Tremor, estimate, landing, quiet, rising, tremor
 from companion.sensing.judge_config import JudgeConfig
 from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD, Reading
 
@@ -269,12 +269,12 @@ class Judge:
         k = window.since_peak(self.config.rising_window_s)
         return rising(window.t[k:], window.g[k:], self.noise_g(channel), self.config)
 
-    def _tremor(self, channel: int) -> bool | None:
+    def _tremor(self, channel: int) -> Tremor:
         """Whether a hand still touches the piece (fits.tremor); readings too sparse to see it
         (10/s) never show a hand, nor does an empty pan."""
         cfg, window = self.config, self._windows[channel]
         if self._sparse(channel) or window.g[-1] < self._empty_g[channel]:
-            return False
+            return Tremor.NONE
         return tremor(window, max(cfg.noise_floor_g, self.noise_g(channel)), cfg)
 
     def _blind(self, window: Trail, n: int) -> bool:
@@ -350,9 +350,9 @@ class Judge:
         hand.feed(tremor, load, now)
         # a first class: no hand seen for a while
         unclear = self._seen[channel] is None and hand.clear_for(now) < self.config.tremor_clear_s
-        if tremor is None or hand.held(load, now) or (unclear and not self._sparse(channel)):
+        if tremor is Tremor.UNTOLD or hand.held(load, now) or (unclear and not self._sparse(channel)):
             self._unfit_since[channel] = None  # a hand on it, or not yet told: not a still misfit
-            return PanState(UNSTABLE, reason="held" if tremor is not None else "touch_unknown")
+            return PanState(UNSTABLE, reason="touch_unknown" if tremor is Tremor.UNTOLD else "held")
         est = self._estimate(channel, self._fits[channel])
         if est is not None and est.reason == "unsettled" and self._seen[channel]:
             # the other pan's landing may shake this one unseen: it keeps the class it showed

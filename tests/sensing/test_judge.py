@@ -399,6 +399,26 @@ def test_a_hand_seen_on_the_piece_stays_while_its_load_does():
     assert "carrier" in {name for name, _ in named(JudgeConfig(tremor_sure_s=math.inf))}
 
 
+def test_a_first_class_waits_while_a_tremor_as_faint_as_the_noise_may_be_there():
+    """A finger left on a battleship, +12 % (the carrier's band) for 1.6 s, its tremor (0.1 g rms,
+    11.5 Hz) the size of the noise: the test reads it FAINT more often than SHOWN, and a first
+    class waits until it reads no tremor at all, so the pan is never named a carrier.  A judge that
+    takes every power short of a sure hand for none (`tremor_clear_z` = `tremor_z`) names one."""
+    t = np.arange(0.0, 5.0, 1 / RATE)
+    hand = Transient(0.05, 0.03, 0.1, 0.0, 8.0, 0.05, rest=0.12, rest_s=1.6, tremor_g=0.1, tremor_hz=11.5)
+
+    def names(config, seed):
+        j, seen = Judge(LEFT_CLASSES, RIGHT_CLASSES, config=config, rate_hz=RATE), set()
+        for r in readings(press(t, 20.0, hand), noise=0.084, seed=seed):
+            j.feed(r)
+            if j.identify(1).kind == "class":
+                seen.add(j.identify(1).group.name)
+        return seen
+
+    assert all(names(JudgeConfig(), seed) == {"battleship"} for seed in range(10))
+    assert any("carrier" in names(JudgeConfig(tremor_clear_z=JudgeConfig().tremor_z), seed) for seed in range(10))
+
+
 @pytest.mark.parametrize("rate", [80.0, 10.0])
 def test_a_slow_release_is_never_named_a_lighter_class(rate):
     """A battleship set down holding 40 % of it, let go over 4 s (the release starts level): no
