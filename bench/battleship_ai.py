@@ -29,6 +29,7 @@ measured on a Pi).
 
     python bench/battleship_ai.py --json [--quick] [--fleets N] [--others M]
         [--placer-fleets K] [--train 10000] [--out FILE.jsonl]
+        [--only hard/advanced,peer/advanced]   # a screen: only those plans, same fleets
     python bench/battleship_ai.py --summary FILE.jsonl
 
 Cost: the hard level is about 8 CPU-ms a shot (it draws 1,000 fleets a
