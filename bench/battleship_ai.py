@@ -29,6 +29,7 @@ measured on a Pi).
 
     python bench/battleship_ai.py --json [--quick] [--fleets N] [--others M]
         [--placer-fleets K] [--train 10000] [--out FILE.jsonl]
+        [--only hard/advanced,peer/advanced]   # a screen: only those plans, same fleets
     python bench/battleship_ai.py --summary FILE.jsonl
 
 Cost: the hard level is about 8 CPU-ms a shot (it draws 1,000 fleets a
@@ -308,6 +309,8 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", help="write each finished batch of games to FILE (JSON lines) as it ends")
+    parser.add_argument("--only", help="run only these plans, e.g. hard/advanced,peer/advanced (a screen: "
+                                       "the report then gives the table and the pairs it can)")
     parser.add_argument("--summary", help="report from a FILE written by --out (a run cut short too: "
                                          "pairs use the fleets both sides finished)")
     args = parser.parse_args()
@@ -339,6 +342,11 @@ def main() -> None:
         plan[(f"learner_{name}", f"{name}_fleets")] = (learners[name], False, 1,
                                                        [placer(rng) for _ in range(placer_count)])
     plan[("learner_ours", "uniform_fleets")] = (learners["ours"], False, 1, plan[("peer", "uniform_fleets")][3])
+    if args.only:
+        wanted = {tuple(key.split("/")) for key in args.only.split(",")}
+        if wanted - plan.keys():
+            parser.error(f"--only: no plan {sorted('/'.join(k) for k in wanted - plan.keys())}")
+        plan = {key: value for key, value in plan.items() if key in wanted}
     tasks = []  # (key, first fleet, task)
     for key, (shooter, advanced, volley, pool) in plan.items():
         chunk = max(1, min(50, len(pool) // 10 if shooter in LEVELS else len(pool) // 4))
@@ -398,6 +406,14 @@ def figures(header: dict, rows: list[dict]) -> dict:
         return [r[1] for r in results(key)]
 
     table = {f"{s}/{m}": {**summarise(results((s, m))), "fleets": len(results((s, m)))} for s, m in by_key}
+    if not {"hard/standard", "hard/advanced", "hard/salvo", "peer/advanced"} <= table.keys():  # a screen (--only)
+        report = {**header, "table": table}
+        if {"hard/advanced", "peer/advanced"} <= table.keys():
+            report["hard_vs_peer_advanced"] = paired_ratio(*pair(("hard", "advanced"), ("peer", "advanced")))
+        for s in ("hard", "peer"):
+            if {f"{s}/advanced", f"{s}/standard"} <= table.keys():
+                report.setdefault("named_hits_gain", {})[s] = difference(*pair((s, "advanced"), (s, "standard")))
+        return report
     hard_peer = pair(("hard", "advanced"), ("peer", "advanced"))
     hard_adv = paired_ratio(*hard_peer)
     named_gain = {s: difference(*pair((s, "advanced"), (s, "standard"))) for s in ("hard", "peer", "density")}

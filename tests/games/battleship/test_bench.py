@@ -43,3 +43,12 @@ def test_pairs_match_fleet_by_fleet_across_batches_of_different_sizes():
     hard = {0: [game(s) for s in (40, 50, 60, 70)], 4: [game(80)]}
     density = {0: [game(41), game(51)], 2: [game(61), game(71)]}
     assert bench.paired_shots(hard, density) == ([40, 50, 60, 70], [41, 51, 61, 71])
+
+
+def test_a_screen_runs_only_the_plans_asked_and_pairs_them():
+    out = subprocess.run([sys.executable, str(BENCH), "--fleets", "2", "--train", "40", "--processes", "1",
+                          "--json", "--only", "hard/advanced,peer/advanced"],
+                         capture_output=True, text=True, timeout=600, check=True)
+    report = json.loads(out.stdout)
+    assert set(report["table"]) == {"hard/advanced", "peer/advanced"}
+    assert report["hard_vs_peer_advanced"]["ratio"] > 0
