@@ -375,6 +375,16 @@ def test_a_finger_resting_on_a_piece_is_waited_out(rate):
         assert named[0][1] > hand.letgo_s
 
 
+def classes_shown(config, grams, noise, seed):
+    """(class, time) at every reading where the right pan showed a class, `grams` read at RATE."""
+    j, seen = Judge(LEFT_CLASSES, RIGHT_CLASSES, config=config, rate_hz=RATE), []
+    for r in readings(grams, noise=noise, seed=seed):
+        j.feed(r)
+        if j.identify(1).kind == "class":
+            seen.append((j.identify(1).group.name, r.t))
+    return seen
+
+
 def test_a_hand_seen_on_the_piece_stays_while_its_load_does():
     """A finger left on a battleship, +10 % (the carrier's band) for 1.6 s, its tremor plain for
     the first 0.8 s and then lost in the noise (a faint tremor fades in and out): never named a
@@ -385,18 +395,9 @@ def test_a_hand_seen_on_the_piece_stays_while_its_load_does():
     landed = hand.rise_s + hand.release_s
     fading = np.where((t > 0) & (t < landed + 0.8), 0.3 * np.sin(2 * np.pi * 10.0 * t), 0.0)
     grams = press(t, 20.0, hand) + fading
-
-    def named(config):
-        j, seen = Judge(LEFT_CLASSES, RIGHT_CLASSES, config=config, rate_hz=RATE), []
-        for r in readings(grams, noise=0.07, seed=3):
-            j.feed(r)
-            if j.identify(1).kind == "class":
-                seen.append((j.identify(1).group.name, r.t))
-        return seen
-
-    seen = named(JudgeConfig())
+    seen = classes_shown(JudgeConfig(), grams, noise=0.07, seed=3)
     assert seen and {name for name, _ in seen} == {"battleship"} and seen[0][1] > hand.letgo_s
-    assert "carrier" in {name for name, _ in named(JudgeConfig(tremor_sure_s=math.inf))}
+    assert "carrier" in {name for name, _ in classes_shown(JudgeConfig(tremor_sure_s=math.inf), grams, noise=0.07, seed=3)}
 
 
 def test_a_first_class_waits_while_a_tremor_as_faint_as_the_noise_may_be_there():
@@ -408,12 +409,7 @@ def test_a_first_class_waits_while_a_tremor_as_faint_as_the_noise_may_be_there()
     hand = Transient(0.05, 0.03, 0.1, 0.0, 8.0, 0.05, rest=0.12, rest_s=1.6, tremor_g=0.1, tremor_hz=11.5)
 
     def names(config, seed):
-        j, seen = Judge(LEFT_CLASSES, RIGHT_CLASSES, config=config, rate_hz=RATE), set()
-        for r in readings(press(t, 20.0, hand), noise=0.084, seed=seed):
-            j.feed(r)
-            if j.identify(1).kind == "class":
-                seen.add(j.identify(1).group.name)
-        return seen
+        return {name for name, _ in classes_shown(config, press(t, 20.0, hand), noise=0.084, seed=seed)}
 
     assert all(names(JudgeConfig(), seed) == {"battleship"} for seed in range(10))
     assert any("carrier" in names(JudgeConfig(tremor_clear_z=JudgeConfig().tremor_z), seed) for seed in range(10))
