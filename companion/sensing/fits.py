@@ -27,6 +27,8 @@ class Tremor(Enum):
     SHOWN = "shown"  # a sustained 8-12 Hz tremor, well above the noise
     FAINT = "faint"  # more than noise alone often gives, less than a sure hand: not yet told
     NONE = "none"  # no more than the noise: no hand, or none that shows
+    RINGING = "ringing"  # as strong as a hand's but dying away: a pan's ringing or a knock's, which
+    # may hide a hand's tremor at its frequency (out of phase, the two cancel) while it lies in the window
     UNTOLD = "untold"  # too little settled signal to look yet
 
 
@@ -355,4 +357,4 @@ def tremor(trail: Trail, sigma: float, cfg: JudgeConfig) -> Tremor:
     half, hz = n // 2, cfg.tremor_hz[best:best + 1]
     later = float(sine_amplitudes(times[half:], x[half:], hz, 1)[0])
     sustained = later >= cfg.tremor_min_g and later >= cfg.tremor_sustain * float(sine_amplitudes(times[:half], x[:half], hz, 1)[0])
-    return Tremor.SHOWN if sustained else Tremor.NONE
+    return Tremor.SHOWN if sustained else Tremor.RINGING

@@ -58,4 +58,5 @@ class JudgeConfig:
     tremor_sure_s: float = 0.5  # a hand seen this long without a break (no ringing lasts so) is taken to stay...
     tremor_stay_s: float = 1.0  # ...while the load stays where it was seen, up to this long after...
     tremor_lift_share: float = 0.02  # ...within this share of it (a resting finger adds 3-15 %: hands.py)
-    tremor_clear_s: float = 0.1  # a pan's first class only once no tremor has shown this long
+    tremor_clear_s: float = 0.1  # a pan's first class only once no tremor has shown this long (nor a ring
+    # hiding a hand's, soon after one: hand_watch.py)

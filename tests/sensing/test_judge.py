@@ -415,6 +415,19 @@ def test_a_first_class_waits_while_a_tremor_as_faint_as_the_noise_may_be_there()
     assert any("carrier" in names(JudgeConfig(tremor_clear_z=JudgeConfig().tremor_z), seed) for seed in range(10))
 
 
+@pytest.mark.parametrize("knock_at, knock_g, seed", [(0.75, 0.5, 0), (0.95, 1.0, 7), (1.25, 0.5, 11)])
+def test_a_knock_ringing_at_a_resting_fingers_tremor_does_not_clear_the_hand(knock_at, knock_g, seed):
+    """A finger left on a battleship, +12 % (the carrier's band) for 1.6 s, its tremor (0.12 g rms,
+    10 Hz) seen for 0.4 s or more; then its pan is knocked (at 10 Hz, dying in 0.1 s).  Out of
+    phase, the dying ring cancels the tremor in the test's window: the test reads a ringing, then
+    nothing, until the ring has left the window.  A first class waits for that, so the pan is never
+    named a carrier (the judge that took the ring for no hand named one at each of these seeds)."""
+    t = np.arange(0.0, 5.0, 1 / RATE)
+    hand = Transient(0.05, 0.03, 0.1, 0.0, 8.0, 0.05, rest=0.12, rest_s=1.6, tremor_g=0.12, tremor_hz=10.0)
+    grams = press(t, 20.0, hand) + Bump(knock_at, knock_g, 10.0, 0.1).grams_at(1, t)
+    assert {name for name, _ in classes_shown(JudgeConfig(), grams, noise=0.08, seed=seed)} == {"battleship"}
+
+
 @pytest.mark.parametrize("rate", [80.0, 10.0])
 def test_a_slow_release_is_never_named_a_lighter_class(rate):
     """A battleship set down holding 40 % of it, let go over 4 s (the release starts level): no
