@@ -357,4 +357,6 @@ def tremor(trail: Trail, sigma: float, cfg: JudgeConfig) -> Tremor:
     half, hz = n // 2, cfg.tremor_hz[best:best + 1]
     later = float(sine_amplitudes(times[half:], x[half:], hz, 1)[0])
     sustained = later >= cfg.tremor_min_g and later >= cfg.tremor_sustain * float(sine_amplitudes(times[:half], x[:half], hz, 1)[0])
-    return Tremor.SHOWN if sustained else Tremor.RINGING
+    if sustained:
+        return Tremor.SHOWN
+    return Tremor.RINGING if power >= cfg.tremor_ring_z else Tremor.FAINT  # a faint hand's halves vary

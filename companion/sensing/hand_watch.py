@@ -21,7 +21,7 @@ class HandWatch:
         self._hand: tuple[float, float, float] | None = None  # a hand seen without a break: load, since, last
         self._clear_since: float | None = None  # no tremor has shown since then
         self._lasting_at = -math.inf  # a hand seen without a break for longer than the test's window, then
-        self._rang_at = -math.inf  # the test read a ringing soon after such a hand then
+        self._rang_at = -math.inf  # the test read a ring or a faint swing soon after such a hand then
 
     def feed(self, tremor: Tremor, load: float, now: float) -> None:
         """The tremor test's answer at a reading and the load then.
@@ -37,11 +37,10 @@ class HandWatch:
                 self._hand = (load, now, now)
             if self._hand[2] - self._hand[1] >= cfg.tremor_window_s:  # a knock's ring passes through sooner
                 self._lasting_at = now
-        if tremor is Tremor.RINGING:
-            if now - self._lasting_at < cfg.tremor_stay_s:
-                self._rang_at = now  # a knock's dying ring may cancel that hand's tremor in the window
-            else:
-                tremor = Tremor.NONE  # a knock's or the pan's own ringing, no hand hidden in it
+        if tremor in (Tremor.RINGING, Tremor.FAINT) and now - self._lasting_at < cfg.tremor_stay_s:
+            self._rang_at = now  # a knock's dying ring may cancel that hand's tremor in the window
+        elif tremor is Tremor.RINGING:
+            tremor = Tremor.NONE  # a knock's or the pan's own ringing, no hand hidden in it
         if tremor is Tremor.NONE and now - self._rang_at >= cfg.tremor_window_s:  # the ring has left the window
             self._clear_since = now if self._clear_since is None else self._clear_since
         else:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from companion.sensing.classes import build_groups
-from companion.sensing.fits import estimate
+from companion.sensing.fits import Trail, Tremor, estimate, tremor
 from companion.sensing.judge import BALANCED, LEFT, REFUSED, REWEIGH, RIGHT, UNSTABLE, WAITING, Judge, JudgeConfig
 from companion.games.gunkan.pieces import PieceClass, default_table, pan_classes
 from companion.sensing.pipeline import OVERLOAD, Pipeline, Reading
@@ -426,6 +426,23 @@ def test_a_knock_ringing_at_a_resting_fingers_tremor_does_not_clear_the_hand(kno
     hand = Transient(0.05, 0.03, 0.1, 0.0, 8.0, 0.05, rest=0.12, rest_s=1.6, tremor_g=0.12, tremor_hz=10.0)
     grams = press(t, 20.0, hand) + Bump(knock_at, knock_g, 10.0, 0.1).grams_at(1, t)
     assert {name for name, _ in classes_shown(JudgeConfig(), grams, noise=0.08, seed=seed)} == {"battleship"}
+
+
+@pytest.mark.parametrize("earlier, later, answer", [(0.16, 0.05, Tremor.FAINT), (1.0, 0.3, Tremor.RINGING),
+                                                    (0.15, 0.15, Tremor.SHOWN)])
+def test_a_tremor_dying_away_as_faint_as_a_hands_is_faint_not_a_ring(earlier, later, answer):
+    """A 10 Hz swing over the test's last 0.3 s, `earlier` g in its first half and `later` in its
+    second, under 0.08 g of noise.  A faint hand's halves vary that much by the noise alone (seed
+    21, the hard end: a resting finger's 0.10 g tremor read as dying away, then as no hand, and its
+    piece was named the next class), so a weak dying swing is faint and a first class waits; a
+    strong one is a ring, a steady one a hand."""
+    trail = Trail(1.0, 100)
+    for i in range(49):
+        t = i / RATE
+        swing = 0.0 if t < 0.3 else earlier if t < 0.45 else later
+        g = 20.0 + swing * math.sin(2 * math.pi * 10.0 * t)
+        trail.add(Reading(t=t, channel=0, raw=0, grams=g, stable=False, unfiltered_g=g))
+    assert tremor(trail, 0.08, JudgeConfig()) is answer
 
 
 @pytest.mark.parametrize("rate", [80.0, 10.0])
