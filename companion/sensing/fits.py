@@ -25,9 +25,9 @@ class Tremor(Enum):
     """What the tremor test says of a hand on the piece."""
 
     SHOWN = "shown"  # a sustained 8-12 Hz tremor, well above the noise
-    FAINT = "faint"  # more than noise alone often gives, less than a sure hand: not yet told
+    FAINT = "faint"  # more than noise alone often gives, less than a sure hand or a ring: not yet told
     NONE = "none"  # no more than the noise: no hand, or none that shows
-    RINGING = "ringing"  # as strong as a hand's but dying away: a pan's ringing or a knock's, which
+    RINGING = "ringing"  # stronger than a faint hand's and dying away: a pan's ringing or a knock's, which
     # may hide a hand's tremor at its frequency (out of phase, the two cancel) while it lies in the window
     UNTOLD = "untold"  # too little settled signal to look yet
 
@@ -332,7 +332,9 @@ def tremor(trail: Trail, sigma: float, cfg: JudgeConfig) -> Tremor:
     does (docs/hx711.md).  Looked for over the last `tremor_window_s` of the trail that stayed
     within `tremor_settled_g` of the level now (a press's or a release's curve would hide it);
     UNTOLD while that is shorter than `tremor_min_s`.  A power between `tremor_clear_z` and
-    `tremor_z` is FAINT: a hand's tremor no larger than the noise reads so most of the time."""
+    `tremor_z` is FAINT: a hand's tremor no larger than the noise reads so most of the time.  A
+    stronger one that dies away is RINGING, or FAINT under `tremor_ring_z` (a faint hand's halves
+    vary that much by the noise alone)."""
     t, g = trail.t, trail.g
     now, level = t[-1], trail.level()
     first = len(g)
