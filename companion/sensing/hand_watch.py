@@ -21,7 +21,9 @@ class HandWatch:
         self._hand: tuple[float, float, float] | None = None  # a hand seen without a break: load, since, last
         self._clear_since: float | None = None  # no tremor has shown since then
         self._lasting_at = -math.inf  # a hand seen without a break for longer than the test's window, then
-        self._rang_at = -math.inf  # the test read a ring or a faint swing soon after such a hand then
+        self._steady_at = -math.inf  # a hand seen without a break for `tremor_steady_s`, then
+        self._rang_at = -math.inf  # the test read a ring soon after a lasting hand, or a faint tremor soon
+        # after a steady one, then
 
     def feed(self, tremor: Tremor, load: float, now: float) -> None:
         """The tremor test's answer at a reading and the load then.
@@ -35,10 +37,15 @@ class HandWatch:
                 self._hand = (hand[0], hand[1], now)
             else:
                 self._hand = (load, now, now)
-            if self._hand[2] - self._hand[1] >= cfg.tremor_window_s:  # a knock's ring passes through sooner
+            seen_for = self._hand[2] - self._hand[1]
+            if seen_for >= cfg.tremor_steady_s:
+                self._steady_at = now
+            if seen_for >= cfg.tremor_window_s:  # a knock's ring passes through sooner
                 self._lasting_at = now
-        if tremor in (Tremor.RINGING, Tremor.FAINT) and now - self._lasting_at < cfg.tremor_stay_s:
-            self._rang_at = now  # a knock's dying ring may cancel that hand's tremor in the window
+        if ((tremor is Tremor.RINGING and now - self._lasting_at < cfg.tremor_stay_s)
+                or (tremor is Tremor.FAINT and now - self._steady_at < cfg.tremor_stay_s)):
+            self._rang_at = now  # a knock's dying ring may cancel that hand's tremor in the window, a
+            # faint hand's fades in and out of the noise
         elif tremor is Tremor.RINGING:
             tremor = Tremor.NONE  # a knock's or the pan's own ringing, no hand hidden in it
         if tremor is Tremor.NONE and now - self._rang_at >= cfg.tremor_window_s:  # the ring has left the window

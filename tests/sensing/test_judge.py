@@ -415,6 +415,25 @@ def test_a_first_class_waits_while_a_tremor_as_faint_as_the_noise_may_be_there()
     assert any("carrier" in names(JudgeConfig(tremor_clear_z=JudgeConfig().tremor_z), seed) for seed in range(10))
 
 
+def test_a_faint_tremor_soon_after_a_steady_hand_holds_the_first_class():
+    """A finger left on a battleship, +12 % (the carrier's band) for 1.2 s, its 10 Hz tremor plain
+    (0.25 g) for the first 0.3 s, seen for less than the test's window, then faint (0.1 g, under
+    0.08 g of noise: it reads faint, now and then none).  A faint reading soon after a hand seen
+    for `tremor_steady_s` restarts the wait, so the pan is never named a carrier (seed 22, the hard
+    end: a destroyer named a cruiser so).  Counting only a lasting hand's faint tail, one is."""
+    t = np.arange(0.0, 5.0, 1 / RATE)
+    hand = Transient(0.05, 0.03, 0.1, 0.0, 8.0, 0.05, rest=0.12, rest_s=1.2)
+    plain = t < hand.rise_s + hand.release_s + 0.3
+    tremor_g = np.where(plain, 0.25, 0.1) * (t > 0) * (t < hand.letgo_s)
+    grams = press(t, 20.0, hand) + tremor_g * np.sin(2 * np.pi * 10.0 * t)
+
+    def names(config, seed):
+        return {name for name, _ in classes_shown(config, grams, noise=0.08, seed=seed)}
+
+    assert all(names(JudgeConfig(), seed) == {"battleship"} for seed in range(12))
+    assert any("carrier" in names(JudgeConfig(tremor_steady_s=math.inf), seed) for seed in range(12))
+
+
 @pytest.mark.parametrize("knock_at, knock_g, seed", [(0.75, 0.5, 0), (0.95, 1.0, 7), (1.25, 0.5, 11)])
 def test_a_knock_ringing_at_a_resting_fingers_tremor_does_not_clear_the_hand(knock_at, knock_g, seed):
     """A finger left on a battleship, +12 % (the carrier's band) for 1.6 s, its tremor (0.12 g rms,
