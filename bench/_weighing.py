@@ -32,12 +32,12 @@ import os
 import random
 from multiprocessing import Pool
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import numpy as np
 
 from companion.sensing.calibration import Calibrator
-from companion.sensing.judge import BALANCED, LEFT, REWEIGH, RIGHT, Judge
+from companion.sensing.judge import BALANCED, LEFT, REWEIGH, RIGHT, Judge, JudgeConfig
 from companion.games.gunkan.pieces import default_table, pan_classes
 from companion.sensing.wire_faults import WireBlindFaults
 from companion.sensing.pipeline import NotStableError, Pipeline
@@ -74,7 +74,7 @@ class Rig:
     """A simulated seesaw wired to the app's pipeline and judge, on a manual clock."""
 
     def __init__(self, seed: int, rate_hz: float, stress: bool = False, blind: float = 0.0, pace: str = "app",
-                 families: tuple[str, ...] = tuple(FAMILIES)):
+                 families: tuple[str, ...] = tuple(FAMILIES), config: JudgeConfig = JudgeConfig()):
         self.rng = np.random.default_rng([seed, 0x5EE5A7])
         self.stress, self.pace = stress, pace
         self.clock = ManualClock(0.0)
@@ -87,7 +87,7 @@ class Rig:
         self.pipeline = Pipeline(2, rate_hz)
         self.table = default_table()
         self.left_classes, self.right_classes = pan_classes(self.table)
-        self.judge = Judge(self.left_classes, self.right_classes, rate_hz=rate_hz)
+        self.judge = Judge(self.left_classes, self.right_classes, config, rate_hz)
         self.recorder = None
 
     def record(self, path: str, scenario: str) -> None:
@@ -366,8 +366,8 @@ SCENARIOS = {"battle": battle, "identify": identification}
 
 
 def session(job: tuple) -> list[dict]:
-    scenario, seed, count, rate_hz, stress, odd, blind, record_dir, pace, families = job
-    rig = Rig(seed, rate_hz, stress, blind, pace, families)
+    scenario, seed, count, rate_hz, stress, odd, blind, record_dir, pace, families, settings = job
+    rig = Rig(seed, rate_hz, stress, blind, pace, families, JudgeConfig(**settings))
     rig.calibrate()
     if record_dir:
         name = f"{scenario}-{rate_hz:g}hz{'-stress' if stress else ''}{'-odd' if odd else ''}-{seed}.jsonl.gz"
@@ -378,14 +378,14 @@ def session(job: tuple) -> list[dict]:
     return results
 
 
-def replay(path: str) -> list[dict]:
+def replay(path: str, settings: dict[str, float]) -> list[dict]:
     """Judge every weighing of a recording again (a bench's own, or one from a real seesaw whose
     "placed" events name the pieces): the stream goes through a fresh Pipeline and Judge."""
     recording = read_recording(path)
     pipeline = Pipeline(recording.header["channels"], recording.rate_hz, calibration=recording.calibration)
     table = default_table()
     left, right = pan_classes(table)
-    judge = Judge(left, right, rate_hz=recording.rate_hz)
+    judge = Judge(left, right, JudgeConfig(**settings), recording.rate_hz)
     events = sorted(recording.events, key=lambda e: e["t"])
     weighings = []  # [reset event, placed events]
     for e in events:
@@ -448,10 +448,10 @@ def replay(path: str) -> list[dict]:
 
 def run_sessions(scenario: str, args: argparse.Namespace) -> list[dict]:
     if args.replay:
-        return [r for path in args.replay for r in replay(path)]
+        return [r for path in args.replay for r in replay(path, dict(args.set))]
     total, workers = args.count, args.workers
     jobs = [(scenario, args.seed * 100_003 + i, min(PER_SESSION, total - i * PER_SESSION), args.rate, args.stress,
-             args.odd, args.blind, args.record, args.pace, tuple(args.families)) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
+             args.odd, args.blind, args.record, args.pace, tuple(args.families), dict(args.set)) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
     if workers <= 1:
         results = [session(job) for job in jobs]
     else:
@@ -483,6 +483,9 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
                         help="this share of readings hit by the HX711 fault its wire cannot show (docs/hx711.md)")
     parser.add_argument("--record", metavar="DIR", help="save each session's stream and events to DIR")
     parser.add_argument("--replay", nargs="+", metavar="FILE", help="judge recordings instead of simulating")
+    parser.add_argument("--set", type=judge_setting, action="append", default=[], metavar="NAME=VALUE",
+                        help="one of the judge's settings changed (companion/sensing/judge_config.py), to measure"
+                             " what a rule costs and what it saves; repeatable")
     parser.set_defaults(count=None)
     args = parser.parse_args()
     if args.count is None:
@@ -490,6 +493,27 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
     if args.quick:
         args.count = 300
     return args
+
+
+def judge_setting(text: str) -> tuple[str, float]:
+    """`--set`'s NAME=VALUE: a number setting of JudgeConfig, and its new value ("inf" too)."""
+    name, _, value = text.partition("=")
+    numbers = {f.name: type(f.default) for f in fields(JudgeConfig) if type(f.default) in (int, float)}
+    if name not in numbers:
+        raise argparse.ArgumentTypeError(f"{name!r} is no number setting of companion/sensing/judge_config.py"
+                                         f" (one of: {', '.join(numbers)})")
+    try:
+        return name, numbers[name](value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{name}: {value!r} is not a number") from None
+
+
+def run_header(args: argparse.Namespace) -> dict:
+    """What a run was: the recordings replayed, or the simulated seesaw's settings (and any changed judge setting)."""
+    if args.replay:
+        return {"replayed": [os.path.basename(f) for f in args.replay]}
+    return {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "blind": args.blind, "seed": args.seed,
+            "pace": args.pace, **({"settings": dict(args.set)} if args.set else {})}
 
 
 def holds_figures(results: list[dict]) -> dict:

@@ -13,10 +13,9 @@ let-go overhead and ratio, counted from the piece's landing.
 
 from __future__ import annotations
 
-import os
 import time
 
-from _weighing import REWEIGH, arguments, holds_figures, latency_figures, odd_figures, report, run_sessions
+from _weighing import REWEIGH, arguments, holds_figures, latency_figures, odd_figures, report, run_header, run_sessions
 
 
 def main() -> None:
@@ -26,8 +25,7 @@ def main() -> None:
     decided = [r for r in results if r["kind"] != REWEIGH]
     figures = {
         "identifications": len(results),
-        **({"replayed": [os.path.basename(f) for f in args.replay]} if args.replay else
-           {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "blind": args.blind, "seed": args.seed, "pace": args.pace}),
+        **run_header(args),
         "misidentified": sum(r["kind"] != r["truth"] for r in decided),
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),
         **(odd_figures(results) if args.odd else latency_figures(results)),

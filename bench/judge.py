@@ -8,12 +8,13 @@
     bench/judge.py --json --holds      and per hand family, what held each verdict back after the let-go
     bench/judge.py --json --blind 0.01 1 % of readings hit by the HX711 fault its wire cannot show
     bench/judge.py --json --pace reading  ask after every reading, not once per 50 ms screen tick
+    bench/judge.py --json --set sparse_confirm_s=0  a judge setting changed: what its rule costs and saves
 
-Asked for: misjudged 0 and misidentified 0 everywhere (a reweigh is allowed under
---stress: reweigh_rate <= 0.05); at 80/s letgo_overhead_s median <= 0.05 and
-p99 <= 0.20, letgo_ratio_median <= 1.2; under --odd, where only a reweigh is
-right, misjudged 0 (`odd_named_class`: objects named a class).  The default seed
-is 2: the judge was tuned on seed 1.
+Asked for (issue 30): misjudged 0 and misidentified 0 everywhere (a reweigh is allowed
+under --stress: reweigh_rate <= 0.05); under --odd, where only a reweigh is right,
+misjudged 0 (`odd_named_class`: objects named a class); `window_excess_s` median <= 0.05 s
+and p99 <= 0.25 s at 80/s, median <= 0.3 s at 10/s (out of reach: docs/judge.md, "The speed
+asked, and what holds it").  The default seed is 2: the judge was tuned on seed 1.
 
 Latency runs from the moment the second piece lands to the reading that settled
 the verdict.  `letgo_overhead_s` is the verdict's time minus the moment the last
@@ -40,10 +41,9 @@ per family, the mean seconds after the let-go that each reason (`Verdict.reason`
 
 from __future__ import annotations
 
-import os
 import time
 
-from _weighing import REWEIGH, arguments, holds_figures, latency_figures, odd_figures, report, run_sessions
+from _weighing import REWEIGH, arguments, holds_figures, latency_figures, odd_figures, report, run_header, run_sessions
 
 
 def main() -> None:
@@ -53,8 +53,7 @@ def main() -> None:
     decided = [r for r in results if r["kind"] != REWEIGH]
     figures = {
         "battles": len(results),
-        **({"replayed": [os.path.basename(f) for f in args.replay]} if args.replay else
-           {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "blind": args.blind, "seed": args.seed, "pace": args.pace}),
+        **run_header(args),
         "misjudged": sum(r["kind"] != r["truth"] for r in decided),
         "misidentified": sum(not r["classes_ok"] for r in decided),
         "reweigh_rate": round(sum(r["kind"] == REWEIGH for r in results) / len(results), 5),

@@ -20,3 +20,34 @@ def test_the_rig_calibrates_each_pan_to_its_true_scale_with_hands_that_stay_on_t
     for channel, measured in enumerate(rig.pipeline.calibration()["channels"]):
         true = rig.sim._chan[channel].counts_per_gram
         assert measured["counts_per_gram"] == pytest.approx(true, rel=0.01)
+
+
+def test_a_judge_setting_is_changed_by_name_and_a_wrong_one_is_refused_with_the_file_to_look_in():
+    import argparse
+
+    from _weighing import judge_setting
+
+    assert judge_setting("sparse_confirm_s=0") == ("sparse_confirm_s", 0.0)
+    assert judge_setting("tremor_z=inf") == ("tremor_z", float("inf"))
+    assert judge_setting("min_samples=7") == ("min_samples", 7)
+    with pytest.raises(argparse.ArgumentTypeError, match="judge_config.py"):
+        judge_setting("tremor_window=0.2")
+    with pytest.raises(argparse.ArgumentTypeError, match="not a number"):
+        judge_setting("tremor_z=high")
+
+
+def test_a_run_with_a_setting_changed_judges_with_it_and_says_so():
+    import json
+    import subprocess
+
+    bench = Path(__file__).resolve().parents[2] / "bench"
+    args = ["--json", "--count", "2", "--workers", "1", "--rate", "10", "--seed", "3"]
+    runs = {}
+    for extra in ([], ["--set", "sparse_confirm_s=0"]):
+        out = subprocess.run([sys.executable, str(bench / "judge.py"), *args, *extra], check=True,
+                             capture_output=True, text=True, cwd=bench).stdout
+        runs[bool(extra)] = json.loads(out)
+    assert "settings" not in runs[False]
+    assert runs[True]["settings"] == {"sparse_confirm_s": 0.0}
+    # at 10/s a first class waits sparse_confirm_s (1.6 s) unbroken: without it, sooner
+    assert runs[True]["letgo_overhead_s"]["median"] < runs[False]["letgo_overhead_s"]["median"] - 1.0
