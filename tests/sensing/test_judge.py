@@ -464,6 +464,17 @@ def test_a_tremor_dying_away_as_faint_as_a_hands_is_faint_not_a_ring(earlier, la
     assert tremor(trail, 0.08, JudgeConfig()) is answer
 
 
+@pytest.mark.parametrize("min_s", [0.0, 0.05])
+def test_the_tremor_test_cannot_tell_from_too_few_settled_readings(min_s):
+    """With its settled span asked down to nothing (`bench/judge.py --set tremor_min_s=0`), a
+    load that has just jumped has no settled readings: the test cannot tell, rather than fail."""
+    trail = Trail(1.0, 100)
+    for i in range(40):
+        g = 20.0 if i < 39 else 25.0
+        trail.add(Reading(t=i / RATE, channel=0, raw=0, grams=g, stable=False, unfiltered_g=g))
+    assert tremor(trail, 0.08, JudgeConfig(tremor_min_s=min_s)) is Tremor.UNTOLD
+
+
 @pytest.mark.parametrize("rate", [80.0, 10.0])
 def test_a_slow_release_is_never_named_a_lighter_class(rate):
     """A battleship set down holding 40 % of it, let go over 4 s (the release starts level): no
