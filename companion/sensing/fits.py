@@ -340,8 +340,8 @@ def tremor(trail: Trail, sigma: float, cfg: JudgeConfig) -> Tremor:
     first = len(g)
     while first > 0 and abs(g[first - 1] - level) <= cfg.tremor_settled_g and t[first - 1] > now - cfg.tremor_window_s:
         first -= 1
-    settled_long_enough = t[first - 1] <= now - cfg.tremor_min_s if first else True
-    if not settled_long_enough or len(g) - first < 2 * cfg.min_samples:  # too few readings to fit a sine
+    settling = first > 0 and t[first - 1] > now - cfg.tremor_min_s  # settled for less than tremor_min_s
+    if settling or len(g) - first < 2 * cfg.min_samples:  # or too few readings to fit a sine to
         return Tremor.UNTOLD
     n = len(g) - first
     times = np.array(t[first:]) - now
