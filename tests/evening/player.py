@@ -59,6 +59,7 @@ class Player:
         while getattr(self.gui.screen, "locked", False):
             assert time.monotonic() < end, "the input lock did not lift"
             Clock.tick()
+        Clock.tick()  # the lock lifts by the clock; the board is lit again by its event: a person taps what is drawn
 
     def check(self) -> None:
         app = self.gui.app

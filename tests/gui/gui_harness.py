@@ -105,6 +105,7 @@ class GuiDriver:
         (a test of the lock itself touches with UnitTestTouch directly)."""
         screen = self.screen
         self.wait_until(lambda: not getattr(screen, "locked", False), what="the input lock to lift")
+        self.pump(0)  # the lock lifts by the clock; the board is lit again by its event: a person taps what is drawn
 
     def _touch(self, widget, hold: float):
         assert widget.get_root_window() is not None, f"{widget} is not on screen"
