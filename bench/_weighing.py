@@ -448,10 +448,10 @@ def replay(path: str, settings: dict[str, float]) -> list[dict]:
 
 def run_sessions(scenario: str, args: argparse.Namespace) -> list[dict]:
     if args.replay:
-        return [r for path in args.replay for r in replay(path, dict(args.set))]
+        return [r for path in args.replay for r in replay(path, args.set)]
     total, workers = args.count, args.workers
     jobs = [(scenario, args.seed * 100_003 + i, min(PER_SESSION, total - i * PER_SESSION), args.rate, args.stress,
-             args.odd, args.blind, args.record, args.pace, tuple(args.families), dict(args.set)) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
+             args.odd, args.blind, args.record, args.pace, tuple(args.families), args.set) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
     if workers <= 1:
         results = [session(job) for job in jobs]
     else:
@@ -488,6 +488,7 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
                              " what a rule costs and what it saves; repeatable")
     parser.set_defaults(count=None)
     args = parser.parse_args()
+    args.set = dict(args.set)  # NAME=VALUE pairs as the judge settings they change
     if args.count is None:
         args.count = 2_000 if args.stress else default_count
     if args.quick:
@@ -495,7 +496,7 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
     return args
 
 
-def judge_setting(text: str) -> tuple[str, float]:
+def judge_setting(text: str) -> tuple[str, int | float]:
     """`--set`'s NAME=VALUE: a number setting of JudgeConfig, and its new value ("inf" too)."""
     name, _, value = text.partition("=")
     numbers = {f.name: type(f.default) for f in fields(JudgeConfig) if type(f.default) in (int, float)}
@@ -509,11 +510,12 @@ def judge_setting(text: str) -> tuple[str, float]:
 
 
 def run_header(args: argparse.Namespace) -> dict:
-    """What a run was: the recordings replayed, or the simulated seesaw's settings (and any changed judge setting)."""
+    """What a run was: the recordings replayed, or the simulated seesaw's settings; and any judge setting changed."""
+    changed = {"settings": args.set} if args.set else {}
     if args.replay:
-        return {"replayed": [os.path.basename(f) for f in args.replay]}
+        return {"replayed": [os.path.basename(f) for f in args.replay], **changed}
     return {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "blind": args.blind, "seed": args.seed,
-            "pace": args.pace, **({"settings": dict(args.set)} if args.set else {})}
+            "pace": args.pace, **changed}
 
 
 def holds_figures(results: list[dict]) -> dict:
