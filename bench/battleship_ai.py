@@ -224,11 +224,15 @@ def answer(owner: dict[int, str], hits: dict[str, int], cell: int, advanced: boo
 
 
 def play(shooter, owner: dict[int, str], advanced: bool, volley: int, rng: random.Random):
-    """(turns, shots, CPU seconds thinking, worst call) for one shooter against one fleet.
+    """(turns, shots, CPU seconds thinking, worst call, misses hunting, misses with a hit open)
+    for one shooter against one fleet.
 
-    `shooter`: a level, a baseline's name, or a learned `peer.Prior`.
+    `shooter`: a level, a baseline's name, or a learned `peer.Prior`.  A miss is
+    "hunting" when no ship is hit and afloat (by the fleet's truth), else "with a
+    hit open": the two phases' shares of a lead.
     """
     record, hits, turns, thinking, worst = (), {}, 0, 0.0, 0.0
+    misses = [0, 0]
     while True:
         turns += 1
         called = {c for c, _, _ in record}
@@ -244,9 +248,11 @@ def play(shooter, owner: dict[int, str], advanced: bool, volley: int, rng: rando
         spent = time.process_time() - start
         thinking, worst = thinking + spent, max(worst, spent)
         for cell in cells:
+            hit_open = any(0 < n < LENGTH[ship] for ship, n in hits.items())
             record += (answer(owner, hits, cell, advanced),)
+            misses[hit_open] += record[-1][1] == "miss"
             if sum(hits.values()) == sum(LENGTH.values()):
-                return turns, len(record), thinking, worst
+                return turns, len(record), thinking, worst, *misses
 
 
 def run_task(task):
@@ -292,7 +298,10 @@ def summarise(results) -> dict:
             "median": statistics.median(shots),
             "mean_turns": round(statistics.mean(r[0] for r in results), 3),
             "cpu_ms_per_call": round(1000 * sum(r[2] for r in results) / sum(r[0] for r in results), 2),
-            "worst_call_ms": round(1000 * max(r[3] for r in results), 1)}
+            "worst_call_ms": round(1000 * max(r[3] for r in results), 1),
+            **({"misses_hunting": round(statistics.mean(r[4] for r in results), 3),
+                "misses_with_a_hit_open": round(statistics.mean(r[5] for r in results), 3)}
+               if all(len(r) > 4 for r in results) else {})}  # files written before the split have none
 
 
 def main() -> None:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[3] / "bench" / "battleship_ai.py"
 sys.path.insert(0, str(BENCH.parent))
 
@@ -52,3 +54,6 @@ def test_a_screen_runs_only_the_plans_asked_and_pairs_them():
     report = json.loads(out.stdout)
     assert set(report["table"]) == {"hard/advanced", "peer/advanced"}
     assert report["hard_vs_peer_advanced"]["ratio"] > 0
+    for row in report["table"].values():  # every shot is one of the 17 hits or a miss in one phase
+        assert row["misses_hunting"] + row["misses_with_a_hit_open"] + 17 == pytest.approx(row["mean"], abs=0.01)
+        assert row["misses_hunting"] > 0
