@@ -240,7 +240,7 @@ def play(shooter, owner: dict[int, str], advanced: bool, volley: int, rng: rando
         if isinstance(shooter, peer.Prior):
             cells = [peer.shoot(record, rng, shooter)]
         elif shooter in LEVELS:
-            cells = choose_shots(record, volley, shooter, rng, named_hits=not advanced)
+            cells = choose_shots(record, volley, shooter, rng)
         else:
             cells = []
             for _ in range(volley):

@@ -43,12 +43,8 @@ def record_from_view(view: dict, seat: int) -> tuple[Shot, ...]:
 
 
 def choose_shots(record: Sequence[Shot], count: int, level: str, rng: random.Random,
-                 called: Sequence[int] = (), named_hits: bool = True) -> list[int]:
-    """`count` cells to fire at (one for a standard turn), best first.
-
-    `named_hits`: whether a hit is answered with the ship's name (not in
-    advanced mode); the hard level weighs what an answer would tell.
-    """
+                 called: Sequence[int] = ()) -> list[int]:
+    """`count` cells to fire at (one for a standard turn), best first."""
     wild, exponent = LEVELS[level]
     open_cells = np.ones(CELLS, dtype=bool)
     for cell in [c for c, _, _ in record] + list(called):
@@ -56,7 +52,7 @@ def choose_shots(record: Sequence[Shot], count: int, level: str, rng: random.Ran
     if exponent is None:
         draws = sampler.draw(record, DRAWS, np.random.default_rng(rng.getrandbits(64)))
         if count == 1 and open_cells.any():
-            return [lookahead.best_cell(draws, open_cells, named_hits, rng)]
+            return [lookahead.best_cell(draws, open_cells, rng)]
         chance = draws.chance()
     else:
         chance = probabilities(record)
@@ -128,6 +124,5 @@ class BattleshipAI:
         if not pending or not self._volley or self._volley[: len(pending)] != pending:
             record = record_from_view(view, self.seat)
             left = view["shots_allowed"] - len(pending)
-            self._volley = pending + choose_shots(record, left, self.level, self.rng, pending,
-                                                  named_hits=not view["options"].get("advanced"))
+            self._volley = pending + choose_shots(record, left, self.level, self.rng, pending)
         return {"type": "shot", "cell": label(self._volley[len(pending)])}

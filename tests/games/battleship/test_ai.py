@@ -90,7 +90,7 @@ def test_levels_stay_distinct_after_a_hit():
     share = {}
     for level in LEVELS:
         rng = random.Random(4)
-        picks = [choose_shots(record, 1, level, rng, named_hits=False)[0] for _ in range(60 if level == "hard" else 300)]
+        picks = [choose_shots(record, 1, level, rng)[0] for _ in range(60 if level == "hard" else 300)]
         share[level] = sum(p in near for p in picks) / len(picks)
     assert share["hard"] == 1.0
     assert 0.3 < share["normal"] < 0.6  # measured 0.44
