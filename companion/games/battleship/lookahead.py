@@ -5,7 +5,7 @@ ship on no hit averaged over the placements open to it in its draw).  For a
 candidate cell the draws are split by the answer each would give there: miss,
 hit, or "sunk X".  A hit is not split by the ship's name even when hits are
 named: the draws already honour every name answered, and five groups per hit,
-each half as small again, cost more in noise than the name tells
+each a fifth as large, cost more in noise than the name tells
 (bench/README.md).  Within each answer
 the best next shot is the cell with the most expected ships on those draws.
 A cell's value is its chance of a hit now plus, over the answers, the chance
