@@ -16,7 +16,7 @@ file back at its recorded timing, so the first real seesaw's recordings drop
 into the benches and the tests.  A recording is read through the guard of every
 file a person hands the app (companion/userfile.py): a regular file, at most
 `RECORDING.max_bytes` once decompressed (80 samples/s on two pans write about
-14 MB an hour), no line longer than `RECORDING.max_line`.
+12 MB an hour: tests/sensing/data/battle-80hz-*), no line longer than `RECORDING.max_line`.
 """
 
 from __future__ import annotations
