@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from companion import fonts
+from companion import fonts, i18n, userfile
 from companion.errors import CompanionError
 from companion.files import write_atomic
 
@@ -129,6 +129,8 @@ class Config:
 INTERNAL = ("path", "notice")  # Config fields that are not keys in a file
 SETTINGS_FILE = "settings.yaml"  # in the data directory: what the settings screen changed
 MAX_BYTES = 64 * 1024  # a configuration is a few hundred bytes; refuse a huge file unread
+CONFIG = userfile.Kind("files.what_config", MAX_BYTES)
+SETTINGS = userfile.Kind("files.what_settings", MAX_BYTES)
 
 
 def load(path: str | os.PathLike | None = None, with_settings: bool = True) -> Config:
@@ -137,18 +139,19 @@ def load(path: str | os.PathLike | None = None, with_settings: bool = True) -> C
     A settings file that does not load is moved aside (`notice` says where) and the
     configuration file alone is used: a power cut while saving never stops the start."""
     path = Path(path) if path else DEFAULT_PATH
-    cfg = parse(_read(path), str(path))
+    cfg = parse(_read(path, CONFIG), str(path))
     settings = cfg.data_path / SETTINGS_FILE
     if not with_settings or not os.path.exists(settings):  # (an unreadable dir: not there)
         return cfg
     try:
-        return parse(_read(settings), str(settings), base=cfg)
+        return parse(_read(settings, SETTINGS), str(settings), base=cfg)
     except ConfigError as exc:
         return dataclasses.replace(cfg, notice=_set_aside(settings, exc))
 
 
 def _set_aside(settings: Path, problem: ConfigError) -> str:
     target = settings.with_name(f"{settings.name}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
+    problem = i18n.said(problem, "en")  # (for the log)
     try:
         settings.rename(target)
     except OSError as exc:
@@ -161,8 +164,8 @@ def save_settings(cfg: Config, changes: dict) -> Path:
     """Write `changes` ({"sound": {"enabled": False}, ...}) over the saved settings, atomically."""
     path = cfg.data_path / SETTINGS_FILE
     try:
-        saved = yaml.safe_load(_read(path)) if path.exists() else {}
-    except (ConfigError, yaml.YAMLError, RecursionError, ValueError):
+        saved = userfile.load_yaml(path, SETTINGS) if path.exists() else {}
+    except userfile.FileRefused:
         saved = {}  # unreadable: the new settings replace it
     merged = _merge(saved if isinstance(saved, dict) else {}, changes)
     parse(yaml.safe_dump(merged), str(path), base=cfg)  # refuse what would not load
@@ -183,39 +186,23 @@ def _merge(old: dict, new: dict) -> dict:
     return out
 
 
-def _read(path: Path) -> str:
-    """The file's text (UTF-8; a byte-order mark at the start is allowed and dropped)."""
+def _read(path: Path, kind: userfile.Kind) -> str:
+    """The file's text, through the guard of every file a person hands the app (a regular
+    file of at most 64 KB, UTF-8 with or without a byte-order mark, or Shift-JIS)."""
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-        if len(data) > MAX_BYTES:
-            raise ConfigError(
-                f"{path}: larger than {MAX_BYTES // 1024} KB, far more than any configuration; "
-                "is this the right file? (see config.yaml in the repository for the keys)")
-        return data.decode("utf-8-sig")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such configuration file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read the configuration file ({exc})") from None
+        return userfile.read_text(path, kind)
+    except userfile.FileRefused as exc:
+        raise ConfigError(*exc.args) from None
 
 
 def parse(text: str, filename: str = "<config>", base: Config | None = None) -> Config:
     """Check `text`; keys it sets replace those of `base` (default: the defaults)."""
     base = base or Config()
+    kind = SETTINGS if Path(filename).name == SETTINGS_FILE else CONFIG
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except RecursionError:
-        raise ConfigError(f"{filename}: nested far too deeply to be a configuration; "
-                          "see config.yaml in the repository for the keys") from None
-    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
-        line = text[:exc.position].count("\n") + 1
-        raise ConfigError(f"{filename}:{line}: not valid YAML: character {exc.character!r} is "
-                          "not allowed in a configuration file; delete it") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{filename}:{mark.line + 1}" if mark else filename
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ConfigError(f"{where}: not valid YAML: {problem}") from None
+        node = userfile.compose_yaml(text, filename, kind)  # nesting bounded, no key twice
+    except userfile.FileRefused as exc:
+        raise ConfigError(*exc.args) from None
     if node is None:
         return dataclasses.replace(base, path=base.path or filename)
     return dataclasses.replace(_build(base, node, filename, ""), path=base.path or filename)
@@ -240,8 +227,6 @@ def _build(base, node: yaml.Node, filename: str, prefix: str):
                 f"{_where(filename, key_node, dotted)}: unknown key; "
                 f"allowed here: {', '.join(fields)}"
             )
-        if key in values:
-            raise ConfigError(f"{_where(filename, key_node, dotted)}: key given twice")
         if fields[key].metadata.get("config_only") and Path(filename).name == SETTINGS_FILE:
             raise ConfigError(f"{_where(filename, key_node, dotted)}: {key} can be set only in "
                               "the configuration file (the settings live in the data directory)")
@@ -274,7 +259,7 @@ def _value(hint, rules, node: yaml.Node, filename: str, key: str, base=None):
         value = yaml.SafeLoader("").construct_object(node)
     except yaml.YAMLError as exc:
         raise ConfigError(f"{where}: cannot read this value ({exc.problem})") from None
-    except (ValueError, OverflowError):  # e.g. an integer of thousands of digits
+    except (ValueError, OverflowError):  # e.g. a date such as 2025-13-45
         raise ConfigError(f"{where}: expected {expected}, got {_short(node.value)}") from None
     if hint is float and type(value) is int:
         value = float(value) if abs(value) < 1e300 else math.inf

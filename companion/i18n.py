@@ -90,7 +90,7 @@ def translate(key: str, language: str, /, **values) -> str:
     text = entry.get(language) or entry.get("en") or key
     if isinstance(text, dict):  # plural forms: {one: "…", other: "…"}, chosen by the count n
         text = text["one"] if values.get("n") == 1 and "one" in text else text["other"]
-    return text.format(**values) if values else text
+    return text.format(**_said_in(values, language)) if values else text
 
 
 class Words(str):
@@ -103,17 +103,17 @@ class Words(str):
     params: dict
 
     def __new__(cls, key: str, /, **params):
-        words = super().__new__(cls, " / ".join(translate(key, language, **_said_in(params, language))
-                                                for language in LANGUAGES))
+        words = super().__new__(cls, " / ".join(translate(key, language, **params) for language in LANGUAGES))
         words.key, words.params = key, params
         return words
 
     def text(self, language: str) -> str:
-        return translate(self.key, language, **_said_in(self.params, language))
+        return translate(self.key, language, **self.params)
 
 
 def _said_in(params: dict, language: str) -> dict:
-    """A message's values with any `Words` among them said in `language` too."""
+    """A message's values with any `Words` among them said in `language` too (a `Text` of a
+    rules refusal may hold them)."""
     return {k: v.text(language) if isinstance(v, Words) else v for k, v in params.items()}
 
 

@@ -1,7 +1,9 @@
+import os
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion import config
+from companion import config, i18n
 from companion.config import ConfigError, load, parse
 
 
@@ -147,3 +149,41 @@ def test_the_settings_file_cannot_move_the_database(tmp_path):
     (tmp_path / "data" / "settings.yaml").write_text(f"data_dir: {tmp_path / 'elsewhere'}\n")
     cfg = load(config)
     assert cfg.data_path == tmp_path / "data" and "data_dir can be set only" in cfg.notice
+
+
+@pytest.mark.timeout(10)  # a FIFO as config.yaml hung the start on a black screen
+def test_a_fifo_or_device_is_refused_at_once_and_a_fifo_settings_file_set_aside(tmp_path):
+    fifo, zero = tmp_path / "fifo.yaml", tmp_path / "zero.yaml"
+    os.mkfifo(fifo)
+    zero.symlink_to("/dev/zero")
+    for path, what in ((fifo, "a named pipe (FIFO)"), (zero, "a device")):
+        with pytest.raises(ConfigError) as caught:
+            load(path)
+        assert str(caught.value).startswith(f"{path}: ")
+        assert i18n.said(caught.value, "en") == f"{path}: not a regular file but {what}; name a configuration file"
+        assert "ふつうのファイルではなく" in i18n.said(caught.value, "ja")
+    main = tmp_path / "config.yaml"
+    main.write_text(f"data_dir: {tmp_path / 'data'}\n")
+    os.mkfifo((tmp_path / "data").mkdir() or tmp_path / "data" / config.SETTINGS_FILE)
+    cfg = load(main)
+    assert "named pipe" in cfg.notice and cfg.data_path == tmp_path / "data"  # config.yaml alone
+
+
+SJIS_CONFIG = "# 日本語のコメント：ふつうの Windows のメモ帳で保存\nlanguage: ja  # 言語\nsound:\n  volume: {volume}\n"
+
+
+def test_a_shift_jis_config_is_read_and_its_mistakes_named_by_line(tmp_path):
+    path = tmp_path / "config.yaml"
+    path.write_bytes(SJIS_CONFIG.format(volume=0.3).encode("cp932"))
+    cfg = load(path)
+    assert cfg.language == "ja" and cfg.sound.volume == 0.3
+    path.write_bytes(SJIS_CONFIG.format(volume="大きく").encode("cp932"))
+    with pytest.raises(ConfigError) as caught:
+        load(path)
+    assert str(caught.value).startswith(f"{path}:4: sound.volume: ")
+    path.write_bytes("language: ja\n# café\n".encode("latin-1"))  # é at a line end: neither UTF-8 nor CP932
+    with pytest.raises(ConfigError) as caught:
+        load(path)
+    assert i18n.said(caught.value, "en") == (f"{path}:2: byte 0xE9 is neither UTF-8 nor Shift-JIS text; "
+                                             "save the file as UTF-8")
+    assert i18n.said(caught.value, "ja").startswith(f"{path}:2: UTF-8でもShift-JISでもない")

@@ -60,7 +60,7 @@ def test_each_games_words_are_all_in_its_own_folder_with_its_title():
         assert game.title == {lang: i18n.catalog(name)["title"][lang] for lang in i18n.LANGUAGES}
         assert i18n.catalog(name)["tile"]["ja"] and i18n.catalog(name)["tile"]["en"]
     shared = {path.stem for path in i18n.LOCALE_DIR.glob("*.yaml")}
-    assert shared == {"app", "play", "seats", "sensing", "sensortest", "terminal"}, shared
+    assert shared == {"app", "files", "play", "seats", "sensing", "sensortest", "terminal"}, shared
 
 
 @pytest.fixture

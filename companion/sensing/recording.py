@@ -13,7 +13,10 @@ weighing), "placed" (pan, piece, and where known the hand's let-go time),
 "verdict" (what the screen showed).  Times are the source's seconds.
 `RecordingSource` records while it passes samples on; `ReplaySource` plays a
 file back at its recorded timing, so the first real seesaw's recordings drop
-into the benches and the tests.
+into the benches and the tests.  A recording is read through the guard of every
+file a person hands the app (companion/userfile.py): a regular file, at most
+`RECORDING.max_bytes` once decompressed (80 samples/s on two pans write about
+12 MB an hour: tests/sensing/data/battle-80hz-*), no line longer than `RECORDING.max_line`.
 """
 
 from __future__ import annotations
@@ -24,16 +27,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Mapping
 
+from companion import userfile
 from companion.i18n import Words
 from companion.sensing.source import Clock, Sample, SensorError, SourceStatus, WeightSource, monotonic
 
 FORMAT, VERSION = "companion-recording", 1
+RECORDING = userfile.Kind("files.what_recording", max_bytes=64 << 20, max_line=64 * 1024)
 
 
-def _open(path: Path, mode: str) -> IO[str]:
+def _create(path: Path) -> IO[str]:
     if path.suffix == ".gz":
-        return gzip.open(path, mode + "t", encoding="utf-8")
-    return open(path, mode, encoding="utf-8")
+        return gzip.open(path, "wt", encoding="utf-8")
+    return open(path, "w", encoding="utf-8")
 
 
 class Recorder:
@@ -42,7 +47,7 @@ class Recorder:
     def __init__(self, path: str | Path, *, source: str, rate_hz: float, channels: int = 2,
                  calibration: Mapping | None = None, note: str = ""):
         self.path = Path(path)
-        self._file = _open(self.path, "w")
+        self._file = _create(self.path)
         self._write({"format": FORMAT, "version": VERSION, "source": source, "rate_hz": float(rate_hz),
                      "channels": int(channels), "calibration": calibration, "note": note})
 
@@ -91,10 +96,9 @@ def read_recording(path: str | Path) -> Recording:
         return SensorError(Words("sensing.recording_unreadable", path=path, line=line_no, why=why))
 
     try:
-        with _open(path, "r") as f:
-            lines = f.read().splitlines()
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise SensorError(Words("sensing.recording_unopened", path=path, error=exc)) from None
+        lines = userfile.read_text(path, RECORDING).splitlines()
+    except userfile.FileRefused as exc:
+        raise SensorError(*exc.args) from None
     if not lines:
         raise bad(1, "empty file")
     try:

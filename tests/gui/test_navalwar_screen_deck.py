@@ -15,9 +15,9 @@ BROKEN = "actions:\n  - {type: salvo, calibre: 13, value: 2, count: 4}\n"
 SHORT = yaml.safe_dump({"counts": reduced_counts(default_composition(), 8)})  # 3 players' worth
 
 
-def with_deck(tmp_path, text: str) -> config.Config:
+def with_deck(tmp_path, text: str | bytes) -> config.Config:
     deck = tmp_path / "my_deck.yaml"
-    deck.write_text(text, encoding="utf-8")
+    deck.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
     path = tmp_path / "config.yaml"
     path.write_text(f"data_dir: {tmp_path / 'data'}\nlanguage: ja\nnavalwar:\n  deck: {deck}\n")
     return config.load(path)
@@ -58,7 +58,7 @@ def test_a_user_deck_without_a_card_type_is_the_new_games_deck(gui, gui_config, 
 
 
 @pytest.mark.parametrize("gui_config", [BROKEN], indirect=True, ids=["broken"])
-def test_a_broken_deck_file_shows_its_error_and_starts_nothing(gui, gui_config):
+def test_a_broken_deck_file_shows_its_error_and_starts_nothing_with_it(gui, gui_config):
     nw = open_navalwar(gui)
     shown = nw.ids.deck_error.text
     assert "my_deck.yaml" in shown and "actions[0]" in shown and "口径" in shown  # in Japanese now (issue 14)
@@ -69,6 +69,31 @@ def test_a_broken_deck_file_shows_its_error_and_starts_nothing(gui, gui_config):
     gui.screenshot("setup_broken_deck_9")
     gui.tap(nw.ids.start)
     assert nw.session is None and nw.setting_up
+
+
+LATIN1 = "counts:\n  smoke: 5\n# deck de Jérôme, revu l'été\n".encode("latin-1")  # é at the end: not CP932
+
+
+@pytest.mark.parametrize("gui_config", [LATIN1], indirect=True, ids=["latin1"])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_deck_file_from_another_computer_is_named_on_the_form_and_the_game_still_plays(gui, gui_config,
+                                                                                         tmp_path, lang):
+    """Latin-1 gave 「コンパニオン内部のエラーです」 and Naval War could not open until
+    config.yaml was edited (issue 41)."""
+    gui.app.lang = lang
+    nw = open_navalwar(gui)
+    shown = nw.ids.deck_error.text
+    assert gui.app.problems.shown == []
+    assert f"{tmp_path / 'my_deck.yaml'}:3:" in shown and "navalwar.deck" in shown and "0xE9" in shown
+    assert ("UTF-8でもShift-JISでもない" if lang == "ja" else "neither UTF-8 nor Shift-JIS") in shown
+    assert nw.deck_broken and nw.ids.start.disabled and not nw.ids.use_packaged.disabled
+    gui.screenshot(f"setup_deck_latin1_{lang}")
+    gui.tap(nw.ids.use_packaged)
+    assert not nw.deck_broken and "my_deck.yaml" in nw.ids.deck_info.text
+    gui.screenshot(f"setup_deck_packaged_instead_{lang}")
+    gui.tap(nw.ids.count_3)
+    gui.tap(nw.ids.start)
+    assert nw.session is not None and nw.session.state.composition == default_composition()
 
 
 @pytest.mark.parametrize("gui_config", [SHORT], indirect=True, ids=["short"])

@@ -172,3 +172,24 @@ def test_shipped_recordings_replay_to_the_true_verdicts(path):
             (pan, piece), = pieces.items()
             assert verdict.group.name == seesaw_judge.group_of(pan, piece).name == weighing["recorded"]["group"]
     assert count == 3
+
+
+@pytest.mark.timeout(30)
+def test_a_recording_is_read_through_the_file_guard(tmp_path):
+    """A gzip bomb stops at 64 MB decompressed, a line of 100 KB is no recording, a FIFO
+    is refused unread (each named by file, and line where it has one)."""
+    bomb = tmp_path / "bomb.jsonl.gz"
+    with gzip.open(bomb, "wb", compresslevel=1) as out:  # 100 MB of newlines, 100 KB on disk
+        for _ in range(100):
+            out.write(b"\n" * (1 << 20))
+    with pytest.raises(SensorError, match=r"bomb.jsonl.gz: .*larger than 64 MB"):
+        read_recording(bomb)
+    long = tmp_path / "long.jsonl"
+    write(long, [Sample(0.0, 0, 1)])
+    long.write_text(long.read_text() + "[" + "0," * 50_000 + "0]\n")
+    with pytest.raises(SensorError, match=r"long.jsonl:3: .*longer than 64 KB"):
+        read_recording(long)
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(SensorError, match=r"fifo.jsonl: .*named pipe"):
+        read_recording(fifo)

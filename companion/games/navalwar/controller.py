@@ -73,6 +73,7 @@ class NavalWarController(Controller):
         self.store = store
         self.deck_path = deck_path  # the setting navalwar.deck (None: the packaged cards)
         self.deck: dict | None = None  # a `deck` option set by hand (tests), over the file
+        self.packaged = False  # the table plays with the packaged cards while the file is mended
         self.rng = rng or random.Random()
         self.setup = {"players": 4, "target": 100, "dice": "table"}
         self.start_error: Text | None = None
@@ -209,8 +210,8 @@ class NavalWarController(Controller):
                  Offer("start_first")]
         try:
             self.composition()
-        except CompanionError:
-            return found  # nothing to count against until the file is fixed
+        except CompanionError:  # nothing to count against until the file is fixed; the packaged cards play
+            return found + ([Offer("packaged", Text("navalwar_ui.use_packaged"))] if self.deck is None else [])
         return found + [Offer("count", Text("navalwar_ui.count_open"))]
 
     def _count_offers(self) -> list[Offer]:
@@ -228,11 +229,11 @@ class NavalWarController(Controller):
 
     def deck_option(self) -> dict | None:
         """A new game's `deck` option: the one set by hand, else the file in the setting
-        `navalwar.deck` (in full, so a saved game never depends on the file again), else
-        None (the packaged composition).  Raises `CompanionError` for a broken file."""
+        `navalwar.deck` (in full, so a saved game never depends on the file again), else None
+        (the packaged composition, also if chosen over a broken file): `CompanionError` if broken."""
         if self.deck is not None:
             return self.deck
-        return load_composition(self.deck_path).to_json() if self.deck_path else None
+        return load_composition(self.deck_path).to_json() if self.deck_path and not self.packaged else None
 
     def composition(self) -> Composition:
         """The cards a new game would use (what "count your deck" walks through, on the
@@ -249,9 +250,12 @@ class NavalWarController(Controller):
             return Text("navalwar_ui.deck_error", {"error": refusal(err)}), True
         if self.deck is None and self.deck_path:
             name = str(self.deck_path).replace("\\", "/").rsplit("/", 1)[-1]
-            return Text("navalwar_ui.deck_user", {"path": name, "actions": comp.total_actions,
-                                                  "ships": len(comp.ships)}), False
+            key = "navalwar_ui.deck_instead" if self.packaged else "navalwar_ui.deck_user"
+            return Text(key, {"path": name, "actions": comp.total_actions, "ships": len(comp.ships)}), False
         return Text("navalwar_ui.deck_packaged"), False
+
+    def on_packaged(self, who: Who, seat, value) -> None:
+        self.packaged, self.start_error = True, None
 
     def on_players(self, who: Who, seat, n: int) -> None:
         self.setup["players"], self.start_error = n, None
@@ -311,7 +315,7 @@ class NavalWarController(Controller):
                     "count_close": lambda who, seat, value: setattr(self, "counting", None)}
         return super().handlers() | counting | {
             "players": self.on_players, "target": self.on_target, "dice": self.on_dice, "start": self.on_start,
-            "start_first": self.on_start_first, "count": self.on_count, "new": self.on_new,
+            "start_first": self.on_start_first, "count": self.on_count, "new": self.on_new, "packaged": self.on_packaged,
             "continue": self.on_continue, "choose": self.on_choose, "enter": self.on_enter,
             "back": self.on_back, "random": self.on_random}
 

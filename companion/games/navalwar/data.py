@@ -16,12 +16,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
-
-from companion import i18n
+from companion import i18n, userfile
 from companion.errors import CompanionError
 
 PACKAGED = Path(__file__).resolve().parent / "composition.yaml"
+MAX_NUMBER = 999  # a box holds 162 cards: any count, value or defence beyond is a typo
+DECK_FILE = userfile.Kind("files.what_deck", max_bytes=256 * 1024, max_number=MAX_NUMBER)
 
 CALIBRES = ("11", "12.6", "14", "15", "16", "18")
 RED_TYPES = ("additional_ship", "additional_damage", "torpedo_boat", "submarine", "minefield")
@@ -216,16 +216,9 @@ def _apply_counts(comp: Composition, counts: Any, where: str) -> Composition:
 
 
 def _read_yaml(path: Path) -> Mapping:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise DeckError("unreadable", where=str(path), error=err.strerror) from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark else ""
-        raise DeckError("yaml", where=f"{path}{line}") from None
+    """The file's mapping, through the guard of every file a person hands the app (a regular
+    file, UTF-8 or Shift-JIS, no key twice, no count beyond MAX_NUMBER): `FileRefused`."""
+    data = userfile.load_yaml(path, DECK_FILE)
     if not isinstance(data, Mapping):
         raise DeckError("top", where=str(path))
     return data

@@ -26,7 +26,8 @@ def model(c, who: Who) -> dict:
             "setup": dict(c.setup), "last": pad.last, "title": [Text("navalwar.title")]}
     if stage in ("setup", "count"):
         text, broken = c.deck_line()
-        return base | {"deck": {"text": text, "broken": broken},
+        return base | {"deck": {"text": text, "broken": broken,
+                                "packaged": any(o.kind == "packaged" for o in offers)},
                        "default_names": [Text("navalwar_ui.default_name", {"n": n + 1}) for n in range(9)],
                        "count": c.counting.model() if c.counting else None}
     review = c.review()

@@ -79,7 +79,8 @@ class NavalWarScreen(ControllerScreen):
     banner_sunk = BooleanProperty(False)
     deck = ObjectProperty(None, allownone=True)  # a `deck` option set by hand (tests)
     deck_text = StringProperty("")  # the set-up panel's line on the cards in play
-    deck_broken = BooleanProperty(False)  # the user's card file has a mistake: no new game
+    deck_broken = BooleanProperty(False)  # the user's card file has a mistake: no new game with it
+    deck_fallback = BooleanProperty(False)  # ... but one with the packaged cards (a button offers it)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -230,6 +231,7 @@ class NavalWarScreen(ControllerScreen):
     def _draw_setup(self, model: dict) -> None:
         self.deck_text = model["deck"]["text"].render(self.tr)
         self.deck_broken = model["deck"]["broken"]
+        self.deck_fallback = model["deck"]["packaged"]
         grid = self.ids.names
         for i, (field, name) in enumerate(zip(self._name_fields(), model["default_names"])):
             shown = i < self.player_count
