@@ -9,6 +9,7 @@ import pytest
 
 import _store_faults as faults
 from companion.store import FILENAME, Store
+from tests.virtual_display import ensure_display
 
 START = """
 import sys
@@ -20,6 +21,7 @@ raise SystemExit(main(sys.argv[1:]))
 
 
 def start(config_path, **env):
+    ensure_display()  # each failure is one the app meets with a display; alone, this file has none yet
     return subprocess.run([sys.executable, "-c", START, "--config", str(config_path)],
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "COMPANION_PROBLEM_WINDOW": "0",
