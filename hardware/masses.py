@@ -27,8 +27,6 @@ import csv
 import io
 import math
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -36,9 +34,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
 from companion.games.gunkan.pieces import COUNTERWEIGHT, COUNTERWEIGHT_SPREAD_G, DEFAULT_MASSES_G  # noqa: E402
 from companion.games.gunkan.table import FLEET, PIECES  # noqa: E402
+import stlio  # noqa: E402  (hardware/stlio.py)
 
 MODEL = HERE / "piece.scad"
 PAGE = HERE / "pieces.md"
@@ -88,27 +88,7 @@ FILLS = (
 
 def render(part: str, out_dir: Path) -> list[tuple]:
     """piece.scad's `part` as triangles ((x, y, z) * 3), rendered by OpenSCAD."""
-    openscad = shutil.which("openscad")
-    if openscad is None:
-        raise SystemExit("masses.py: openscad is not installed (sudo apt-get install openscad)")
-    out = out_dir / f"{part}.stl"
-    result = subprocess.run([openscad, "-o", str(out), "-D", f'part="{part}"', str(MODEL)],
-                            capture_output=True, text=True, timeout=300)
-    if result.returncode != 0 or "ERROR" in result.stderr or "WARNING" in result.stderr:
-        raise SystemExit(f"masses.py: openscad failed on part={part}:\n{result.stderr}")
-    return stl_triangles(out.read_text())
-
-
-def stl_triangles(text: str) -> list[tuple]:
-    triangles, corners = [], []
-    for line in text.splitlines():
-        words = line.split()
-        if words[:1] == ["vertex"]:
-            corners.append(tuple(map(float, words[1:4])))
-        elif words[:1] == ["endfacet"]:
-            triangles.append(tuple(corners))
-            corners = []
-    return triangles
+    return stlio.triangles(stlio.export(MODEL, part, out_dir).read_text())
 
 
 def volume_cm3(triangles) -> float:
@@ -354,7 +334,7 @@ def page_section(p: Plan) -> str:
             f"{needs[f.name]:.0f} {f.unit} of {f.name}" if f.unit == "g" else f"{needs[f.name]:.0f} {f.name}"
             for f in FILLS if needs[f.name]) + f"; the bill of materials adds {WASTE:.0%} for waste.",
         f"The counterweight: the cap weighs {p.cap_g:.2f} g; {p.washers_fitted} washers DIN 125-A M8 "
-        f"({WASHER_G:g} g each) glued into its pocket, its felt pad, and {p.counterweight_trim_g:.2f} g of "
+        f"({WASHER_G:g} g each) glued into the ring under its plate, its felt pad, and {p.counterweight_trim_g:.2f} g of "
         f"tape make {DEFAULT_MASSES_G[COUNTERWEIGHT]:g} g (±{COUNTERWEIGHT_SPREAD_G:g}).",
         END,
     ]
