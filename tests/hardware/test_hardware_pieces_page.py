@@ -54,3 +54,13 @@ def test_neighbouring_classes_separate_at_the_documented_noise():
                 continue
             gap = heavier.low - lighter.high - 2 * error * heavier.mass_g
             assert gap > 6 * sigma, (lighter.name, heavier.name, gap)
+
+
+def test_mines_and_the_port_are_said_to_be_weighed_in_identify_judging():
+    """rules.md: identify judging weighs each pan and recognises the pieces, mines and the port too."""
+    rules = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert "In identify mode it weighs each pan on its own, recognises the\npieces" in rules
+    text = PAGE.read_text(encoding="utf-8")
+    assert "never weighed" not in text
+    mines = next(p for p in text.split("\n- ") if p.startswith("**Mines"))
+    assert "weighed in *identify* judging" in mines and "declares them" in mines
