@@ -32,6 +32,7 @@ rib = 1.2;             // the rib down the middle that carries the roof
 trim_diameter = 10;    // the recess in the back for trim tape
 trim_depth = 0.6;
 roof_clearance = 1.0;  // every fill stays this far below the roof (hardware/masses.py checks it)
+layer = 0.2;           // the layer height you slice with, the first layer's too: the roof starts on a layer's boundary
 
 /* [Counterweight cap: sits on a piece, holds stacked M8 washers] */
 washers = 3;           // DIN 125-A M8: 16 mm across, 1.6 mm thick (hardware/masses.py picks the count)
@@ -68,7 +69,12 @@ assert(washers >= 1 && washers * washer_t < 12, "washers: 1 to 7 M8 washers fit 
 
 echo(str("piece ", width, " x ", height, " x ", thickness, " mm; cavity ", cavity_height,
          " mm high in two halves, roof bridges ", round(bridge_span * 10) / 10, " mm"));
-echo(str("pause at z = ", thickness - floor_roof, " mm (the roof's first layer) and fill the cavity"));
+roof_z = thickness - floor_roof;   // where the roof's first layer starts
+function whole(x) = abs(x - round(x)) < 1e-6;
+assert(whole(roof_z / layer) && whole(floor_roof / layer),
+       str("the roof would start inside a ", layer, " mm layer; make floor_roof and thickness multiples of layer"));
+echo(str("pause before the layer that starts at z = ", roof_z, " mm (the roof's first, ", roof_z, "-", roof_z + layer,
+         " mm): after layer ", round(roof_z / layer), " of ", layer, " mm, the last that ends at ", roof_z, " mm"));
 
 // ---- the piece -------------------------------------------------------------------
 
