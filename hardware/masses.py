@@ -18,6 +18,10 @@ for every rank, takes the first fill of FILLS that reaches the rank's mass
 
 Every fill stays ROOF_CLEARANCE below the roof (piece.scad: so no fill props the roof up and
 every rank's roof prints alike).  A rank no fill can reach is an error (exit status 1).
+
+Measure, then fill (pieces.md says how): the numbers marked "measure" below are your own
+materials': PLA (an empty shell's grams over its volume), each fill's density (and a shot's
+diameter_mm) in FILLS, FELT_G and WASHER_G.
 """
 
 from __future__ import annotations
@@ -44,14 +48,14 @@ MODEL = HERE / "piece.scad"
 PAGE = HERE / "pieces.md"
 BOM = HERE / "bom.csv"
 
-PLA = 1.24  # g/cm³, NatureWorks Ingeo 4043D data sheet (walls, floor and roof print solid)
+PLA = 1.24  # g/cm³, NatureWorks Ingeo 4043D data sheet (walls, floor and roof print solid); measure
 STEEL = 7.85  # g/cm³, carbon steel
 RANDOM_SHARE = 0.64 / 0.7405  # random close packing against the densest packing of spheres
 ROOF_CLEARANCE = 1.0  # mm between the fill's top and the roof (piece.scad's roof_clearance)
 MARGIN = 0.95  # a rank may use this share of a fill's capacity: room for a loose pour
-FELT_G = 0.1  # a 20 mm self-adhesive felt pad under every piece (weigh yours)
+FELT_G = 0.1  # a 20 mm self-adhesive felt pad under every piece; measure
 TRIM_G = 0.3  # left for the tape in the back's recess: the builder fills 0.2-0.5 g short
-WASHER_G = 1.83  # DIN 125-A M8, 8.4 x 16 x 1.6 mm, steel
+WASHER_G = 1.83  # DIN 125-A M8, 8.4 x 16 x 1.6 mm, steel; measure
 WASTE = 0.10  # bought on top of what a set needs: spills, a piece redone
 SETS = {name: 2 * FLEET[name] for name in PIECES}  # both fleets
 
@@ -62,7 +66,7 @@ class Fill:
     bom_part: str  # the bill of materials' row
     unit: str  # "balls" or "g": what bom.csv counts
     diameter_mm: float = 0.0  # shot; 0 for a putty
-    density: float = 0.0  # solid for shot, as pressed for putty
+    density: float = 0.0  # solid for shot, as pressed for putty; measure
     price_per_unit: float = 0.0  # rough USD
     look_for: str = ""
 

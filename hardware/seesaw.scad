@@ -20,6 +20,13 @@
 // `part="exploded"` the same, pulled apart along the order of assembly.
 // Every part is exported in its printing orientation, flat face down, no supports.
 // All sizes are millimetres.
+//
+// Measure, then print (hardware/assembly.md#measure-then-print): the numbers of your own
+//   cell (callipers, a screw in each end): cell_length, cell_width, cell_height,
+//     fixed_thread, free_thread, cell_hole_inset, cell_hole_pitch, cell_clamp;
+//   boards: hx711_board, pico_board, plug_height;
+//   printer: bed, brim, clearance.
+// OpenSCAD refuses sizes that collide (screw heads, clamps, boards, bed) and says which.
 
 /* [What to show] */
 part = "assembly"; // [assembly, exploded, base, carrier, pan, cover, cell, cell_mount]
@@ -116,7 +123,20 @@ assert(bay_depth >= bay_min_depth,
 assert(pan_floor >= (pan_screw_head - 3.4) / 2 + 1, "pan_floor is too thin for the M3 countersink");
 assert(stop_lip >= stop_boss_diameter + 3, "stop_lip must reach over the whole stop boss");
 assert(cell_clamp >= cell_hole_inset + cell_hole_pitch + max(fixed_thread, free_thread),
-       "cell_clamp must cover both holes at one end of the cell");
+       str("cell_clamp ", cell_clamp, " mm must cover both holes at one end of the cell (they reach ",
+           cell_hole_inset + cell_hole_pitch + max(fixed_thread, free_thread), " mm from the end)"));
+assert(cell_length - 2 * cell_clamp >= 20,
+       str("cell_clamp ", cell_clamp, " mm at each end leaves only ", cell_length - 2 * cell_clamp,
+           " mm of the cell's middle free to bend; measure where its bending hole starts (at most ",
+           (cell_length - 20) / 2, ")"));
+assert(cell_hole_pitch >= head_hole(max(fixed_thread, free_thread)) + 1,
+       str("cell_hole_pitch ", cell_hole_pitch, " mm: the two screw heads at one end would collide (their counterbores are ",
+           head_hole(max(fixed_thread, free_thread)), " mm across); measure the holes centre to centre"));
+assert(cell_hole_inset >= head_hole(fixed_thread) / 2,
+       str("cell_hole_inset ", cell_hole_inset, " mm: the outer screw head's counterbore would break out of the pedestal's end; ",
+           "measure from the bar's end to the outer hole's centre"));
+assert(max(fixed_thread, free_thread) + 2 <= cell_width,
+       str("an M", max(fixed_thread, free_thread), " thread does not fit a ", cell_width, " mm bar; check fixed_thread and free_thread"));
 assert(bed == 0 || length + 2 * brim <= bed,
        str("the base (", length, " mm) and its brim do not fit a ", bed, " mm bed; use at most ", bed - 2 * brim,
            " (pan_spacing, stop_lip) or set brim"));

@@ -96,3 +96,14 @@ def test_the_roof_bridges_a_short_span(tmp_path):
     assert span <= 12  # PLA bridges this flat; the old 23 mm roof sagged
     wide = run_openscad(ROOT / "hardware" / "piece.scad", tmp_path / "w.csg", "rib=0", "width=40")
     assert "the roof would bridge" in wide.stderr
+
+
+def test_every_number_pieces_md_says_to_measure_is_one_masses_py_marks():
+    page = (ROOT / "hardware" / "pieces.md").read_text(encoding="utf-8")
+    table = page.split("**Measure, then fill.**", 1)[1].split("\n\n", 2)[1]
+    named = set(re.findall(r"`(\w+)`", table))
+    assert named == {"PLA", "density", "FILLS", "diameter_mm", "FELT_G", "WASHER_G"}
+    source = (ROOT / "hardware" / "masses.py").read_text()
+    for name in named - {"FILLS"}:
+        line = next(l for l in source.splitlines() if re.match(rf"\s*{name}(: float)? = ", l))
+        assert line.rstrip().endswith("measure") or name == "diameter_mm", line
