@@ -354,7 +354,7 @@ def page_section(p: Plan, bom: list[dict]) -> str:
         f"tape make {DEFAULT_MASSES_G[COUNTERWEIGHT]:g} g (±{COUNTERWEIGHT_SPREAD_G:g}).",
         "",
         f"What each set costs ([bom.csv](bom.csv)'s rough prices, its `pieces` column naming each set's ballast) "
-        f"and how far apart the judge finds its ranks: the tightest neighbouring pair on either pan, its free gap "
+        f"and how far apart the judge finds its ranks: the tightest pair on either pan, its free gap "
         f"less the scale's error (the rule of *How far apart the ranks must be* above: σ = {piecesets.SIGMA_G:g} g, "
         f"*e* = {piecesets.SCALE_ERROR:.1%}, at least {piecesets.MIN_SIGMAS:g}σ):",
         "",
