@@ -52,3 +52,43 @@ def test_the_margin_rule_is_the_one_pieces_md_documents():
     assert f"σ ≈ {piecesets.SIGMA_G:g} g per reading" in text
     assert f"keeps *e* under {piecesets.SCALE_ERROR * 100:g} %" in text
     assert f"must stay above about {piecesets.MIN_SIGMAS:g}σ" in text
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_judge_tells_every_economy_piece_apart_on_the_simulated_seesaw(seed):
+    """Once calibrated with the economy set's masses, the judge names a 6 g mine and an 8 g port
+    (not an empty pan) and every ship, through the pipeline, with hands putting them down."""
+    from companion.sensing.judge import Judge
+    from companion.sensing.pipeline import Pipeline
+    from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
+
+    rate, step = 80.0, 0.05
+    table = piecesets.table(piecesets.SETS["economy"])
+    clock = ManualClock()
+    sim = SimulatedSeesaw(seed=seed, rate_hz=rate, clock=clock, realism=Realism(), table=table)
+    pipe = Pipeline(rate_hz=rate)
+    judge = Judge(*pieces.pan_classes(table), rate_hz=rate)
+
+    def run(seconds):
+        for _ in range(round(seconds / step)):
+            clock.advance(step)
+            judge.feed_all(pipe.feed(sim.poll()))
+
+    run(1.0)
+    pipe.tare()
+    for ch in (0, 1):
+        sim.place(ch, grams=100.0)
+        run(1.5)
+        pipe.channels[ch].calibrate(100.0)
+        sim.remove(ch)
+        run(1.0)
+    named = {}
+    for name in sorted(set(table) - {"counterweight"}, key=lambda n: table[n].mass_g):
+        judge.reset()
+        sim.place(1, name)
+        run(8.0)  # a slow release takes up to 5 s
+        found = judge.identified(1)
+        named[name] = found[1].group.name if found and found[1].group else (found[1].kind if found else None)
+        sim.clear()
+        run(1.5)
+    assert named == {name: name for name in named}
