@@ -1,13 +1,15 @@
 """What to put in each Gunkan Shogi piece, from the rendered model: writes the fill table in
-pieces.md and the ballast quantities in bom.csv.
+pieces.md and the ballast quantities in bom.csv, for each set of masses (piecesets.py), with
+each set's judge margins, whole bill and tungsten share.
 
     .venv/bin/python hardware/masses.py           # render piece.scad, write pieces.md and bom.csv
     .venv/bin/python hardware/masses.py --check   # the same, but only say where the files disagree
 
 It renders hardware/piece.scad with OpenSCAD (the shell, the cavity and the counterweight's
 cap), measures their volumes on the STL and the cavity's floor on its bottom faces, and then,
-for every rank, takes the first fill of FILLS that reaches the rank's mass
-(companion/games/gunkan/pieces.py) with the fill's real bulk density in that cavity:
+for every rank of every set, takes the first fill of FILLS that reaches the rank's mass
+(piecesets.SETS; the standard set is companion/games/gunkan/pieces.py's) with the fill's
+real bulk density in that cavity:
 
 - shot packs by ball size: a 9.6 mm cavity takes two layers of 4.4 mm BBs, no more, so its
   bulk density is far below a big container's.  The script stacks the balls as densely as
@@ -17,7 +19,8 @@ for every rank, takes the first fill of FILLS that reaches the rank's mass
 - tungsten putty is pressed in: its density as sold, no voids.
 
 Every fill stays ROOF_CLEARANCE below the roof (piece.scad: so no fill props the roof up and
-every rank's roof prints alike).  A rank no fill can reach is an error (exit status 1).
+every rank's roof prints alike).  A rank no fill can reach, or a set whose ranks the judge
+could not tell apart, is an error (exit status 1).
 
 Measure, then fill (pieces.md says how): the numbers marked "measure" below are your own
 materials': PLA (an empty shell's grams over its volume), each fill's density (and a shot's
