@@ -32,13 +32,14 @@ rib = 1.2;             // the rib down the middle that carries the roof
 trim_diameter = 10;    // the recess in the back for trim tape
 trim_depth = 0.6;
 roof_clearance = 1.0;  // every fill stays this far below the roof (hardware/masses.py checks it)
+layer = 0.2;           // the layer height you slice with, the first layer's too: the roof starts on a layer's boundary
 
 /* [Counterweight cap: sits on a piece, holds stacked M8 washers] */
-washers = 4;           // DIN 125-A M8: 16 mm across, 1.6 mm thick (hardware/masses.py picks the count)
+washers = 3;           // DIN 125-A M8: 16 mm across, 1.6 mm thick (hardware/masses.py picks the count)
 washer_d = 16;
 washer_t = 1.6;
 cap_fit = 0.4;         // between the piece's outline and the cap's skirt
-cap_plate = 1.2;
+cap_plate = 2.4;       // thick enough that the washers and 0.2-0.5 g of tape make the mass
 cap_skirt = 3;         // how far the skirt reaches down the piece's sides
 cap_wall = 1.2;
 
@@ -68,7 +69,12 @@ assert(washers >= 1 && washers * washer_t < 12, "washers: 1 to 7 M8 washers fit 
 
 echo(str("piece ", width, " x ", height, " x ", thickness, " mm; cavity ", cavity_height,
          " mm high in two halves, roof bridges ", round(bridge_span * 10) / 10, " mm"));
-echo(str("pause at z = ", thickness - floor_roof, " mm (the roof's first layer) and fill the cavity"));
+roof_z = thickness - floor_roof;   // where the roof's first layer starts
+function whole(x) = abs(x - round(x)) < 1e-6;
+assert(whole(roof_z / layer) && whole(floor_roof / layer),
+       str("the roof would start inside a ", layer, " mm layer; make floor_roof and thickness multiples of layer"));
+echo(str("pause before the layer that starts at z = ", roof_z, " mm (the roof's first, ", roof_z, "-", roof_z + layer,
+         " mm): after layer ", round(roof_z / layer), " of ", layer, " mm, the last that ends at ", roof_z, " mm"));
 
 // ---- the piece -------------------------------------------------------------------
 
@@ -91,23 +97,27 @@ module piece() {
 }
 
 // ---- the counterweight's cap -----------------------------------------------------
-// A plate over the piece's face with a skirt round its edge, and a pocket on top
-// for the washers (glued in).  Printed pocket side down: no supports.
+// A plate over the piece's face with a skirt round its edge; under the plate, inside
+// the skirt, a ring holds the stacked washers (glued to the plate) and rests on the
+// piece's face.  Printed plate down: every wall rises straight from the plate, so
+// nothing overhangs and no supports are needed (hardware/overhangs.py checks it).
 
 pocket_d = washer_d + 0.4;
 pocket_depth = washers * washer_t + 0.2;
 cap_centre = [0, 0.45 * height];
+cap_height = cap_skirt + pocket_depth + cap_plate;  // the skirt reaches cap_skirt down the piece's sides
 
 module cap() {
     grown = inset(outline, -(cap_fit + cap_wall));
     fitted = inset(outline, -cap_fit);
-    difference() {
-        union() {
-            linear_extrude(cap_plate + cap_skirt) polygon(grown);
-            translate(cap_centre) cylinder(d = pocket_d + 2 * cap_wall, h = cap_plate + cap_skirt + pocket_depth);
-        }
-        translate([0, 0, -0.01]) linear_extrude(cap_skirt + 0.01) polygon(fitted);  // the piece goes in here
-        translate([cap_centre[0], cap_centre[1], cap_skirt + cap_plate]) cylinder(d = pocket_d, h = pocket_depth + 1);
+    translate([0, 0, cap_skirt + pocket_depth]) linear_extrude(cap_plate) polygon(grown);
+    difference() {  // the skirt
+        linear_extrude(cap_height) polygon(grown);
+        translate([0, 0, -0.01]) linear_extrude(cap_height - cap_plate + 0.01) polygon(fitted);
+    }
+    translate([cap_centre[0], cap_centre[1], cap_skirt]) difference() {  // the washers' ring
+        cylinder(d = pocket_d + 2 * cap_wall, h = pocket_depth + 0.01);
+        translate([0, 0, -0.01]) cylinder(d = pocket_d, h = pocket_depth + 0.01);
     }
 }
 
@@ -115,14 +125,17 @@ if (part == "piece") piece();
 else if (part == "cavity") void();
 else if (part == "section")  // cut through one half of the cavity, beside the rib
     difference() { piece(); translate([width / 6, -1, -1]) cube([width, height + 2, thickness + 2]); }
-else if (part == "cap") translate([0, 0, cap_plate + cap_skirt + pocket_depth]) mirror([0, 0, 1]) cap();
-else if (part == "cap_on_piece") {  // for the pictures: the counterweight on a piece, washers in
+else if (part == "cap") translate([0, 0, cap_height]) mirror([0, 0, 1]) cap();  // plate down
+else if (part == "cap_on_piece") {  // for the pictures: the counterweight on a piece, cut open to show its washers
     color("Ivory") piece();
-    translate([0, 0, thickness - cap_skirt + 0.01]) {
-        color("SteelBlue") cap();
-        color("DimGray") for (i = [0:washers - 1])
-            translate([cap_centre[0], cap_centre[1], cap_skirt + cap_plate + 0.01 + i * washer_t])
-                difference() { cylinder(d = washer_d, h = washer_t - 0.02); translate([0, 0, -1]) cylinder(d = 8.4, h = 4); }
+    translate([0, 0, thickness - cap_skirt + 0.02]) difference() {
+        union() {
+            color("SteelBlue") cap();
+            color("DimGray") for (i = [0:washers - 1])
+                translate([cap_centre[0], cap_centre[1], cap_skirt + pocket_depth - (i + 1) * washer_t])
+                    difference() { cylinder(d = washer_d, h = washer_t - 0.02); translate([0, 0, -1]) cylinder(d = 8.4, h = 4); }
+        }
+        translate([-width, -height, -1]) cube([2 * width, height + cap_centre[1], cap_height + 2]);  // the front half
     }
 }
 else assert(false, str("unknown part \"", part, "\"; choose piece, cavity, section, cap or cap_on_piece"));

@@ -24,7 +24,7 @@ carrier|seesaw.scad|carrier|45,6,5,45,0,30,200
 pan|seesaw.scad|pan|0,0,0,45,0,20,180
 cover|seesaw.scad|cover|0,0,10,45,0,20,330
 piece_section|piece.scad|section|0,15,6,60,0,60,100
-cap_on_piece|piece.scad|cap_on_piece|0,15,10,60,0,25,130
+cap_on_piece|piece.scad|cap_on_piece|0,15,12,70,0,15,110
 '
 
 echo "$pictures" | while IFS='|' read -r name model part camera; do

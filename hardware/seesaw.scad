@@ -20,6 +20,13 @@
 // `part="exploded"` the same, pulled apart along the order of assembly.
 // Every part is exported in its printing orientation, flat face down, no supports.
 // All sizes are millimetres.
+//
+// Measure, then print (hardware/assembly.md#measure-then-print): the numbers of your own
+//   cell (callipers, a screw in each end): cell_length, cell_width, cell_height,
+//     fixed_thread, free_thread, cell_hole_inset, cell_hole_pitch, cell_clamp;
+//   boards: hx711_board, pico_board, plug_height;
+//   printer: bed, brim, clearance.
+// OpenSCAD refuses sizes that collide (screw heads, clamps, boards, bed) and says which.
 
 /* [What to show] */
 part = "assembly"; // [assembly, exploded, base, carrier, pan, cover, cell, cell_mount]
@@ -59,12 +66,15 @@ pan_screw_pilot = 2.8; // the M3 screw that holds the pan on its carrier
 pan_screw_head = 6.72; // its countersunk head: ISO 10642 M3, largest head diameter (90°)
 
 /* [Electronics bay: boards slide into rails; measure yours] */
-hx711_board = [36, 22];   // length x width of one HX711 board (the common green module)
+hx711_board = [34, 21];   // length x width of one HX711 board (the common green module; the grooves leave 0.2 mm a side)
 pico_board = [70, 30];    // the Pico's perfboard (3 x 7 cm); path A leaves this slot empty
 pcb_thickness = 1.6;
+board_lift = 2;           // the boards' underside above the base: pins and leads under them cut flush
 rail_width = 3;
 rail_height = 5;
-cover_height = 22;        // inside: room for the Pico on its headers and the Dupont plugs
+plug_height = 16.5;       // an upright Dupont plug over its board: 2.5 mm header plastic + 14 mm housing
+lead_bend = 5;            // room over a plug for its lead to bend
+cover_height = 28;        // inside, from the base: the boards, their upright plugs and the leads' bend
 cover_wall = 1.6;
 
 /* [Print] */
@@ -113,7 +123,20 @@ assert(bay_depth >= bay_min_depth,
 assert(pan_floor >= (pan_screw_head - 3.4) / 2 + 1, "pan_floor is too thin for the M3 countersink");
 assert(stop_lip >= stop_boss_diameter + 3, "stop_lip must reach over the whole stop boss");
 assert(cell_clamp >= cell_hole_inset + cell_hole_pitch + max(fixed_thread, free_thread),
-       "cell_clamp must cover both holes at one end of the cell");
+       str("cell_clamp ", cell_clamp, " mm must cover both holes at one end of the cell (they reach ",
+           cell_hole_inset + cell_hole_pitch + max(fixed_thread, free_thread), " mm from the end)"));
+assert(cell_length - 2 * cell_clamp >= 20,
+       str("cell_clamp ", cell_clamp, " mm at each end leaves only ", cell_length - 2 * cell_clamp,
+           " mm of the cell's middle free to bend; measure where its bending hole starts (at most ",
+           (cell_length - 20) / 2, ")"));
+assert(cell_hole_pitch >= head_hole(max(fixed_thread, free_thread)) + 1,
+       str("cell_hole_pitch ", cell_hole_pitch, " mm: the two screw heads at one end would collide (their counterbores are ",
+           head_hole(max(fixed_thread, free_thread)), " mm across); measure the holes centre to centre"));
+assert(cell_hole_inset >= head_hole(fixed_thread) / 2,
+       str("cell_hole_inset ", cell_hole_inset, " mm: the outer screw head's counterbore would break out of the pedestal's end; ",
+           "measure from the bar's end to the outer hole's centre"));
+assert(max(fixed_thread, free_thread) + 2 <= cell_width,
+       str("an M", max(fixed_thread, free_thread), " thread does not fit a ", cell_width, " mm bar; check fixed_thread and free_thread"));
 assert(bed == 0 || length + 2 * brim <= bed,
        str("the base (", length, " mm) and its brim do not fit a ", bed, " mm bed; use at most ", bed - 2 * brim,
            " (pan_spacing, stop_lip) or set brim"));
@@ -122,6 +145,10 @@ assert(slot_depth + 2 * cover_wall + 2 <= bay_depth,
 assert(slots_length <= length - 2 * 16, str("the boards need ", slots_length, " mm of the bay's length; the base gives ",
                                            length - 32, " between the cover's posts"));
 assert(stop_key_hole < 5.5, "stop_key_hole must stay narrower than the M3 stop screw's head (5.5 mm)");
+bay_needs = board_lift + pcb_thickness + plug_height + lead_bend;  // inside the cover, from the base
+assert(cover_height >= bay_needs, str("cover_height ", cover_height, " mm: the boards' upright Dupont plugs and their leads need ",
+                                      bay_needs, " mm under the cover"));
+assert(board_lift + pcb_thickness + 0.3 <= rail_height - 0.8, "the rails' grooves need rail_height above board_lift");
 
 echo(str("base ", length, " x ", base_width, " mm; pan surface ", carrier_top + pan_floor, " mm above the table"));
 echo(str("electronics bay ", length, " x ", bay_depth, " mm behind the pans, ", bay_y - (cell_y + pan_diameter / 2),
@@ -135,6 +162,8 @@ echo(str("screws: 4 x M", fixed_thread, " from below into the fixed ends, ", fix
 echo(str("bay rails: 2 HX711 boards ", hx711_board[0], " x ", hx711_board[1], " mm, perfboard ", pico_board[0], " x ",
          pico_board[1], " mm; cover ", length - 2, " x ", bay_depth - 1, " x ", cover_height + cover_wall,
          " mm on 2 x M3 x 8"));
+echo(str("bay clearances: boards ", board_lift, " mm above the base; cover ", cover_height, " mm high inside, upright plugs need ",
+         bay_needs));
 
 // ---- one cell and its parts, in the cell's own frame ----------------------------
 // Cell frame: the bar runs along x from 0 (fixed end, towards the middle) to
@@ -239,7 +268,7 @@ module rails(board) {
     for (s = [-1, 1]) translate([-board[0] / 2, s * (board[1] / 2 - 1 + rail_width / 2) - rail_width / 2, 0])
         difference() {
             cube([board[0], rail_width, rail_height]);
-            translate([-1, s < 0 ? rail_width - 1.2 : -0.01, 2]) cube([board[0] + 2, 1.21, pcb_thickness + 0.3]);
+            translate([-1, s < 0 ? rail_width - 1.2 : -0.01, board_lift]) cube([board[0] + 2, 1.21, pcb_thickness + 0.3]);
         }
 }
 
@@ -270,7 +299,7 @@ module assembly(apart = 0) {
         }
         color("Ivory") translate([s * pan_spacing / 2, cell_y, carrier_top + 3 * touch + 3 * apart]) pan();
     }
-    color("DarkGreen") for (i = [0:2]) translate([slot_x[i], bay_centre, base_thickness + 2.15 + apart / 3])
+    color("DarkGreen") for (i = [0:2]) translate([slot_x[i], bay_centre, base_thickness + board_lift + 0.15 + apart / 3])
         board(i == 1 ? pico_board : hx711_board);
     color([0.4, 0.4, 0.45, 0.5]) translate([0, bay_centre, base_thickness + touch + 2 * apart]) cover();
 }

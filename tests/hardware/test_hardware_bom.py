@@ -6,18 +6,19 @@ from pathlib import Path
 
 BOM = Path(__file__).resolve().parents[2] / "hardware" / "bom.csv"
 PATHS = {"both", "gpio", "pico"}
+PIECES = {"any", "standard", "economy"}  # hardware/piecesets.py's sets
 
 
 def rows() -> list[dict]:
     with BOM.open(newline="", encoding="utf-8") as f:
         reader = csv.DictReader(f)
-        assert reader.fieldnames == ["path", "part", "quantity", "what_to_look_for", "rough_price_usd"]
+        assert reader.fieldnames == ["path", "pieces", "part", "quantity", "what_to_look_for", "rough_price_usd"]
         return list(reader)
 
 
 def test_every_row_is_complete():
     for row in rows():
-        assert row["path"] in PATHS, row
+        assert row["path"] in PATHS and row["pieces"] in PIECES, row
         assert row["part"] and row["what_to_look_for"], row
         assert int(row["quantity"]) > 0, row
         assert float(row["rough_price_usd"]) >= 0, row

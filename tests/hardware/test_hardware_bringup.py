@@ -63,3 +63,30 @@ def test_the_counts_it_expects_are_a_1_kg_cell_at_gain_128():
     assert f"about ±{round(counts_per_gram, -1):,.0f} for a 1 kg cell" in PAGE  # 2,147
     low, high = 0.85 * counts_per_gram, 1.15 * counts_per_gram
     assert f"±{round(low, -2):,.0f}–{round(high, -2):,.0f}" in PAGE
+
+
+def test_the_venv_package_is_installed_before_a_venv_is_made():
+    """Some 64-bit Raspberry Pi OS images lack python3-venv: a blank card must get it first."""
+    order = commands()
+    installs = next(i for i, c in enumerate(order) if "apt-get install" in c and "python3-venv" in c)
+    venvs = [i for i, c in enumerate(order) if "-m venv" in c]
+    assert venvs and installs < min(venvs)
+    assert "any 64-bit *Raspberry Pi OS*" in PAGE
+
+
+def test_the_overload_stop_is_set_at_a_load_the_named_cell_survives():
+    """The stop takes over at the load it is set with; a quarter turn of the BOM's M3 stop screw
+    (ISO 261 coarse pitch 0.5 mm) is 0.125 mm of bend, whose load assembly.md says it cannot know."""
+    import csv
+    with (ROOT / "hardware" / "bom.csv").open(newline="", encoding="utf-8") as f:
+        parts = {r["part"] for r in csv.DictReader(f)}
+    assert "Load cell 1 kg straight bar" in parts and "Screws M3 x 12 (socket head)" in parts
+    assembly = (ROOT / "hardware" / "assembly.md").read_text(encoding="utf-8")
+    stops = assembly.split("7. **Overload stops**", 1)[1].split("8. **Feet**", 1)[0]
+    load = float(re.search(r"put \*\*([\d.]+) kg\*\* on the pan", stops).group(1))
+    assert 1.0 < load < 1.2  # 1 kg bars survive 120-150 %: the stop takes over before the low end
+    assert f"with {load:g} kg on each pan in turn" in PAGE and "then a quarter turn back" not in PAGE + assembly
+    quarter = 0.5 / 4
+    assert f"a quarter turn\n   lowers the stop {quarter:g} mm" in stops
+    for delta, said in re.findall(r"let ([\d.]+) kg \(at \*δ\* = ([\d.]+) mm\)", stops):
+        assert float(delta) == round(1 + quarter / float(said), 1)

@@ -60,8 +60,8 @@ def test_a_rank_no_fill_reaches_is_reported(plan):
     ranks = masses.choose(only_bbs, plan.shell_g, plan.cavity_mm)
     short = [r.name for r in ranks if r.fill is None]
     assert "cruiser" in short and "port" in short and "landing_ship" not in short
-    broken = masses.Plan(**{**vars(plan), "ranks": ranks})
-    assert any("cruiser: 18 g is out of reach" in p for p in broken.unreachable())
+    broken = masses.Plan(**{**vars(plan), "sets": {**plan.sets, "standard": ranks}})
+    assert any("set standard: cruiser: 18 g is out of reach" in p for p in broken.unreachable())
 
 
 def test_the_counterweight_cap_is_modelled_and_its_washers_make_the_mass(plan):
@@ -96,3 +96,41 @@ def test_the_roof_bridges_a_short_span(tmp_path):
     assert span <= 12  # PLA bridges this flat; the old 23 mm roof sagged
     wide = run_openscad(ROOT / "hardware" / "piece.scad", tmp_path / "w.csg", "rib=0", "width=40")
     assert "the roof would bridge" in wide.stderr
+
+
+def test_every_number_pieces_md_says_to_measure_is_one_masses_py_marks():
+    page = (ROOT / "hardware" / "pieces.md").read_text(encoding="utf-8")
+    table = page.split("**Measure, then fill.**", 1)[1].split("\n\n", 2)[1]
+    named = set(re.findall(r"`(\w+)`", table))
+    assert named == {"PLA", "density", "FILLS", "diameter_mm", "FELT_G", "WASHER_G"}
+    source = (ROOT / "hardware" / "masses.py").read_text()
+    for name in named - {"FILLS"}:
+        line = next(l for l in source.splitlines() if re.match(rf"\s*{name}(: float)? = ", l))
+        assert line.rstrip().endswith("measure") or name == "diameter_mm", line
+
+
+def test_the_economy_set_needs_far_less_tungsten_and_steel_reaches_its_mines_and_port(plan):
+    """Issue 47: mines and ports held 73 % of the tungsten; below the ships steel reaches them."""
+    tungsten = {name: plan.needs(name)["tungsten putty"] for name in plan.sets}
+    assert tungsten["economy"] < 0.3 * tungsten["standard"]
+    economy = {r.name: r for r in plan.sets["economy"]}
+    for name in ("mine", "port"):
+        assert economy[name].fill.name.startswith("steel") and economy[name].mass_g < economy["landing_ship"].mass_g
+    ships = lambda ranks: {(r.name, r.mass_g, r.fill) for r in ranks if r.name not in ("mine", "port")}  # noqa: E731
+    assert ships(plan.sets["economy"]) == ships(plan.sets["standard"])
+
+
+def test_the_bill_states_each_sets_total_and_tungsten_share(plan):
+    with (ROOT / "hardware" / "bom.csv").open(newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    total = masses.costs(rows)
+    assert set(total) == {"standard", "economy"} and total["economy"]["pico"] < total["standard"]["pico"] - 90
+    for name, cost in total.items():
+        by_hand = sum(float(r["rough_price_usd"]) for r in rows
+                      if r["pieces"] in ("any", name) and r["path"] in ("both", "pico"))
+        assert cost["pico"] == round(by_hand)
+        tungsten = next(r for r in rows if r["pieces"] == name and r["part"] == "Tungsten putty, grams")
+        assert (f"the whole bill with the {name} set: {cost['gpio']} USD on path A, {cost['pico']} on path B, "
+                f"tungsten {cost['tungsten'] / cost['pico']:.0%} of it") in tungsten["what_to_look_for"]
+    page = (ROOT / "hardware" / "pieces.md").read_text(encoding="utf-8")
+    assert f"| standard | 26, 30 | {total['standard']['tungsten_g']} g, {total['standard']['tungsten']} USD |" in page

@@ -22,6 +22,7 @@ def test_every_part_renders_without_a_warning(tmp_path, part):
     (["trim_depth=1.5"], "the trim recess would open the cavity"),
     (["thickness=4"], "too thin for a cavity"),
     (["washers=9"], "washers: 1 to 7"),
+    (["floor_roof=1.3"], "the roof would start inside a 0.2 mm layer"),
     (['part="box"'], "unknown part"),
 ])
 def test_impossible_sizes_are_refused_with_a_reason(tmp_path, defines, message):

@@ -54,3 +54,32 @@ def test_neighbouring_classes_separate_at_the_documented_noise():
                 continue
             gap = heavier.low - lighter.high - 2 * error * heavier.mass_g
             assert gap > 6 * sigma, (lighter.name, heavier.name, gap)
+
+
+def test_mines_and_the_port_are_said_to_be_weighed_in_identify_judging():
+    """rules.md: identify judging weighs each pan and recognises the pieces, mines and the port too."""
+    rules = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert "In identify mode it weighs each pan on its own, recognises the\npieces" in rules
+    text = PAGE.read_text(encoding="utf-8")
+    assert "never weighed" not in text
+    mines = next(p for p in text.split("\n- ") if p.startswith("**Mines"))
+    assert "weighed in *identify* judging" in mines and "declares them" in mines
+
+
+def test_the_pause_is_said_as_the_model_echoes_it_for_every_slicer(tmp_path):
+    """The roof's first layer starts at z = thickness - floor_roof: the pause comes before it."""
+    import shutil
+    import subprocess
+    if shutil.which("openscad") is None:
+        import pytest
+        pytest.skip("openscad is not installed")
+    model = PAGE.parent / "piece.scad"
+    err = subprocess.run(["openscad", "-o", str(tmp_path / "p.csg"), str(model)], capture_output=True, text=True).stderr
+    z, top, n, layer = re.search(r"starts at z = ([\d.]+) mm \(the roof's first, [\d.]+-([\d.]+) mm\): "
+                                 r"after layer (\d+) of ([\d.]+) mm", err).groups()
+    text = PAGE.read_text(encoding="utf-8")
+    assert f"Slice with {float(layer):g} mm layers, **the first layer {float(layer):g} mm too**" in text
+    assert f"**before the layer that starts at z = {float(z):g} mm**" in text
+    assert f"the pause comes after layer {n}, the last that ends at {float(z):g} mm" in text
+    assert f"the layer marked\n     **{float(top):.2f}**" in text  # PrusaSlicer and OrcaSlicer mark a layer by its top
+    assert f"the preview's numbers, **{n}**" in text and f"first layer as 0, **{int(n) - 1}**" in text

@@ -51,6 +51,12 @@ def test_other_cells_and_sizes_are_accepted(tmp_path):
     (["pan_spacing=100"], "do not fit a 220 mm bed; use at most 204"),
     (["hx711_board=[60, 22]"], "the boards need 214 mm of the bay's length"),
     (["pico_board=[70, 50]"], "do not fit the 42 mm bay under its cover"),
+    # measured cells whose sizes collide
+    (["cell_hole_pitch=9"], "the two screw heads at one end would collide (their counterbores are 9.8 mm across)"),
+    (["cell_clamp=31"], "leaves only 18 mm of the cell's middle free to bend"),
+    (["cell_hole_inset=4"], "counterbore would break out of the pedestal's end"),
+    (["cell_width=6"], "an M5 thread does not fit a 6 mm bar"),
+    (["cell_hole_pitch=17"], "cell_clamp 25 mm must cover both holes at one end of the cell (they reach 27 mm"),
 ])
 def test_impossible_sizes_are_refused_with_a_reason(tmp_path, defines, message):
     result = openscad(tmp_path / "x.csg", *defines)
@@ -135,3 +141,21 @@ def test_the_electronics_bay_is_behind_the_pans(tmp_path):
     depth, clear = map(float, re.search(r"electronics bay \d+ x ([\d.]+) mm behind the pans, ([\d.]+) mm clear",
                                         result.stderr).groups())
     assert depth >= 38 and clear > 0
+
+
+def test_the_measure_then_print_check_runs_as_the_guide_gives_it(tmp_path):
+    """assembly.md's command with its example measurements echoes the sizes, and every parameter
+    its table names is one seesaw.scad has."""
+    guide = (ROOT / "hardware" / "assembly.md").read_text(encoding="utf-8")
+    section = guide.split("## Measure, then print", 1)[1].split("\n## ", 1)[0]
+    command = re.search(r"^openscad -o /tmp/check.csg (.*) hardware/seesaw.scad$", section, re.M).group(1)
+    defines = [d.strip("'") for d in re.findall(r"-D ('[^']*'|\S+)", command)]
+    result = openscad(tmp_path / "check.csg", *defines)
+    assert "ERROR" not in result.stderr and "screws: 4 x M5" in result.stderr, result.stderr
+    scad = MODEL.read_text()
+    named = re.findall(r"`(\w+)`", "".join(line.split("|")[3] for line in section.splitlines() if line.startswith("| ")
+                                           and not line.startswith("| measure")))
+    assert len(named) >= 14
+    for name in named:
+        assert re.search(rf"^{name} = ", scad, re.M), name
+        assert name in scad.split("// Measure, then print", 1)[1].split("OpenSCAD refuses", 1)[0], name
