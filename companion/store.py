@@ -46,11 +46,13 @@ class Store:
         self.set_aside: Path | None = None  # where an unreadable database was moved
         self.problem: str | None = None  # what to tell the people about it
         self.salvaged = 0  # how many of its games still read and were copied back
+        self.rebuilt: list[str] = []  # indexes that did not match their tables: rebuilt from them
         self._db = None
         self._lock = None
         opening = Opening(self.path, self.busy_timeout)
         self._db = opening.open()
         self.set_aside, self.problem, self.salvaged = opening.set_aside, opening.problem, opening.salvaged
+        self.rebuilt = opening.rebuilt
 
     @classmethod
     def in_dir(cls, data_dir: str | Path, **kw) -> "Store":
