@@ -194,6 +194,47 @@ def _row(value: str, must_open=True):
                         " AND seq = {seq}"], must_open)
 
 
+def flip_in_index(path: Path, index: str, text: bytes, bit: int, nth: int = 0) -> None:
+    """Flip `bit` (0 = the lowest of the first byte) of the `nth` copy of `text` in the one
+    page of `index` (found by SQLite's dbstat table) in the closed database at `path`.  The
+    quick check reads no index against its table, so it passes (issue 41, finding 5)."""
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    (page,), = db.execute("SELECT pageno FROM dbstat WHERE name = ?", (index,))
+    (size,), = db.execute("PRAGMA page_size")
+    db.close()
+    data = bytearray(path.read_bytes())
+    start = (page - 1) * size
+    at = [i for i in range(start, start + size) if data.startswith(text, i)][nth]
+    data[at + bit // 8] ^= 1 << (bit % 8)
+    path.write_bytes(data)
+
+
+def _index_text_flip(tmp: Path, rng: random.Random) -> str | None:
+    """One bit of a game's status in the `games_by_status` index: the file must open, the
+    index be rebuilt from its table and said so, and every game list as written."""
+    written = healthy(tmp, rng)
+    path = tmp / FILENAME
+    flip_in_index(path, "games_by_status", b"active", rng.randrange(48), rng.randrange(len(written)))
+    db = sqlite3.connect(path)
+    damaged = db.execute("PRAGMA integrity_check").fetchone()[0] != "ok"
+    db.close()
+    try:
+        store = Store(path)
+    except Exception as exc:
+        return f"refused a file whose tables are whole: {type(exc).__name__}: {exc}"
+    with store:
+        if store.set_aside is not None:
+            return f"set aside a file whose tables are whole: {store.problem}"
+        if store.rebuilt != (["games_by_status"] if damaged else []):
+            return f"the index damage was not reported (rebuilt: {store.rebuilt})"
+        if sorted(g.id for g in store.games("active")) != sorted(written):
+            return "a game is missing from the active games: read through a damaged index"
+        problem = _games_as_written(store, written)
+    with Store(path) as store:  # a second start finds a sound file: the repair was written
+        return problem or ("the rebuilt index was not written to the file" if store.rebuilt else None)
+
+
 def _wal_without_db(tmp: Path, rng: random.Random) -> str | None:
     healthy(tmp, rng)
     path = tmp / FILENAME
@@ -247,6 +288,7 @@ DAMAGE = {
     "schema_not_text": _damage_file(_schema_not_text),
     "bit_flips": _damage_file(_bit_flips),
     "move_bit_flip": _damage_file(_move_bit_flip),
+    "index_text_flip": _index_text_flip,
     "newer_schema_version": _sql_damage(["PRAGMA user_version=99"]),
     "negative_schema_version": _sql_damage(["PRAGMA user_version=-3"]),
     "schema_version_reset": _sql_damage(["PRAGMA user_version=0"]),

@@ -9,7 +9,14 @@ app ran `HEALTHY_S`, a person tapped Try again on the start's problem screen, or
 ended with exit status 0.  A start that crashed, hung up or was killed (even by a signal,
 which runs no clean-up) stays written down, so the next start finds the tries that did
 not get going and waits `FIRST_S`, then twice as long each time, at most `MOST_S`.
-Tries older than `FORGET_S` are forgotten (a failure last week is no loop)."""
+Tries older than `FORGET_S` are forgotten (a failure last week is no loop).
+
+A try is written down with its moment (`companion.clock`): its age is counted by the
+boot's clock, so a wall clock stepped by NTP (a Pi has no real-time clock) neither
+forgets the tries of this boot nor makes them new.  A try from an earlier boot counts
+only while the wall clocks, set by NTP then and now, say it is recent: a machine
+restarted with its clock not yet set starts afresh (a boot takes longer than the first
+waits; a loop of failed starts is one boot's)."""
 
 from __future__ import annotations
 
@@ -18,6 +25,8 @@ import os
 import sys
 import time
 from pathlib import Path
+
+from companion.clock import Moment, elapsed, now
 
 FILENAME = "failed-starts.json"
 FIRST_S = 5.0  # the wait after one failed try (on top of the unit's RestartSec)
@@ -34,22 +43,23 @@ def delay_after(failures: int, first_s: float = FIRST_S, most_s: float = MOST_S)
 
 
 class StartRecord:
-    """The failed tries kept in `directory`; `clock` and `sleep` are time.time and
-    time.sleep but for tests."""
+    """The failed tries kept in `directory`; `clock` and `sleep` are companion.clock.now
+    and time.sleep but for tests."""
 
-    def __init__(self, directory: str | os.PathLike, clock=time.time, sleep=time.sleep,
+    def __init__(self, directory: str | os.PathLike, clock=now, sleep=time.sleep,
                  first_s: float = FIRST_S):
         self.path = Path(directory) / FILENAME
         self.clock, self.sleep, self.first_s = clock, sleep, first_s
 
-    def tries(self) -> list[float]:
-        """The start times of recent tries not known to have got going (a damaged or
-        missing record is none: the back-off must never be what stops a start)."""
+    def tries(self) -> list[Moment]:
+        """The moments of recent tries not known to have got going (a damaged or missing
+        record is none: the back-off must never be what stops a start)."""
         try:
             stored = json.loads(self.path.read_text())
-            now = self.clock()
-            return sorted(t for t in stored if isinstance(t, (int, float)) and 0 <= now - t <= FORGET_S)
-        except (OSError, ValueError, TypeError):
+            at = self.clock()
+            kept = [m for m in map(Moment.from_json, stored) if m is not None]
+            return [m for m in kept if (age := elapsed(m, at)) is not None and age <= FORGET_S]
+        except (OSError, ValueError, TypeError, RecursionError):
             return []
 
     def begin(self) -> float:
@@ -74,10 +84,10 @@ class StartRecord:
         except OSError:
             self._write([])
 
-    def _write(self, tries: list[float]) -> None:
+    def _write(self, tries: list[Moment]) -> None:
         try:
             partial = self.path.with_suffix(".partial")
-            partial.write_text(json.dumps(tries[-64:]))
+            partial.write_text(json.dumps([m.to_json() for m in tries[-64:]]))
             partial.replace(self.path)
         except OSError as exc:  # a read-only or full disk: start without a back-off, say so
             print(f"companion: cannot keep the record of failed starts in {self.path} ({exc}); "

@@ -100,24 +100,26 @@ def turns_and_checks(db: sqlite3.Connection) -> None:
 
 # step 6: every field of a game under its check -------------------------------------
 
-GAME_FIELDS = ("id", "kind", "options", "players", "scoreboard", "created", "updated", "status",
-               "outcome", "lineup", "moves", "revision")  # in the order game_crc takes them
+GAME_FIELDS_6 = ("id", "kind", "options", "players", "scoreboard", "created", "updated", "status",
+                 "outcome", "lineup", "moves", "revision")  # in the order game_crc_6 takes them
+TYPES_6 = [int, str, str, str, (str, type(None)), (int, float), (int, float), str, (str, type(None)),
+           str, int, int]
 
 
-def game_crc(game_id, kind, options, players, scoreboard, created, updated, status, outcome,
-             lineup, moves, revision) -> int | None:
-    """The check of a games row: CRC-32 of every field (the times as floats, as SQLite's REAL
-    gives them back), so a bit flipped in an outcome, a status or a count is seen before any
-    game code reads it.  None if a field is not of a type the store writes (damage)."""
-    fields = [game_id, kind, options, players, scoreboard, created, updated, status, outcome,
-              lineup, moves, revision]
-    kinds = [int, str, str, str, (str, type(None)), (int, float), (int, float), str,
-             (str, type(None)), str, int, int]
-    if not all(type(v) is not bool and isinstance(v, k) for v, k in zip(fields, kinds)):
+def _fields_crc(fields: list, types: list, reals: tuple) -> int | None:
+    """CRC-32 of the fields as JSON (those at `reals` as floats, as SQLite's REAL gives them
+    back); None if a field is not of its type (damage)."""
+    if not all(type(v) is not bool and isinstance(v, k) for v, k in zip(fields, types)):
         return None
-    fields[5], fields[6] = float(created), float(updated)
+    fields = [float(v) if i in reals and v is not None else v for i, v in enumerate(fields)]
     text = json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
     return zlib.crc32(text.encode("utf-8", "surrogatepass"))
+
+
+def game_crc_6(*fields) -> int | None:
+    """Step 6's check of a games row: CRC-32 of every field, so a bit flipped in an outcome,
+    a status or a count is seen before any game code reads it."""
+    return _fields_crc(list(fields), TYPES_6, (5, 6))
 
 
 def claim_crc(game_id, seat, key_hash, last_seq, claimed) -> int:
@@ -139,13 +141,13 @@ def checked_games(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE games ADD COLUMN moves INTEGER")
     db.execute("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
     db.execute("UPDATE games SET moves = (SELECT count(*) FROM actions WHERE game_id = games.id)")
-    rows = db.execute(f"SELECT {', '.join(GAME_FIELDS)}, crc FROM games").fetchall()
+    rows = db.execute(f"SELECT {', '.join(GAME_FIELDS_6)}, crc FROM games").fetchall()
     sealed = []
     for row in rows:
         game_id, kind, options, players, scoreboard, *_, lineup, _moves, _revision, crc = row
         fixed = (game_id, kind, options, players, scoreboard, lineup)
         if all(isinstance(v, (str, int, type(None))) for v in fixed) and crc == game_crc_5(*fixed):
-            new = game_crc(*row[:-1])
+            new = game_crc_6(*row[:-1])
             if new is not None:
                 sealed.append((new, game_id))
     db.executemany("UPDATE games SET crc = ? WHERE id = ?", sealed)
@@ -157,6 +159,45 @@ def checked_games(db: sqlite3.Connection) -> None:
     rows = db.execute("SELECT name, created, data FROM calibrations").fetchall()
     db.executemany("UPDATE calibrations SET crc = ? WHERE name = ?",
                    [(calibration_crc(*row), row[0]) for row in rows])
+
+
+# step 7: the order of writes, and when each was by the boot's clock ------------------
+
+GAME_FIELDS = GAME_FIELDS_6 + ("written", "boot", "uptime", "synced")  # in game_crc's order
+
+
+def game_crc(*fields) -> int | None:
+    """The check of a games row: CRC-32 of every field (`GAME_FIELDS`), the write's number
+    and its moment too, so a flip can neither reorder Resume nor change an age unseen.
+    None if a field is not of a type the store writes (damage)."""
+    return _fields_crc(list(fields), TYPES_6 + [int, (str, type(None)), (int, float, type(None)),
+                                                (int, type(None))], (5, 6, 14))
+
+
+def write_order(db: sqlite3.Connection) -> None:
+    """Each game's place in the order of writes (`written`: one more than the largest with
+    every write), so the newest game is the one written last, whatever the clock said (a
+    Pi without a real-time clock is stepped back or forward by NTP after it boots); and
+    each write's boot id, boot clock and whether NTP had set the clock (`companion.clock`),
+    NULL for the rows written before (not known).  Older games are numbered in the order
+    their clock times give, the best there is.  Rows whose step-6 check passes get the new
+    check; a damaged row keeps its old one, and so stays reported.  The calibrations are
+    written again in the order of their times, so the newest is the one with the largest
+    rowid from now on (`save_calibration` writes a new row each time)."""
+    db.execute("ALTER TABLE games ADD COLUMN written INTEGER NOT NULL DEFAULT 0")
+    for column in ("boot TEXT", "uptime REAL", "synced INTEGER"):
+        db.execute(f"ALTER TABLE games ADD COLUMN {column}")
+    rows = db.execute(f"SELECT {', '.join(GAME_FIELDS_6)}, crc FROM games ORDER BY updated, id").fetchall()
+    numbered = []
+    for written, row in enumerate(rows, start=1):
+        fields, crc = row[:-1], row[-1]
+        sound = crc is not None and crc == game_crc_6(*fields)
+        numbered.append((written, game_crc(*fields, written, None, None, None) if sound else crc, row[0]))
+    db.executemany("UPDATE games SET written = ?, crc = ? WHERE id = ?", numbered)
+    db.execute("CREATE TEMP TABLE by_time AS SELECT * FROM calibrations ORDER BY created, rowid")
+    db.execute("DELETE FROM calibrations")  # copied in SQL: a damaged value keeps its bytes and type
+    db.execute("INSERT INTO calibrations SELECT * FROM by_time ORDER BY rowid")
+    db.execute("DROP TABLE by_time")
 
 
 MIGRATIONS = [
@@ -213,11 +254,14 @@ MIGRATIONS = [
     # 6: every field of a game under its check (status and outcome too), its number of
     # moves and its revision; a check on every seat claim and calibration
     checked_games,
+    # 7: the order of writes (the newest game is the one written last, not the one whose
+    # clock time is largest) and each write's boot clock, for ages across a clock step
+    write_order,
 ]
 
 SCHEMA = {  # table: columns, checked after migrating (a missing table is damage)
     "games": ["id", "kind", "options", "players", "scoreboard", "created", "updated", "status",
-              "outcome", "lineup", "crc", "moves", "revision"],
+              "outcome", "lineup", "crc", "moves", "revision", "written", "boot", "uptime", "synced"],
     "actions": ["game_id", "seq", "action", "at", "entry", "crc"],
     "calibrations": ["name", "created", "data", "crc"],
     "seat_claims": ["game_id", "seat", "key_hash", "last_seq", "claimed", "crc"],

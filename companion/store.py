@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
+from companion.clock import Moment, now as moment_now
 from companion.migrations import GAME_FIELDS, MIGRATIONS, action_crc, calibration_crc, game_crc  # noqa: F401
 from companion.store_errors import (  # noqa: F401  (callers import the errors from here)
     DataDirInUse, OutOfSequence, StoreBusy, StoreError, StoreUnwritable,
@@ -37,20 +38,27 @@ BUSY_TIMEOUT_S = 15.0  # how long a lock held by another program (a backup, sqli
 class Store:
     """One SQLite database.  Use from one thread; close it (or use `with`).
 
-    `Store.in_dir` also takes the data directory's lock: one companion per directory."""
+    `Store.in_dir` also takes the data directory's lock: one companion per directory.
+    `clock` (time.time) and `moment` (`companion.clock.now` with that clock) are for tests:
+    each write keeps its moment, and its place in the order of writes (`written`), which
+    alone says which game is the newest (a clock may be stepped back between two writes)."""
 
-    def __init__(self, path: str | Path, clock=time.time, busy_timeout: float | None = None):
+    def __init__(self, path: str | Path, clock=time.time, busy_timeout: float | None = None,
+                 moment=None):
         self.path = Path(path)
         self.clock = clock
+        self.moment = moment or (lambda: moment_now(self.clock))
         self.busy_timeout = BUSY_TIMEOUT_S if busy_timeout is None else busy_timeout
         self.set_aside: Path | None = None  # where an unreadable database was moved
         self.problem: str | None = None  # what to tell the people about it
         self.salvaged = 0  # how many of its games still read and were copied back
+        self.rebuilt: list[str] = []  # indexes that did not match their tables: rebuilt from them
         self._db = None
         self._lock = None
         opening = Opening(self.path, self.busy_timeout)
         self._db = opening.open()
         self.set_aside, self.problem, self.salvaged = opening.set_aside, opening.problem, opening.salvaged
+        self.rebuilt = opening.rebuilt
 
     @classmethod
     def in_dir(cls, data_dir: str | Path, **kw) -> "Store":
@@ -81,13 +89,13 @@ class Store:
 
     def create_game(self, kind: str, options: dict, players: Iterable = (),
                     scoreboard: str | None = None, lineup: Lineup = Lineup()) -> int:
-        now = float(self.clock())
-        fields = (kind, dump(options), dump(list(players)), scoreboard, now, now, "active", None,
-                  dump(lineup.to_json()), 0, 0)
+        at = self.moment()
 
         def work():
+            fields = (kind, dump(options), dump(list(players)), scoreboard, at.wall, at.wall, "active",
+                      None, dump(lineup.to_json()), 0, 0, self._next_write(), *_stored(at))
             game_id = self._db.execute(
-                f"INSERT INTO games ({', '.join(GAME_FIELDS[1:])}) VALUES ({', '.join('?' * 11)})",
+                f"INSERT INTO games ({', '.join(GAME_FIELDS[1:])}) VALUES ({', '.join('?' * len(fields))})",
                 fields).lastrowid
             self._db.execute("UPDATE games SET crc = ? WHERE id = ?", (game_crc(game_id, *fields), game_id))
             return game_id
@@ -106,8 +114,8 @@ class Store:
                                                  (game_id,)))
 
     def games(self, status: str | None = None, kind: str | None = None) -> list[GameRecord]:
-        """The games that pass their check, most recently played first (`damaged()` lists
-        the others)."""
+        """The games that pass their check, the last written first (`damaged()` lists the
+        others)."""
         return [r for r in self._records(status, kind) if isinstance(r, GameRecord)]
 
     def damaged(self) -> list[Damaged]:
@@ -124,7 +132,7 @@ class Store:
         rows = self._rows(
             "listing the games",
             f"{SELECT_GAMES} WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR kind = ?2)"
-            " ORDER BY updated DESC, id DESC",
+            " ORDER BY written DESC, id DESC",
             (status, kind),
         )
         return [read_game(row) for row in rows]
@@ -177,13 +185,13 @@ class Store:
                     f"game {game_id} has {count} moves on disk, so move {seq + 1} does not "
                     "follow them (was the game changed somewhere else?). Nothing was saved: "
                     "go home and resume the game to see it as stored.")
-            now = self.clock()
+            at = self.moment()
             self._db.executemany(
                 "INSERT INTO actions (game_id, seq, action, at, entry, crc) VALUES (?, ?, ?, ?, ?, ?)",
-                [(game_id, seq + i, text, now, seq, action_crc(game_id, seq + i, seq, text))
+                [(game_id, seq + i, text, at.wall, seq, action_crc(game_id, seq + i, seq, text))
                  for i, text in enumerate(map(dump, actions))],
             )
-            return self._seal(stored, now, status_for(outcome), outcome, seq + len(actions))
+            return self._seal(stored, at, status_for(outcome), outcome, seq + len(actions))
 
         return self._write("saving a move", work)
 
@@ -202,7 +210,7 @@ class Store:
                     "somewhere else?). Nothing was taken back: go home and resume the game "
                     "to see it as stored.")
             self._db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, keep))
-            return self._seal(stored, self.clock(), status_for(outcome), outcome, min(keep, count))
+            return self._seal(stored, self.moment(), status_for(outcome), outcome, min(keep, count))
 
         return self._write("taking a move back", work)
 
@@ -210,17 +218,17 @@ class Store:
         def work():
             stored = self._sealed(game_id)
             if stored.status == "active":
-                self._seal(stored, self.clock(), "abandoned", None, stored.moves)
+                self._seal(stored, self.moment(), "abandoned", None, stored.moves)
 
         self._write("setting a game aside", work)
 
-    def restore(self, game_id: int, updated: float) -> None:
-        """An abandoned game is active again, as of `updated` (its place in Resume): the undo
-        of a discard."""
+    def restore(self, record: GameRecord) -> None:
+        """A game abandoned since `record` was read is active again, in its place in Resume
+        and with its time: the undo of a discard."""
         def work():
-            stored = self._sealed(game_id)
+            stored = self._sealed(record.id)
             if stored.status == "abandoned":
-                self._seal(stored, updated, "active", None, stored.moves)
+                self._seal(stored, record.moment, "active", None, stored.moves, record.written)
 
         self._write("bringing a game back", work)
 
@@ -238,19 +246,24 @@ class Store:
             raise record.error(self.path)
         return record
 
-    def _seal(self, stored: GameRecord, now: float, status: str, outcome: dict | None,
-              moves: int) -> int:
-        """Write the game's changing fields with its new check; the new revision."""
-        now, revision = float(now), stored.revision + 1
-        outcome_text = dump(outcome) if outcome else None
+    def _seal(self, stored: GameRecord, at: Moment, status: str, outcome: dict | None,
+              moves: int, written: int | None = None) -> int:
+        """Write the game's changing fields with its new check, as the last write unless
+        `written` says its place; the new revision."""
+        revision, outcome_text = stored.revision + 1, dump(outcome) if outcome else None
+        when = (self._next_write() if written is None else written, *_stored(at))
         fields = (stored.kind, dump(stored.options), dump(stored.players), stored.scoreboard,
-                  float(stored.created), now, status, outcome_text, dump(stored.lineup.to_json()),
-                  moves, revision)
+                  float(stored.created), at.wall, status, outcome_text, dump(stored.lineup.to_json()),
+                  moves, revision, *when)
         crc = game_crc(stored.id, *fields)
-        self._db.execute("UPDATE games SET updated = ?, status = ?, outcome = ?, moves = ?,"
-                         " revision = ?, crc = ? WHERE id = ?",
-                         (now, status, outcome_text, moves, revision, crc, stored.id))
+        self._db.execute("UPDATE games SET updated = ?, status = ?, outcome = ?, moves = ?, revision = ?,"
+                         " written = ?, boot = ?, uptime = ?, synced = ?, crc = ? WHERE id = ?",
+                         (at.wall, status, outcome_text, moves, revision, *when, crc, stored.id))
         return revision
+
+    def _next_write(self) -> int:
+        """The number of a write now (inside its transaction): one more than any before."""
+        return self._db.execute("SELECT coalesce(max(written), 0) + 1 FROM games").fetchone()[0]
 
     def results(self, scoreboard: str) -> list[tuple[list, dict]]:
         """(players, outcome) of every finished game on a scoreboard that passes its check,
@@ -265,13 +278,16 @@ class Store:
     # calibrations ------------------------------------------------------------
 
     def save_calibration(self, name: str, data: dict) -> None:
+        """Save (or replace) a calibration as the newest: a new row, whose rowid is the
+        largest (the clock's time is kept, but never says which is the newest)."""
         created, text = float(self.clock()), dump(data)
-        self._write("saving a calibration", lambda: self._db.execute(
-            "INSERT INTO calibrations (name, created, data, crc) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT(name) DO UPDATE SET created = excluded.created, data = excluded.data,"
-            " crc = excluded.crc",
-            (name, created, text, calibration_crc(name, created, text)),
-        ))
+
+        def work():
+            self._db.execute("DELETE FROM calibrations WHERE name = ?", (name,))
+            self._db.execute("INSERT INTO calibrations (name, created, data, crc) VALUES (?, ?, ?, ?)",
+                             (name, created, text, calibration_crc(name, created, text)))
+
+        self._write("saving a calibration", work)
 
     def calibration(self, name: str | None = None) -> dict | None:
         """A named calibration, or the newest when no name is given (None if it fails its
@@ -279,7 +295,7 @@ class Store:
         rows = self._rows(
             "reading the calibration",
             "SELECT name, created, data, crc FROM calibrations WHERE (?1 IS NULL OR name = ?1)"
-            " ORDER BY created DESC LIMIT 1",
+            " ORDER BY rowid DESC LIMIT 1",
             (name,),
         )
         if not rows or rows[0][3] != calibration_crc(*rows[0][:3]):
@@ -294,7 +310,7 @@ class Store:
 
     def calibration_names(self) -> list[str]:
         return [n for (n,) in self._rows("listing calibrations",
-                                         "SELECT name FROM calibrations ORDER BY created")]
+                                         "SELECT name FROM calibrations ORDER BY rowid")]
 
     def close(self) -> None:
         if self._db is not None:
@@ -309,3 +325,8 @@ class Store:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _stored(at: Moment) -> tuple:
+    """A write's moment as the games row keeps it (after its wall time: `updated`)."""
+    return at.boot, at.uptime, None if at.synced is None else int(at.synced)

@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from companion.clock import Moment
 from companion.migrations import GAME_FIELDS, game_crc
 from companion.store_errors import UnreadableGame
 
@@ -59,6 +60,15 @@ class GameRecord:
     lineup: Lineup = Lineup()
     moves: int = 0  # how many actions its log holds
     revision: int = 0  # one more with every write: a stale copy's write is refused
+    written: int = 0  # its last write's place in the order of all writes: the newest is largest
+    boot: str | None = None  # that write's moment (`companion.clock`), with `updated`
+    uptime: float | None = None
+    synced: bool | None = None
+
+    @property
+    def moment(self) -> Moment:
+        """When it was last written, as `companion.clock` compares moments."""
+        return Moment(self.updated, self.boot, self.uptime, self.synced)
 
 
 @dataclass(frozen=True)
@@ -120,14 +130,15 @@ def kind_name(kind) -> str:
 
 def _checked(row) -> "GameRecord | Damaged":
     (id_, kind, options, players, scoreboard, created, updated, status, outcome, lineup,
-     moves, revision, crc, stored) = row
+     moves, revision, written, boot, uptime, synced, crc, stored) = row
     if crc is None or crc != game_crc(*row[:-2]):
         return Damaged(id_, kind_name(kind), "it was changed on disk: its check does not match")
     if stored != moves:
         return Damaged(id_, kind, f"it has {stored} moves stored, its record says {moves}")
     record = GameRecord(id_, kind, load(options), load(players), scoreboard, created, updated,
                         status, load(outcome) if outcome is not None else None,
-                        Lineup.from_json(load(lineup)), moves, revision)
+                        Lineup.from_json(load(lineup)), moves, revision, written, boot, uptime,
+                        None if synced is None else bool(synced))
     bad = _unlike_written(record)
     return Damaged(id_, kind, f"its {bad} is not as the companion writes it") if bad else record
 

@@ -1,6 +1,7 @@
 """A start that keeps failing waits longer each time (companion/backoff.py): systemd 252,
 the Pi's, ignores RestartSteps=, so the unit's fixed RestartSec=5 looped every 5 s."""
 
+import json
 import os
 import subprocess
 import sys
@@ -11,18 +12,33 @@ import pytest
 
 from companion import backoff, cli
 from companion.backoff import FIRST_S, FORGET_S, MOST_S, StartRecord
+from companion.clock import Moment
 
 
 class FakeClock:
-    def __init__(self, now=1_800_000_000.0):
-        self.now, self.slept = now, []
+    """`companion.clock.now` with a wall clock NTP may step (`step`), a boot clock, and
+    restarts of the machine (`reboot`)."""
+
+    def __init__(self, now=1_800_000_000.0, synced=True):
+        self.now, self.uptime, self.boot, self.synced, self.slept = now, 30.0, "boot-1", synced, []
 
     def __call__(self):
-        return self.now
+        return Moment(self.now, self.boot, self.uptime, self.synced)
+
+    def wait(self, seconds):
+        self.now += seconds
+        self.uptime += seconds
 
     def sleep(self, seconds):
         self.slept.append(seconds)
-        self.now += seconds
+        self.wait(seconds)
+
+    def step(self, seconds):
+        self.now += seconds  # NTP steps the wall clock; the boot clock runs on
+
+    def reboot(self, off_s, synced=True):
+        self.boot, self.uptime, self.synced = f"boot-{int(self.boot[5:]) + 1}", 30.0, synced
+        self.now += off_s
 
 
 def record(tmp_path, clock):
@@ -34,7 +50,7 @@ def test_each_failed_try_doubles_the_wait_up_to_five_minutes(tmp_path):
     waits = []
     for _ in range(12):  # twelve starts that crash 2 s in, each restarted by systemd 5 s later
         waits.append(record(tmp_path, clock).begin())
-        clock.now += 2 + 5
+        clock.wait(2 + 5)
     assert waits == [0, 5, 10, 20, 40, 80, 160, 300, 300, 300, 300, 300]
     assert clock.slept == waits[1:]
 
@@ -53,8 +69,47 @@ def test_old_tries_are_forgotten(tmp_path):
     clock = FakeClock()
     for _ in range(5):
         record(tmp_path, clock).begin()
-    clock.now += FORGET_S + 1  # the Pi was off, or fixed, for half an hour
+    clock.wait(FORGET_S + 1)  # fixed, for half an hour
     assert record(tmp_path, clock).begin() == 0
+    for _ in range(5):
+        record(tmp_path, clock).begin()
+    clock.reboot(FORGET_S + 1)  # the Pi was off for half an hour
+    assert record(tmp_path, clock).begin() == 0
+
+
+@pytest.mark.parametrize("step", [-3600, -86400, -365 * 86400, 3600, 365 * 86400])
+def test_a_clock_step_neither_forgets_the_tries_nor_makes_them_new(tmp_path, step):
+    """Issue 41, finding 3: no real-time clock, so NTP steps the clock after the Pi boots,
+    back (after a power cut) or forward.  The tries were stamped with the wall clock: a
+    step back put them in the future and a step forward an hour away, and both forgot
+    them, so the crash loop restarted at 5 s."""
+    clock = FakeClock(synced=False)  # not set yet: the Pi has just booted
+    for _ in range(3):
+        record(tmp_path, clock).begin()
+        clock.wait(2 + 5)
+    clock.step(step)
+    clock.synced = True
+    assert record(tmp_path, clock).begin() == 4 * FIRST_S  # the fourth failure in a row
+    clock.wait(FORGET_S + 1)  # and they are still forgotten when they are old by the boot clock
+    assert record(tmp_path, clock).begin() == 0
+
+
+def test_tries_of_an_earlier_boot_count_by_the_clock_only_when_it_was_set(tmp_path):
+    clock = FakeClock()
+    for _ in range(3):
+        record(tmp_path, clock).begin()
+    clock.reboot(60)  # restarted by hand a minute later, the clock set then and now
+    assert record(tmp_path, clock).begin() == 4 * FIRST_S
+    clock.reboot(-7200, synced=False)  # restarted with a clock not yet set (from 2 h before)
+    assert record(tmp_path, clock).begin() == 0  # unknown: no wait on a machine restarted by hand
+    clock.reboot(300)  # set again: the try made while it was not says nothing of its age
+    assert record(tmp_path, clock).begin() == 0
+
+
+def test_a_record_of_wall_times_from_an_older_companion_still_counts(tmp_path):
+    clock = FakeClock()
+    (tmp_path / backoff.FILENAME).write_text(json.dumps([clock.now - 20, clock.now - 10]))
+    assert record(tmp_path, clock).begin() == 2 * FIRST_S
 
 
 def test_a_damaged_or_unwritable_record_never_stops_a_start(tmp_path, capsys):

@@ -146,14 +146,14 @@ def test_games_saved_before_lineups_get_theirs_from_their_scoreboards(tmp_path):
     moves = db.execute("SELECT * FROM actions ORDER BY game_id, seq").fetchall()
     db.close()
     with Store(path) as store:
-        assert store.schema_version == len(MIGRATIONS) == 6
+        assert store.schema_version == len(MIGRATIONS) == 7
         assert {g.scoreboard: g.lineup for g in store.games()} == {
             "uttt:2p": Lineup(), "uttt:cpu:hard": Lineup("cpu", "hard"), "kuku:cpu:hard": Lineup("cpu", "hard"),
             "kuku:tracker": Lineup("tracker"), "battleship:cpu:easy": Lineup("cpu", "easy"),
             "battleship:tracker": Lineup("tracker")}
         assert not store.damaged() and len(store.results("uttt:2p")) == 1
     db = sqlite3.connect(path)
-    assert [row[:-4] for row in db.execute("SELECT * FROM games ORDER BY id")] == before  # all else as it was
+    assert [row[:-8] for row in db.execute("SELECT * FROM games ORDER BY id")] == before  # all else as it was
     uttt = {1, 2, 3}  # their cell numbers became actions of one shape (migration 4)
     assert db.execute("SELECT game_id, seq, action, at, entry FROM actions ORDER BY game_id, seq").fetchall() == [
         (game, seq, f'{{"type":"move","cell":{action}}}' if game in uttt else action, at, None)

@@ -4,12 +4,17 @@ game display reads its fields (before, a flip in an outcome, a status or a lineu
 changed scores silently, raised KeyError in tallies, or stopped the app starting)."""
 
 import sqlite3
+import sys
+from pathlib import Path
 
 import pytest
 
 from companion.play import registry
 from companion.play.session import Session, tally, unfinished
 from companion.store import FILENAME, Lineup, OutOfSequence, Store, UnreadableGame
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import _store_faults as faults  # noqa: E402  (the fault harness's index flip)
 
 
 def _finished_uttt(store, players=("you", "friend")):
@@ -206,3 +211,38 @@ def test_moves_lost_with_the_damage_make_their_games_damaged_not_shorter(tmp_pat
         assert {active.record.id} <= named and all(s.record.id in named for s in finished)
         sessions, problems = unfinished(store)
         assert sessions == [] and len(problems) == 4 and tally(store, "uttt:2p") == {}
+
+
+
+def _integrity(path) -> tuple[str, str]:
+    """(quick check, full check) of the file, as SQLite says them."""
+    db = sqlite3.connect(path)
+    try:
+        return (db.execute("PRAGMA quick_check").fetchone()[0],
+                "; ".join(line for line, in db.execute("PRAGMA integrity_check")))
+    finally:
+        db.close()
+
+
+def test_a_flip_in_the_status_index_is_repaired_and_reported_and_no_score_changes(tmp_path):
+    """Issue 41, finding 5: one bit of a finished game's status in the `games_by_status`
+    index page.  The quick check said ok, History listed the game, the score table dropped
+    it, and nothing was said.  Now every bit of each "finished" in that page is flipped in
+    turn: the file opens, the index is rebuilt from the table (and on disk), the scores are
+    as written, and the repair is reported."""
+    finished, active, before = _games(tmp_path)
+    path = tmp_path / FILENAME
+    healthy = path.read_bytes()  # whole: closing the store checkpointed its WAL
+    for nth in range(len(finished)):
+        for bit in range(8 * len("finished")):
+            path.write_bytes(healthy)
+            faults.flip_in_index(path, "games_by_status", b"finished", bit, nth)
+            quick, full = _integrity(path)
+            assert quick == "ok" and "missing from index games_by_status" in full
+            with Store(path) as store:
+                assert tally(store, "uttt:2p") == before
+                assert store.set_aside is None and store.rebuilt == ["games_by_status"]
+                assert "games_by_status" in store.problem and "missing from index" in store.problem
+                assert {g.id for g in store.games("finished")} == {s.id for s in finished}
+                assert [s.id for s in unfinished(store)[0]] == [active.id]
+            assert _integrity(path) == ("ok", "ok")  # mended on disk, not only in memory

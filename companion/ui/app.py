@@ -58,10 +58,14 @@ class CompanionApp(App):
             if cfg.display.cjk_font:  # the file and the key, for whoever mends it
                 problems.append(f"(display.cjk_font: {cfg.display.cjk_font} does not exist)")
         if self.store.problem:
+            Logger.warning("companion: %s", self.store.problem)
+        if self.store.set_aside:
             problems.append(self.tr("app.database_set_aside", self.lang,
                                     path=str(self.store.set_aside)))
             if self.store.salvaged:
                 problems.append(self.tr("app.database_salvaged", self.lang, count=self.store.salvaged))
+        if self.store.rebuilt:
+            problems.append(self.tr("app.database_index_rebuilt", self.lang))
         for name in self.store.damaged_calibrations():
             problems.append(self.tr("app.calibration_damaged", self.lang, name=name))
         if cfg.notice:

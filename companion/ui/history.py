@@ -18,6 +18,7 @@ from kivy.lang import Builder
 from kivy.uix.screenmanager import Screen
 
 from companion import i18n
+from companion.clock import now, wall_time_of
 from companion.store import GameRecord
 from companion.ui.tiles import tiles
 
@@ -73,14 +74,17 @@ def title(app, record: GameRecord) -> str:
 
 
 def row_text(app, record: GameRecord) -> str:
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.updated))
+    """The game, when it ended (by this boot's clock if it ended in this boot: right across
+    a clock step; left out if the clock then was not set), who played and the result."""
+    ended = wall_time_of(record.moment, now())
+    when = "" if ended is None else f" · {time.strftime('%Y-%m-%d %H:%M', time.localtime(ended))}"
     players = lineup(app, record)
     winner = (record.outcome or {}).get("winner")
     if isinstance(winner, int) and 0 <= winner < len(record.players):
         result = app.tr("app.history_won", app.lang, player=person(app, record.players[winner]))
     else:
         result = app.tr("app.history_draw", app.lang)
-    return f"{title(app, record)} · {when}\n{players}  →  {result}"
+    return f"{title(app, record)}{when}\n{players}  →  {result}"
 
 
 class HistoryScreen(Screen):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from kivy.app import App
@@ -12,6 +11,7 @@ from kivy.logger import Logger
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.clock import elapsed, now
 from companion.play.session import unfinished
 from companion.ui.history import lineup, title
 from companion.ui.tiles import tiles
@@ -19,7 +19,12 @@ from companion.ui.tiles import tiles
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
-def ago(seconds: float, tr) -> str:
+def ago(seconds: float | None, tr) -> str:
+    """How long ago, in words; "" when it cannot be known (`companion.clock.elapsed`: a
+    write from before a restart, the clock then or now not set by NTP), rather than a
+    wrong age: a time ahead of now is not "just now", nor one before a clock step a year."""
+    if seconds is None:
+        return ""
     minutes = int(seconds // 60)
     if minutes < 1:
         return tr("app.just_now")
@@ -36,7 +41,7 @@ class HomeScreen(Screen):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self._discarded = None  # (game id, when it was last played) of that game
+        self._discarded = None  # that game's record, as it was before
 
     def on_pre_enter(self, *args):
         self.refresh()
@@ -64,8 +69,9 @@ class HomeScreen(Screen):
         row = Factory.ResumeRow()
         row.game_id = record.id
         tr = lambda key, **values: app.tr(key, app.lang, **values)  # noqa: E731
+        when = ago(elapsed(record.moment, now()), tr)
         row.summary = (f"{title(app, record)}\n{lineup(app, record)}\n"
-                    f"{tr('app.moves', n=moves)} · {ago(time.time() - record.updated, tr)}")
+                       f"{' · '.join(filter(None, [tr('app.moves', n=moves), when]))}")
         row.ids.resume.bind(on_release=lambda _: app.resume_game(record.id))
         row.ids.discard.bind(on_release=lambda _: self.discard(record))
         return row
@@ -74,13 +80,12 @@ class HomeScreen(Screen):
         """Out of Resume (set aside, counted for nobody); 元に戻す brings it back."""
         app = App.get_running_app()
         app.store.abandon(record.id)
-        self._discarded = (record.id, record.updated)
+        self._discarded = record
         self.discarded_text = app.tr("app.discarded", app.lang)
         self.refresh()
 
     def undo_discard(self) -> None:
-        game_id, updated = self._discarded
-        App.get_running_app().store.restore(game_id, updated)
+        App.get_running_app().store.restore(self._discarded)
         self._discarded, self.discarded_text = None, ""
         self.refresh()
 

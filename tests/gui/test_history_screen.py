@@ -2,15 +2,17 @@
 
 import random
 import time
-from types import SimpleNamespace
+from dataclasses import replace
 
 import pytest
 
+from companion import clock
+from companion.clock import Moment
 from companion.games.uttt.rules import move
 from companion.play.controller import TABLE, to_json
 from companion.play.session import Session
 from companion.store import Lineup
-from companion.ui import home
+from companion.ui import history, home
 
 X_WINS = [42, 58, 38, 22, 40, 53, 72, 1, 16, 71, 80, 75, 34, 67, 76, 27, 5, 46, 9, 7,
           63, 0, 3, 35, 4]  # X (the first seat) completes the diagonal 0-4-8 on the last move
@@ -117,8 +119,9 @@ def test_resume_rows_name_the_game_its_mode_who_plays_and_how_long_ago(gui, monk
     assert rows[3].startswith("ネイバルウォー · 3人 · 1点先取\nAki 対 Ben 対 Chie\n1手")
     assert rows[4] == "九九戦艦 · 基本ルール\n記録係: Hana 対 Ken\n1手 · たった今"
     gui.screenshot("home-resume-ja")
-    later = time.time() + 150
-    monkeypatch.setattr(home, "time", SimpleNamespace(time=lambda: later))  # two and a half minutes on
+    at = clock.now()
+    later = replace(at, wall=at.wall + 150, uptime=at.uptime + 150)
+    monkeypatch.setattr(home, "now", lambda: later)  # two and a half minutes on
     gui.app.lang = "en"
     gui.screen.refresh()
     rows = {row.game_id: row.summary for row in gui.screen.ids.resume.children}
@@ -126,3 +129,52 @@ def test_resume_rows_name_the_game_its_mode_who_plays_and_how_long_ago(gui, monk
     assert rows[3].startswith("Naval War · 3 players · to 1 point\nAki v Ben v Chie\n1 move")
     assert rows[4].endswith("tracker: Hana v Ken\n1 move · 2 min ago")
     gui.screenshot("home-resume-en")
+
+
+T = 1_800_000_000.0
+
+
+@pytest.mark.parametrize("step", [-3600, -86400, -365 * 86400, 3600, 365 * 86400])
+def test_a_clock_step_reorders_nothing_and_ages_nothing(gui, monkeypatch, step):
+    """Issue 41, finding 3, on the screens: a Pi without a real-time clock, stepped by NTP.
+    Before, after a step back Resume listed the older game first as 「たった今」 and the UTTT
+    tile opened it; after a step forward a game of 15 minutes ago read 「365日前」."""
+    store = gui.app.store
+    machine = {"at": Moment(T, "boot-1", 100.0, False)}
+    store.moment = lambda: machine["at"]
+    older = Session.start(store, "uttt", players=["red", "blue"])
+    older.play(move(40))
+    won = finished_uttt(store, ["red", "blue"])
+    machine["at"] = Moment(T + step + 60, "boot-1", 160.0, True)  # NTP stepped the clock, a minute on
+    newer = Session.start(store, "uttt", players=["red", "blue"])
+    newer.play(move(41))
+    at = Moment(T + step + 15 * 60, "boot-1", 100.0 + 15 * 60, True)
+    monkeypatch.setattr(home, "now", lambda: at)
+    monkeypatch.setattr(history, "now", lambda: at)
+    gui.app.show_home()
+    gui.pump(0.1)
+    rows = [(row.game_id, row.summary.splitlines()[-1]) for row in gui.screen.ids.resume.children[::-1]]
+    assert rows == [(newer.id, "1手 · 14分前"), (older.id, "1手 · 15分前")]
+    gui.tap(gui.screen.ids.history)  # the end of the game by the set clock, 15 minutes ago
+    ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(at.wall - 15 * 60))
+    assert f"アルティメット三目並べ · {ended}\n" in gui.screen.ids.rows.children[0].text
+    assert gui.screen.ids.rows.children[0].game_id == won.id
+    gui.app.show_home()
+    gui.tap(gui.tile("uttt"))
+    assert gui.screen.session.id == newer.id
+
+
+def test_an_age_from_before_a_restart_is_said_only_when_the_clocks_can_be_believed(gui, monkeypatch):
+    store = gui.app.store
+    store.moment = lambda: Moment(T, "boot-1", 100.0, True)
+    Session.start(store, "uttt", players=["red", "blue"]).play(move(40))
+    store.moment = lambda: Moment(T - 86400, "boot-1", 200.0, False)  # a clock not set, a day behind
+    Session.start(store, "uttt", players=["red", "blue"]).play(move(41))
+    gui.app.show_home()
+    for at, ages in ((Moment(T + 2 * 86400, "boot-2", 30.0, True), ["1手", "1手 · 2日前"]),
+                     (Moment(T - 3600, "boot-2", 30.0, True), ["1手", "1手"]),  # ahead of now
+                     (Moment(T + 2 * 86400, "boot-2", 30.0, False), ["1手", "1手"])):  # not set yet
+        monkeypatch.setattr(home, "now", lambda at=at: at)
+        gui.screen.refresh()
+        assert [row.summary.splitlines()[-1] for row in gui.screen.ids.resume.children[::-1]] == ages
+    gui.screenshot("home-ages-after-a-restart")

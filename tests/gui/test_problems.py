@@ -120,6 +120,18 @@ def test_an_unreadable_game_is_left_out_of_resume_and_said_so(gui):
     assert gui.screen.session.id == broken + 1
 
 
+def test_a_damaged_index_is_rebuilt_and_said_so_on_the_home_screen(gui):
+    """Issue 41, finding 5: a bit of a status in the index hid a game from the scores, unseen."""
+    for _ in range(2):
+        Session.start(gui.app.store, "uttt", players=["red", "blue"]).play({"type": "move", "cell": 40})
+    gui.stop()
+    faults.flip_in_index(gui.cfg.data_path / FILENAME, "games_by_status", b"active", 2, nth=1)
+    app = gui.start()
+    assert "索引が壊れていた" in app.notice and "退避" not in app.notice
+    assert len(app.manager.get_screen("home").ids.resume.children) == 2
+    gui.screenshot("home-index-rebuilt")
+
+
 def test_a_broken_settings_file_is_set_aside_and_the_app_starts_with_a_notice(gui):
     gui.stop()
     settings = gui.cfg.data_path / "settings.yaml"

@@ -178,7 +178,10 @@ def test_a_game_saved_before_lineups_were_stored_resumes_against_the_same_comput
     assert c.mode == "hard" and c.display(TABLE)["mode"] == "hard" and c.computer_to_move() == 1
     turn = c.computer_turn()
     assert c.computer_done(turn, turn.think()) and levels == ["hard"] and len(c.session.actions) == 2
-    c = UtttController.open(old_store)  # the newest unfinished one: two people
+    # the newest unfinished one is the one written last (its stored times, 2027, are ahead of
+    # this machine's clock: by the clock, the two-player game was newer)
+    assert UtttController.open(old_store).session.id == c.session.id
+    c = UtttController.open(old_store, Session.resume(old_store, old_store.saved("uttt:2p")))
     assert c.mode == "2p" and c.computer_to_move() is None and c.session.players == ["blue", "red"]
     assert words(c.display(TABLE)["score"]) == "赤 1勝・青 0勝・引き分け 0"  # its finished game still counts
 
