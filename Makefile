@@ -42,7 +42,7 @@ $(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
 	touch $@ $(VENV)/.run-installed
 
 $(UTTT_CORE): companion/games/uttt/core.c | $(VENV)/bin/python
-	$(PY) -m companion.games.uttt.core
+	$(PY) -m companion.games.uttt.core $@
 
 $(MICROPYTHON)/node_modules/.installed: $(MICROPYTHON)/package.json $(MICROPYTHON)/package-lock.json
 	cd $(MICROPYTHON) && npm ci --no-audit --no-fund --loglevel=error
