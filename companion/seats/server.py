@@ -303,8 +303,7 @@ class SeatServer:
         self._waiting: dict | None = None  # the words of `problem`: the catalog's values
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._stop_asked: asyncio.Event | None = None  # set on the server's loop by `stop()`
-        self._retrying: asyncio.Task | None = None
+        self._stop_asked, self._retrying = None, None  # on the server's loop: stop() called; the retries
 
     @property
     def where(self) -> str:
@@ -324,17 +323,14 @@ class SeatServer:
     def _serve(self, tried: threading.Event, failure: list) -> None:
         loop = self._loop = asyncio.new_event_loop()
         loop.run_until_complete(self._run(tried, failure))
-        left = asyncio.all_tasks(loop)
-        for task in left:
-            task.cancel()
-        if left:
+        if left := asyncio.all_tasks(loop):
+            for task in left:
+                task.cancel()
             loop.run_until_complete(asyncio.wait(left, timeout=2))
         loop.close()
 
     async def _run(self, tried: threading.Event, failure: list) -> None:
-        """Serve until `stop()`: one run of the loop from the first try to the cleanup, so that
-        a stop asked at any moment after `start()` is heard (a stop between a first and a
-        second run of the loop was lost, and the port stayed taken)."""
+        """Serve until `stop()`, in one run of the loop: a stop at any moment is heard."""
         self._stop_asked, self._retrying = asyncio.Event(), None
         runner = web.AppRunner(make_app(self.room, self.marshal, self.beat_s, gate=self.gate),
                                handle_signals=False, shutdown_timeout=1.0, keepalive_timeout=KEEPALIVE_S)
