@@ -69,9 +69,9 @@ def test_doctor_names_the_search_the_computer_runs_and_its_rate(monkeypatch, bui
         assert core.LIBRARY is not None, "build it: python -m companion.games.uttt.core"
     else:
         monkeypatch.setattr(core, "LIBRARY", None)
-    started = time.perf_counter()
+    started = time.process_time()  # not wall time: a loaded machine does not make it fail
     ok, text = doctor._uttt_search()
-    assert time.perf_counter() - started < 1.0  # the doctor stays quick
+    assert time.process_time() - started < 1.0  # the doctor stays quick: a 0.2 s search
     assert ok is built
     assert text.startswith("compiled core, " if built else "pure Python, ")
     rate = int(text.split(", ", 1)[1].split(" iterations/s")[0].replace(",", ""))
