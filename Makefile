@@ -7,7 +7,8 @@ CONFIG ?= config.yaml
 MICROPYTHON := tests/firmware/micropython
 # rp2040js (npm), the emulated RP2040 that boots the real MicroPython rp2 build with the firmware.
 RP2040 := tests/firmware/rp2040
-# The UTTT computer opponent's compiled search (companion/games/uttt/core.c), built with cc.
+# The UTTT computer opponent's compiled search (companion/games/uttt/core.c), built with cc;
+# without a compiler the rule says so in one line and the computer searches in pure Python.
 UTTT_CORE := companion/games/uttt/_core.so
 # On a Raspberry Pi, let the venv see apt's python3-lgpio (GPIO on every Pi, the Pi 5 too).
 VENV_FLAGS := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo --system-site-packages)
@@ -42,7 +43,7 @@ $(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
 	touch $@ $(VENV)/.run-installed
 
 $(UTTT_CORE): companion/games/uttt/core.c | $(VENV)/bin/python
-	$(PY) -m companion.games.uttt.core
+	$(PY) -m companion.games.uttt.core $@
 
 $(MICROPYTHON)/node_modules/.installed: $(MICROPYTHON)/package.json $(MICROPYTHON)/package-lock.json
 	cd $(MICROPYTHON) && npm ci --no-audit --no-fund --loglevel=error

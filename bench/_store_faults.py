@@ -398,7 +398,7 @@ def _start(path: str, barrier, results) -> None:
 
 
 def _simultaneous_starts(tmp: Path, rng: random.Random, processes: int = 4) -> str | None:
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("forkserver")  # never fork(): threads may run here
     barrier, results = context.Barrier(processes), context.Queue()
     workers = [context.Process(target=_start, args=(str(tmp / FILENAME), barrier, results))
                for _ in range(processes)]

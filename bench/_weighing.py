@@ -30,7 +30,7 @@ import argparse
 import json
 import os
 import random
-from multiprocessing import Pool
+from multiprocessing import get_context
 
 from dataclasses import fields, replace
 
@@ -455,7 +455,7 @@ def run_sessions(scenario: str, args: argparse.Namespace) -> list[dict]:
     if workers <= 1:
         results = [session(job) for job in jobs]
     else:
-        with Pool(workers) as pool:
+        with get_context("forkserver").Pool(workers) as pool:
             results = pool.map(session, jobs, chunksize=1)
     return [r for batch in results for r in batch]
 

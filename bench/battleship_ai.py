@@ -52,7 +52,7 @@ import random  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-from multiprocessing import Pool  # noqa: E402
+from multiprocessing import get_context  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -370,7 +370,7 @@ def main() -> None:
     out = open(args.out, "w") if args.out else None
     if out:
         out.write(json.dumps(header) + "\n")
-    with Pool(args.processes) as workers:
+    with get_context("forkserver").Pool(args.processes) as workers:
         jobs = [(n, t[3]) for n, t in enumerate(tasks)]
         for done, (n, results) in enumerate(workers.imap_unordered(_indexed, jobs)):
             row = {"key": list(tasks[n][0]), "first": tasks[n][2], "results": results}

@@ -154,8 +154,9 @@ def _spin(stop) -> None:
 @contextlib.contextmanager
 def competing(processes: int):
     """`processes` others spinning on the CPU while the block runs (none for 0)."""
-    stop = multiprocessing.Event()
-    spinners = [multiprocessing.Process(target=_spin, args=(stop,), daemon=True) for _ in range(processes)]
+    context = multiprocessing.get_context("forkserver")  # never fork(): threads may run here
+    stop = context.Event()
+    spinners = [context.Process(target=_spin, args=(stop,), daemon=True) for _ in range(processes)]
     for spinner in spinners:
         spinner.start()
     try:

@@ -19,7 +19,7 @@ import json
 import os
 import random
 import time
-from multiprocessing import Pool
+from multiprocessing import get_context
 
 from companion.games.kuku.ai import KukuAI, Options
 from companion.games.kuku.rules import GAME
@@ -130,7 +130,7 @@ def main() -> None:
     jobs = [(name, i) for name in opponents for i in range(games)]
     started = time.perf_counter()
     if args.workers > 1:
-        with Pool(args.workers) as pool:
+        with get_context("forkserver").Pool(args.workers) as pool:
             results = pool.map(play, jobs, chunksize=16)
     else:
         results = [play(job) for job in jobs]

@@ -27,6 +27,7 @@ from pathlib import Path
 import aiohttp
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the checkout: its tests' helper (the game's thread)
 SERVICE = ROOT / "deploy" / "companion.service"
 NOFILE = int(next(line.split("=")[1] for line in SERVICE.read_text().splitlines() if line.startswith("LimitNOFILE=")))
 
@@ -35,7 +36,6 @@ NOFILE = int(next(line.split("=")[1] for line in SERVICE.read_text().splitlines(
 
 
 def table() -> None:
-    sys.path.insert(0, str(ROOT))
     resource.setrlimit(resource.RLIMIT_NOFILE, (NOFILE, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
     from companion.games.uttt.controller import UtttController
     from companion.seats.claims import Claims

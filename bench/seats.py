@@ -44,6 +44,7 @@ from pathlib import Path
 
 FIRST_RETRY_S = 0.25  # phone.js: the first reconnect waits 0.125..0.25 s
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the checkout: its tests' helpers (the game's thread, Xvfb)
 PHONE_JS = (ROOT / "companion" / "seats" / "static" / "phone.js").read_text()
 BACKOFF_MAX_S, CONNECT_S = (int(re.search(rf"{name} = (\d+)", PHONE_JS).group(1)) / 1000
                             for name in ("BACKOFF_MAX", "CONNECT_MS"))
@@ -301,7 +302,6 @@ def table(taps: int, cuts: int) -> dict:
 
 def app_table() -> None:
     """The app in this process (a child of the bench), on Xvfb when there is no display."""
-    sys.path.insert(0, str(ROOT))
     from tests.virtual_display import ensure_display
 
     ensure_display()

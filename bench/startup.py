@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: its tests' Xvfb helper
+
 CHILD = r"""
 import os, sys, time
 from companion import config
@@ -59,7 +61,6 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="2 runs")
     args = parser.parse_args()
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: its tests' Xvfb helper
     from tests.virtual_display import ensure_display
 
     ensure_display()

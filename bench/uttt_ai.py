@@ -30,11 +30,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing.pool
 import random
 import sys
 import time
 from dataclasses import replace
-from multiprocessing import Pool
+from multiprocessing import get_context
 
 from companion.games.uttt import core
 from companion.games.uttt.ai import LEVELS, SearchConfig, choose_move
@@ -102,7 +103,7 @@ def play_game(task: tuple[Player, Player, int]) -> tuple[int, list[float], list[
     return engine.result, times[0], times[1]
 
 
-def match(pool: Pool, first: Player, second: Player, games: int, seed: int) -> dict:
+def match(pool: multiprocessing.pool.Pool, first: Player, second: Player, games: int, seed: int) -> dict:
     """`games` games of `first` against `second`, alternating X; scored for `first`."""
     tasks = [(first, second, seed + i) if i % 2 == 0 else (second, first, seed + i)
              for i in range(games)]
@@ -193,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         "hard_vs_medium": (hard, medium),
     }
     pairings = {}
-    with Pool(args.processes) as pool:
+    with get_context("forkserver").Pool(args.processes) as pool:
         for i, (name, (first, second)) in enumerate(plan.items()):
             pairings[name] = match(pool, first, second, games, args.seed + 10_000 * i)
             print(f"{name}: {pairings[name]} after {time.perf_counter() - started:.0f} s",

@@ -37,7 +37,7 @@ import subprocess
 import sys
 import threading
 import time
-from multiprocessing import Pool
+from multiprocessing import get_context
 from pathlib import Path
 
 from companion.games.uttt.ai import LEVELS, choose_move
@@ -253,9 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out.open("a") if args.out else None
     records = []
     started = time.perf_counter()
-    # One game at a time is played here, not in a pool: a process that already runs threads (a
-    # test's) may deadlock a forked pool's workers as the pool ends.
-    with Pool(args.parallel) if args.parallel > 1 else contextlib.nullcontext() as pool:
+    # --parallel 1 plays here, not in a pool; a pool's workers start from a forkserver, never a
+    # fork() of this process, which may already run threads (a test's) that deadlock them.
+    workers = get_context("forkserver").Pool(args.parallel) if args.parallel > 1 else contextlib.nullcontext()
+    with workers as pool:
         for record in (pool.imap_unordered(play_game, tasks) if pool else map(play_game, tasks)):
             records.append(record)
             if out:

@@ -34,6 +34,7 @@ def run_doctor(config_path: str | None, out=sys.stdout) -> int:
     rows.append(("GPIO", *_gpio()))
     ports = sorted(glob.glob("/dev/ttyACM*") + glob.glob("/dev/ttyUSB*"))
     rows.append(("serial ports", bool(ports), ", ".join(ports) or "none seen"))
+    rows.append(("UTTT search", *_uttt_search()))
 
     width = max(len(name) for name, _, _ in rows)
     for name, ok, text in rows:
@@ -101,3 +102,17 @@ def _gpio() -> tuple[bool, str]:
     if not os.access(chips[0], os.R_OK | os.W_OK):
         return False, f"{chips[0]} not accessible: sudo usermod -aG gpio $USER"
     return True, ", ".join(chips)
+
+
+def _uttt_search(seconds: float = 0.2) -> tuple[bool, str]:
+    """Which search the UTTT computer runs (the compiled core or pure Python) and how fast:
+    上級's search from the empty board for `seconds`, as iterations a second."""
+    from companion.games.uttt import ai, core
+    from companion.games.uttt.rules import Engine
+
+    config = ai.config_for("hard", time_limit=seconds)
+    _, done, backend = ai.search_move(Engine(), config, seed=1)
+    rate = f"{done / seconds:,.0f} iterations/s"
+    if backend == "core":
+        return True, f"compiled core, {rate}"
+    return False, f"pure Python, {rate} (上級 much weaker): for the compiled core, {core.INSTALL}, then make"

@@ -2,12 +2,15 @@
 # Shared by install-appliance.sh and uninstall-appliance.sh: the names and paths of the
 # appliance, the --dry-run switch, and the kernel command line edits.  Sourced, not run.
 
+# APPLIANCE_ROOT: a directory standing for / in a --dry-run (the tests' scratch machine, so
+# that what this machine has left from an earlier install does not change what they see).
+ROOT=${APPLIANCE_ROOT:-}
 APP_USER=companion
-APP_DIR=/opt/companion                  # a copy of the repository, with its .venv
-CONF_DIR=/etc/companion                 # config.yaml (yours to edit) and appliance.state
-DATA_DIR=/var/lib/companion             # the service user's home: games database, Kivy settings
+APP_DIR=$ROOT/opt/companion             # a copy of the repository, with its .venv
+CONF_DIR=$ROOT/etc/companion            # config.yaml (yours to edit) and appliance.state
+DATA_DIR=$ROOT/var/lib/companion        # the service user's home: games database, Kivy settings
 UNIT=companion.service
-UNIT_PATH=/etc/systemd/system/$UNIT
+UNIT_PATH=$ROOT/etc/systemd/system/$UNIT
 STATE_FILE=$CONF_DIR/appliance.state    # what the install changed, for the uninstall to restore
 # gpio: HX711s on the header; dialout: the Pico; video, render: the display and GPU;
 # input: the touchscreen; audio: verdict sounds.
@@ -44,6 +47,7 @@ write_file() {
 }
 
 need_root() {
+    [ -z "$ROOT" ] || [ "$DRY_RUN" = 1 ] || die "APPLIANCE_ROOT is for --dry-run only"
     [ "$DRY_RUN" = 1 ] || [ "$(id -u)" = 0 ] || die "run it as root: sudo $0 (or try --dry-run)"
 }
 
@@ -51,7 +55,7 @@ systemd_running() { [ -d /run/systemd/system ]; }
 
 # The display manager unit enabled now (e.g. lightdm.service), or nothing.
 display_manager() {
-    local link=/etc/systemd/system/display-manager.service
+    local link=$ROOT/etc/systemd/system/display-manager.service
     if [ -L "$link" ]; then basename "$(readlink -f "$link")"; fi
 }
 

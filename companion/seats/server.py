@@ -303,6 +303,7 @@ class SeatServer:
         self._waiting: dict | None = None  # the words of `problem`: the catalog's values
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
+        self._stop_asked, self._retrying = None, None  # on the server's loop: stop() called; the retries
 
     @property
     def where(self) -> str:
@@ -321,20 +322,26 @@ class SeatServer:
 
     def _serve(self, tried: threading.Event, failure: list) -> None:
         loop = self._loop = asyncio.new_event_loop()
-        runner = web.AppRunner(make_app(self.room, self.marshal, self.beat_s, gate=self.gate),
-                               handle_signals=False, shutdown_timeout=1.0, keepalive_timeout=KEEPALIVE_S)
-        loop.run_until_complete(runner.setup())
-        self.connections.watch(runner.server)
-        loop.run_until_complete(self._listen(runner, tried, failure))
-        if not failure:
-            loop.run_forever()
-        loop.run_until_complete(runner.cleanup())
-        left = asyncio.all_tasks(loop)
-        for task in left:
-            task.cancel()
-        if left:
+        loop.run_until_complete(self._run(tried, failure))
+        if left := asyncio.all_tasks(loop):
+            for task in left:
+                task.cancel()
             loop.run_until_complete(asyncio.wait(left, timeout=2))
         loop.close()
+
+    async def _run(self, tried: threading.Event, failure: list) -> None:
+        """Serve until `stop()`, in one run of the loop: a stop at any moment is heard."""
+        self._stop_asked, self._retrying = asyncio.Event(), None
+        runner = web.AppRunner(make_app(self.room, self.marshal, self.beat_s, gate=self.gate),
+                               handle_signals=False, shutdown_timeout=1.0, keepalive_timeout=KEEPALIVE_S)
+        await runner.setup()
+        self.connections.watch(runner.server)
+        await self._listen(runner, tried, failure)
+        if not failure:
+            await self._stop_asked.wait()
+        if self._retrying is not None:
+            self._retrying.cancel()
+        await runner.cleanup()
 
     async def _listen(self, runner: web.AppRunner, tried: threading.Event, failure: list) -> None:
         """The first try here; while it is a passing problem, again every `retry_s` (in a task)."""
@@ -349,7 +356,7 @@ class SeatServer:
                                  "why": "seats.port_busy" if error.errno == errno.EADDRINUSE else "seats.no_address"}
                 self.problem = f"{self.problem_in('en')} ({error.strerror})"
                 log.warning("seats: %s", self.problem)
-                asyncio.get_running_loop().create_task(self._retry(runner))
+                self._retrying = asyncio.get_running_loop().create_task(self._retry(runner))
             tried.set()
             return
         self._listening(site)
@@ -382,8 +389,8 @@ class SeatServer:
     def stop(self) -> None:
         if self._thread is None:
             return
-        if self._loop is not None and self._loop.is_running():
-            self._loop.call_soon_threadsafe(self._loop.stop)
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._stop_asked.set)
         self._thread.join(timeout=5)
         self._thread = None
 

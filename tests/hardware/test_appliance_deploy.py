@@ -29,8 +29,9 @@ def unit_settings() -> dict[str, list[str]]:
 
 
 def common_names() -> dict[str, str]:
+    """The appliance's names and paths, on a real machine (APPLIANCE_ROOT unset)."""
     text = (DEPLOY / "appliance-common.sh").read_text()
-    return dict(re.findall(r"^([A-Z_]+)=(\S+)", text, flags=re.M))
+    return {key: value.removeprefix("$ROOT") for key, value in re.findall(r"^([A-Z_]+)=(\S+)", text, flags=re.M)}
 
 
 def bash(script: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -81,30 +82,79 @@ def test_scripts_pass_shellcheck():
     assert result.returncode == 0, result.stdout
 
 
+def dry_install(root: Path, *args: str, cmdline: str = "/nonexistent") -> subprocess.CompletedProcess:
+    """The installer's dry run with `root` standing for / (what an earlier install left there)."""
+    return bash("deploy/install-appliance.sh", "--dry-run", *args,
+                env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "CMDLINE_FILE": cmdline, "APPLIANCE_ROOT": str(root)})
+
+
 def test_install_dry_run_shows_every_step_and_changes_nothing(tmp_path):
     cmdline = tmp_path / "cmdline.txt"
     cmdline.write_text(CMDLINE)
-    result = bash("deploy/install-appliance.sh", "--dry-run", "--sensor", "serial",
-                  env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "CMDLINE_FILE": str(cmdline)})
+    root = tmp_path / "root"  # a machine never installed on: nothing left from an earlier install
+    result = dry_install(root, "--sensor", "serial", cmdline=str(cmdline))
     assert result.returncode == 0, result.stderr
     out = result.stdout
     if subprocess.run(["id", "companion"], capture_output=True).returncode != 0:
-        assert "+ useradd --system --user-group --home-dir /var/lib/companion" in out
+        assert f"+ useradd --system --user-group --home-dir {root}/var/lib/companion" in out
     assert re.search(r"\+ usermod -aG \S+ companion", out) or "no group" in result.stderr
-    assert "+ /usr/bin/python3 -m venv --clear --system-site-packages /opt/companion/.venv" in out
+    assert f"+ /usr/bin/python3 -m venv --clear --system-site-packages {root}/opt/companion/.venv" in out
     assert "fullscreen: true" in out and "source: serial" in out
     assert any(line.startswith("+ sed -i") and "consoleblank=0" in line and line.endswith(str(cmdline))
                for line in out.splitlines())
     assert "+ systemctl enable companion.service" in out
-    assert kivy_settings(out)["graphics"]["rotation"] == "0"
-    assert kivy_settings(out)["input"]["%(name)s"].startswith("probesysfs,provider=mtdev")
+    assert kivy_settings(out, root)["graphics"]["rotation"] == "0"
+    assert kivy_settings(out, root)["input"]["%(name)s"].startswith("probesysfs,provider=mtdev")
     assert cmdline.read_text() == CMDLINE  # a dry run
+    assert not root.exists()
 
 
-def kivy_settings(dry_run_output: str) -> configparser.ConfigParser:
+def test_install_again_keeps_the_config_and_rotation_an_uninstall_left(tmp_path):
+    """Issue 41, 8: after an uninstall without --purge the dry run test failed (this machine's
+    /etc/companion/config.yaml was kept); its leftovers are now the test's own."""
+    root = tmp_path / "root"
+    (root / "etc/companion").mkdir(parents=True)
+    (root / "etc/companion/config.yaml").write_text("sensor:\n  source: gpio\n")
+    (root / "var/lib/companion/kivy").mkdir(parents=True)
+    (root / "var/lib/companion/kivy/config.ini").write_text("[graphics]\nrotation = 180\n")
+    result = dry_install(root, "--sensor", "serial")
+    assert result.returncode == 0, result.stderr
+    assert f"keeping {root}/etc/companion/config.yaml" in result.stdout and "fullscreen: true" not in result.stdout
+    assert "--sensor ignored" in result.stderr
+    assert kivy_settings(result.stdout, root)["graphics"]["rotation"] == "180"
+
+
+def test_a_scratch_root_is_for_dry_runs_only(tmp_path):
+    tools = tmp_path / "bin"  # and no apt-get: were the root ignored, the install stops there
+    tools.mkdir()
+    for tool in ("bash", "dirname", "id"):
+        (tools / tool).symlink_to(shutil.which(tool))
+    result = bash("deploy/install-appliance.sh", env={"PATH": str(tools), "APPLIANCE_ROOT": str(tmp_path / "root")})
+    assert result.returncode != 0 and "APPLIANCE_ROOT is for --dry-run only" in result.stderr
+    assert not (tmp_path / "root").exists()
+
+
+def test_install_compiles_the_uttt_search_on_the_machine(tmp_path):
+    """Issue 41, 2: the appliance installed no compiler and its UTTT computer searched in pure
+    Python (上級 0.04 against the peer bot instead of 0.675). Now the compiler comes with the
+    system packages, the copy leaves out a library built elsewhere, and the install builds it."""
+    result = dry_install(tmp_path / "root")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    apt = next(line for line in lines if line.startswith("+ apt-get install"))
+    assert {"gcc", "libc6-dev"} <= set(apt.split())
+    copy = next(line for line in lines if line.startswith("+ tar -C") and " -cf " in line)
+    assert "--exclude=\\*.so" in copy
+    venv = f"{tmp_path}/root/opt/companion/.venv"
+    pip = lines.index(f"+ {venv}/bin/pip install -q -e {tmp_path}/root/opt/companion")
+    assert lines[pip + 1] == (f"+ {venv}/bin/python -m companion.games.uttt.core "
+                              f"{tmp_path}/root/opt/companion/companion/games/uttt/_core.so")
+
+
+def kivy_settings(dry_run_output: str, root: Path | str = "") -> configparser.ConfigParser:
     """The Kivy config.ini a dry run shows it would write."""
     lines = dry_run_output.splitlines()
-    start = lines.index("+ write /var/lib/companion/kivy/config.ini (mode 644):") + 1
+    start = lines.index(f"+ write {root}/var/lib/companion/kivy/config.ini (mode 644):") + 1
     body = []
     for line in lines[start:]:
         if not (line.startswith("    ") or line == ""):
@@ -128,10 +178,10 @@ def test_an_upside_down_panel_turns_the_picture_and_the_touches_alike():
             self.sx, self.sy = args
             super().depack(args)
 
-    result = bash("deploy/install-appliance.sh", "--dry-run", "--rotate", "180",
-                  env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "CMDLINE_FILE": "/nonexistent"})
+    root = Path("/nonexistent/root")
+    result = dry_install(root, "--rotate", "180")
     assert result.returncode == 0, result.stderr
-    rotation = int(kivy_settings(result.stdout)["graphics"]["rotation"])
+    rotation = int(kivy_settings(result.stdout, root)["graphics"]["rotation"])
     assert rotation == 180
     right, top = 799, 479  # the last pixel of an 800 x 480 window
     touch = PanelTouch("mtdev", 1, (0.1, 0.25))  # near one corner of the panel's own frame
