@@ -69,6 +69,7 @@ class Carried:
     opened: float
     closed: float | None = None
     by: str = ""  # "phone", "table" (whose side closed first) or "refused"
+    path: str = ""  # what the phone asked first ("/ws" for a WebSocket)
 
 
 @dataclass
@@ -170,11 +171,11 @@ class Link:
             return
         ends: list[str] = []
         reset = (lambda: "table" in ends, phone_writer.transport.abort)  # as the table's kernel would
-        await asyncio.gather(self._pipe(phone_reader, table_writer, "phone", ends, reset),
+        await asyncio.gather(self._pipe(phone_reader, table_writer, "phone", ends, reset, record),
                              self._pipe(table_reader, phone_writer, "table", ends), return_exceptions=True)
         record.closed, record.by = time.monotonic(), ends[0] if ends else "?"
 
-    async def _pipe(self, reader, writer, side: str, ends: list[str], reset=None) -> None:
+    async def _pipe(self, reader, writer, side: str, ends: list[str], reset=None, record: Carried | None = None) -> None:
         """`side`'s bytes to the other, each chunk due one way's delay later, in order.  With
         `reset` (closed, abort): bytes that arrive after the other side `closed()` `abort()`
         the sender at once, as a closed socket's RST does, however long its own FIN is held."""
@@ -187,6 +188,8 @@ class Link:
                     data = await reader.read(CHUNK)
                 except OSError:
                     data = b""
+                if record is not None and not record.path and data.startswith(b"GET "):
+                    record.path = data.split(b" ", 2)[1].decode("latin-1")
                 p = self.profile
                 due = max(last, time.monotonic() + max(0.0, p.delay_s + self.rng.uniform(-p.jitter_s, p.jitter_s)))
                 if data and p.loss and self.rng.random() < p.loss:
@@ -262,6 +265,10 @@ class Network:
 
     def carried(self) -> list[Carried]:
         return list(self.link.carried)
+
+    def sockets(self) -> list[Carried]:
+        """The WebSockets carried so far (open or closed)."""
+        return [c for c in self.link.carried if c.path == "/ws"]
 
     def stop(self) -> None:
         self._call(self.link.stop())
