@@ -14,7 +14,6 @@ import errno
 import json
 import logging
 import threading
-import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -28,6 +27,7 @@ from companion.seats.claims import digest
 from companion.seats.gate import Connections, Gate, address_of
 from companion.play.state import Refused
 from companion.seats.room import LANGS, Link, Room, answer
+from companion.seats.wire import Quiet, beat, nesting, write
 
 STATIC = Path(__file__).resolve().parent / "static"
 GAME_SCRIPTS = "<!-- each game's phone.js -->"  # where index.html loads the games' renderers
@@ -156,9 +156,9 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
             _hand_back(loop, queue.put_nowait, (what, message))
 
         link = Link(send=lambda m: put("send", m), close=lambda m: put("close", m))
-        writer = asyncio.create_task(_write(ws, queue))
+        writer = asyncio.create_task(write(ws, queue))
         heard = [loop.time()]
-        beats = asyncio.create_task(_beat(queue, beat_s, quiet_s, heard, request.transport))
+        beats = asyncio.create_task(beat(queue, beat_s, quiet_s, heard, request.transport))
         late = None if keyed else loop.call_later(hello_s, _close_unless_admitted, link, queue)
         queue.put_nowait(("send", {"type": "welcome", "beat_s": beat_s, "quiet_s": quiet_s}))
         try:
@@ -204,34 +204,6 @@ def _close_unless_admitted(link: Link, queue: asyncio.Queue) -> None:
         queue.put_nowait(("close", answer(Refused("seats.hello_late"), link.lang) | {"close_code": CLOSE_LATE}))
 
 
-def _depth(value, limit: int) -> int:
-    """How deep `value` nests (lists and dicts), counted up to `limit` + 1, without recursion."""
-    deepest, level = 0, [(value, 1)]
-    while level:
-        item, depth = level.pop()
-        if isinstance(item, (list, dict)):
-            deepest = max(deepest, depth)
-            if deepest > limit:
-                break
-            level.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return deepest
-
-
-class Quiet:
-    """Tracebacks to the log at most once a minute (a broken phone's loop never fills the log)."""
-
-    def __init__(self, logger: logging.Logger, every_s: float = 60.0):
-        self.logger, self.every_s, self.last, self.missed = logger, every_s, -every_s, 0
-
-    def exception(self, text: str) -> None:
-        now = time.monotonic()
-        if now - self.last < self.every_s:
-            self.missed += 1
-            return
-        self.logger.exception("%s (%d more since the last one logged)", text, self.missed)
-        self.last, self.missed = now, 0
-
-
 def _hand_back(loop: asyncio.AbstractEventLoop, fn, *args) -> None:
     """`fn(*args)` on the server's loop, from any thread; nothing once the server has stopped."""
     try:
@@ -254,59 +226,13 @@ async def _handle(frame, link: Link, room: Room, on_game, quiet: Quiet, ws: web.
         message = json.loads(frame.data)
     except (ValueError, RecursionError):
         message = None
-    if not isinstance(message, dict) or _depth(message, MAX_DEPTH) > MAX_DEPTH:
+    if not isinstance(message, dict) or nesting(message, MAX_DEPTH) > MAX_DEPTH:
         return link.send(answer(Refused("seats.malformed"), link.lang))
     try:
         await on_game(room.handle, link, message)
     except Exception:  # a fault of ours: the phone is told, the table goes on
         quiet.exception("seats: a frame could not be handled")
         link.send(answer(Refused("seats.internal"), link.lang))
-
-
-async def _write(ws: web.WebSocketResponse, queue: asyncio.Queue) -> None:
-    """Send what is queued, in order; a ("close", message) sends it and closes; ("ping", None) pings."""
-    while True:
-        what, message = await queue.get()
-        if what == "stop":
-            return
-        try:
-            if what == "ping":
-                await ws.ping()
-            elif what == "close":
-                code = message.pop("close_code", 1000)
-                await ws.send_str(_dumps(message))
-                await ws.close(code=code)
-            elif message is not None:
-                await ws.send_str(_dumps(message))
-        except (ConnectionError, RuntimeError):
-            pass  # the phone is gone; the reader's end says so
-
-
-def _dumps(message: dict) -> str:
-    # ensure_ascii=False keeps Japanese readable on the wire; a lone surrogate (from a
-    # phone's frame) goes escaped, as no UTF-8 text may hold it
-    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        text = json.dumps(message, separators=(",", ":"))
-    return text
-
-
-async def _beat(queue: asyncio.Queue, beat_s: float, quiet_s: float,
-                heard: list[float], transport) -> None:
-    """A beat and a ping every `beat_s`: a phone that hears none for a while reconnects, and
-    one that has said nothing (not even a browser's pong) for `quiet_s` is cut here, without
-    a closing handshake (its link is gone), so that the table sees it gone."""
-    loop = asyncio.get_running_loop()
-    while True:
-        await asyncio.sleep(beat_s)
-        if loop.time() - heard[0] > quiet_s:
-            if transport is not None:
-                transport.abort()
-            return
-        queue.put_nowait(("send", {"type": "beat"}))
-        queue.put_nowait(("ping", None))
 
 
 class SeatServer:

@@ -91,7 +91,7 @@ async def test_release_on_the_table_frees_the_seat_and_tells_the_phone(phones, t
     assert (await red.next("refused"))["code"] == "released"
     assert room.claimed() == {}
     other = await phones()
-    assert (await other.ask({"type": "hello", "device": key}, "refused"))["code"] == "device_unknown"
+    assert (await other.ask({"type": "hello", "device": key}, "refused"))["code"] == "handed_over"  # told why, not "unknown"
     await other.ask({"type": "hello", "room": room.token}, "seats")
     assert (await other.ask({"type": "claim", "room": room.token, "seat": 0}))["type"] == "claimed"
 
@@ -379,3 +379,32 @@ async def test_more_sockets_than_a_table_has_use_for_are_refused(phones, table):
     await first[0].ws.close()
     await first[1].ask({"type": "ping"}, "pong")  # the server has seen the close by now
     assert (await (await phones()).ask({"type": "ping"}))["type"] == "pong"
+
+
+async def test_the_table_plays_an_away_seat_until_its_phone_is_back_or_hands_it_over(phones, table, store):
+    """Issue 42: a phone gone does not hold the table hostage.  While it is away the room
+    says since when; the table may play its seat (the phone gets it back when it returns,
+    with every move made meanwhile), or hand it to another phone (the old one is told)."""
+    controller, room = table
+    red, key = await seated(phones, room, 0)
+    assert room.away() == {} and controller.remote == {0}
+    await red.ws.close()
+    await (await phones()).ask({"type": "ping"}, "pong")  # the server has seen the close by now
+    assert set(room.away()) == {0} and room.away()[0] <= store.clock()
+    assert controller.remote == {0}  # kept for its phone: the table may not play it yet
+    room.lend(0)
+    assert controller.remote == frozenset()
+    controller.act(TABLE, "cell", 40)  # the table plays red's move
+    back = await phones()
+    await back.ask({"type": "hello", "device": key}, "joined")
+    shown = await back.next("display")
+    assert shown["model"]["board"]["move_count"] == 1  # what it missed
+    assert controller.remote == {0} and room.away() == {} and room.lent == set()
+
+    await back.ws.close()
+    await (await phones()).ask({"type": "ping"}, "pong")
+    room.release(0)  # handed to another phone
+    assert room.claimed() == {} and room.away() == {}
+    late = await phones()
+    refused = await late.ask({"type": "hello", "device": key}, "refused")
+    assert refused["code"] == "handed_over" and "another phone" in refused["text"]

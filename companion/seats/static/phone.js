@@ -42,6 +42,7 @@ async function loadWords() {
 // tab of this phone holds the seat (`standby`: a tap takes it back).
 const BACKOFF_MS = 250, BACKOFF_MAX = 1500, CONNECT_MS = 2000, CONNECT_MAX = 16000, PROBE_MS = 2000;
 let backoff = BACKOFF_MS, limit = CONNECT_MS, quiet = 8000, tries = 0, standby = false, probing = false;
+let farewell = ""; // why this phone has no seat any more (the table released it)
 
 function drop() {
   if (ws) { ws.onopen = ws.onclose = ws.onmessage = null; ws.close(); ws = null; }
@@ -68,7 +69,7 @@ async function connect() {
   clearTimeout(timer);
   drop();
   if (standby || !navigator.onLine) return; // "online" tries again
-  if (!localStorage.getItem(KEY) && !room) { setStatus(t("scan")); return; } // nothing to show the table
+  if (!localStorage.getItem(KEY) && !room) { setStatus(farewell || t("scan")); return; } // nothing to show the table
   const mine = ++tries;
   if (!(await alive())) { if (mine === tries) backOff(); return; }
   if (mine !== tries) return; // a newer try began meanwhile
@@ -129,7 +130,8 @@ const handlers = {
     if (m.code === "replaced") return elsewhere();
     if (pending && pending.id === m.id) { pending = null; ack(""); } // not "sending" any more: the notice says why
     notice(m.text);
-    if (m.code === "device_unknown" || m.code === "released") forget();
+    if (["device_unknown", "released", "handed_over"].includes(m.code)) forget();
+    if (m.code === "released" || m.code === "handed_over") { farewell = m.text; setStatus(m.text); return; }
     if (m.code === "device_unknown" || (m.code === "other_game" && room && !tried)) {
       tried = true; // a fresh QR after a finished game: choose a seat with its token
       if (room) send({ type: "hello", room, lang });
