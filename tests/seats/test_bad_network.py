@@ -95,6 +95,8 @@ def tap_move(table: Table, phone: Phone, rng: random.Random, timeout: float = 10
     legal, count = table.call(lambda: (c.session.state.legal_cells(), len(c.session.actions)))
     page, action = phone.page, rng.choice(legal)
     page.evaluate("ack('')")
+    page.wait_for_function(f"shown && shown.model.offers.some((o) => o.kind === 'cell' && o.choices.includes({action}))",
+                           timeout=20000)  # the phone shows the table's latest move (a slow link's seconds)
     start = time.monotonic()
     cell = page.locator(f'.zoom .cell[data-a="{action}"]')
     if not cell.count():
