@@ -13,7 +13,7 @@ import pytest
 
 from companion.games.uttt.controller import UtttController
 from tests.seats.browser import ARGS, CHROMIUM, PHONE, Table
-from tests.seats.netem import PROFILES, Network
+from tests.seats.netem import PROFILES, Network, Profile
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
@@ -155,13 +155,18 @@ def test_a_sleeping_phone_is_back_when_shown_again(browser, table, net):
 
 def test_a_slow_link_keeps_its_socket(browser, table, net):
     """A steady 0.9 s round trip (Wi-Fi power save, a crowded hotspot): no socket is closed
-    over 15 s (the old server closed one whose pong took over 0.75 s), and a tap is saved."""
+    over 15 s (the old server closed one whose pong took over 0.75 s), and a tap is saved;
+    at a 1.6 s round trip a lost socket is opened again."""
     net.profile = PROFILES["slow"]
     red = Phone(browser).join(table, net, 0)
     time.sleep(15)
     assert red.sockets == 1  # never closed, by either side: no other socket was needed
     assert seated(table, 0)
     assert tap_move(table, red, random.Random(1)) < 3.0
+    net.profile = Profile("slower", delay_s=0.8)  # 1.6 s: longer than the page's quick ask of the table
+    red.page.evaluate("ws.close()")
+    assert until(lambda: not seated(table, 0), timeout=5) is not None
+    assert until(lambda: seated(table, 0), timeout=10) is not None  # its slow ask found the table
 
 
 def test_two_tabs_of_one_phone_do_not_fight(browser, table, net):

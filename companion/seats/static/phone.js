@@ -34,14 +34,17 @@ async function loadWords() {
 // back to 0.25 s once a socket opens), at once when the network is back, the page shown
 // again or back from the cache.  Each try first asks `alive` over plain HTTP: a browser
 // delays every new WebSocket by seconds after a run of failed ones (Chromium's throttle),
-// so sockets are opened only toward a table that answers.  A socket not open within its
-// limit (CONNECT_MS, doubling to CONNECT_MAX: never starved by the browser's delays) is
-// given up for a new try; one that heard nothing for the server's quiet time is taken
-// for dead.  The device key goes as a subprotocol too, so a returning phone finds its
-// place kept.  Nothing is tried while the browser knows it is offline, nor while another
-// tab of this phone holds the seat (`standby`: a tap takes it back).
-const BACKOFF_MS = 250, BACKOFF_MAX = 1500, CONNECT_MS = 2000, CONNECT_MAX = 16000, PROBE_MS = 2000;
-let backoff = BACKOFF_MS, limit = CONNECT_MS, quiet = 8000, tries = 0, standby = false, probing = false;
+// so sockets are opened only toward a table that answers.  A quick ask is given up just
+// after TCP has sent a lost SYN again (1 s) for a fresh one, so that a link back after a
+// long outage is found within about a second; a slow ask (SLOW_MS) runs beside them for a
+// link slower than that.  A socket not open within its limit (CONNECT_MS, doubling to
+// CONNECT_MAX: never starved by the browser's delays) is given up for a new try; one
+// that heard nothing for the server's quiet time is taken for dead.  The device key goes
+// as a subprotocol too, so a returning phone finds its place kept.  Nothing is tried
+// while the browser knows it is offline, nor while another tab of this phone holds the
+// seat (`standby`: a tap takes it back).
+const BACKOFF_MS = 250, BACKOFF_MAX = 1000, CONNECT_MS = 2000, CONNECT_MAX = 16000, QUICK_MS = 1200, SLOW_MS = 10000;
+let backoff = BACKOFF_MS, limit = CONNECT_MS, quiet = 8000, tries = 0, standby = false, probing = false, slow = null;
 let farewell = ""; // why this phone has no seat any more (the table released it)
 
 function drop() {
@@ -58,12 +61,11 @@ function wake() { // the network is back, the page shown again: try now unless a
   backoff = BACKOFF_MS;
   later(0);
 }
-async function alive() {
-  const stop = new AbortController(), given = setTimeout(() => stop.abort(), PROBE_MS);
-  probing = true;
+async function alive(ms) {
+  const stop = new AbortController(), given = setTimeout(() => stop.abort(), ms);
   try { return (await fetch("alive", { cache: "no-store", signal: stop.signal })).ok; }
   catch { return false; }
-  finally { clearTimeout(given); probing = false; }
+  finally { clearTimeout(given); }
 }
 async function connect() {
   clearTimeout(timer);
@@ -71,8 +73,15 @@ async function connect() {
   if (standby || !navigator.onLine) return; // "online" tries again
   if (!localStorage.getItem(KEY) && !room) { setStatus(farewell || t("scan")); return; } // nothing to show the table
   const mine = ++tries;
-  if (!(await alive())) { if (mine === tries) backOff(); return; }
+  slow = slow || alive(SLOW_MS).then((ok) => { slow = null; if (ok && !ws && !standby) { ++tries; open(); } });
+  probing = true;
+  const ok = await alive(QUICK_MS);
+  probing = false;
   if (mine !== tries) return; // a newer try began meanwhile
+  if (ok) open(); else backOff();
+}
+function open() {
+  clearTimeout(timer);
   const device = localStorage.getItem(KEY);
   const socket = ws = new WebSocket(`ws://${location.host}/ws`, device ? ["companion", `companion.key.${device}`] : ["companion"]);
   const given = setTimeout(() => {
