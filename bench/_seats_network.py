@@ -10,7 +10,8 @@ tests/seats/netem.py's proxy (issue 42).
   SYNs lost, bytes held; with --wifi the browsers are offline too, as phones out of range);
   the other seat moves on the table meanwhile; back_s is from the link's return until
   both seats are held by their phones again, table_noticed_s from the cut until the table
-  shows both gone.
+  shows both gone.  With --sleep the pages are frozen meanwhile too (a phone with its
+  screen off: CDP's Page.setWebLifecycleState), and shown again as the link returns.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def p95(values: list[float]) -> float:
 
 
 def run(profile: str, taps: int = 40, outages: tuple[float, ...] = (5, 20, 60, 300), wifi: bool = False,
-        seed: int = 42) -> dict:
+        seed: int = 42, sleep: bool = False) -> dict:
     from playwright.sync_api import sync_playwright
 
     from companion.games.uttt.controller import UtttController
@@ -57,7 +58,7 @@ def run(profile: str, taps: int = 40, outages: tuple[float, ...] = (5, 20, 60, 3
                 page.evaluate(HOOK)
                 phones.append(page)
             if profile == "outage":
-                report = {"outages": [_outage(table, net, phones, rng, s, wifi) for s in outages]}
+                report = {"outages": [_outage(table, net, phones, rng, s, wifi, sleep) for s in outages]}
             else:
                 net.profile = PROFILES[profile]
                 report = _play(table, phones, rng, taps)
@@ -98,8 +99,11 @@ def _play(table, phones, rng, taps: int) -> dict:
             "tap_to_ack_ms_p95": round(p95(acks), 1), "tap_to_ack_ms_max": round(max(acks), 1)}
 
 
-def _outage(table, net, phones, rng, seconds: float, wifi: bool) -> dict:
+def _outage(table, net, phones, rng, seconds: float, wifi: bool, sleep: bool) -> dict:
     claimed = lambda: table.call(table.room.claimed)  # noqa: E731
+    cdp = [page.context.new_cdp_session(page) for page in phones] if sleep else []
+    for session in cdp:
+        session.send("Page.setWebLifecycleState", {"state": "frozen"})
     net.outage()
     for page in phones if wifi else ():
         page.context.set_offline(True)
@@ -116,11 +120,14 @@ def _outage(table, net, phones, rng, seconds: float, wifi: bool) -> dict:
         page.context.set_offline(False)
     net.restore()
     back_at = time.monotonic()
+    for page, session in zip(phones, cdp):
+        session.send("Page.setWebLifecycleState", {"state": "active"})
+        page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     while claimed() != {0: True, 1: True}:
         if time.monotonic() - back_at > 120:
             return {"outage_s": seconds, "back_s": None, "table_noticed_s": noticed}
         time.sleep(0.02)
     back = time.monotonic() - back_at
     moved = _tap(table, phones[table.call(lambda: table.controller.session.state.to_move())], rng)
-    return {"outage_s": seconds, "wifi": wifi, "back_s": round(back, 2),
+    return {"outage_s": seconds, "wifi": wifi, "asleep": sleep, "back_s": round(back, 2),
             "table_noticed_s": None if noticed is None else round(noticed, 2), "tap_after": moved}
