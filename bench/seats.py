@@ -188,12 +188,23 @@ class Blackhole:
 
 async def drop(http, url: str, key: str, ws_direct, down_s: float = 4.0) -> dict:
     """One silent drop of a seated phone connected through a `Blackhole`, and its return."""
+    import aiohttp
+
+    from companion.seats.server import QUIET_S
+
     await ws_direct.close()
     hole = Blackhole(url)
     via = await hole.start()
     headers = {"Origin": url, "Host": url.split("//")[1]}  # the table's own, as the page sends them
-    ws = await http.ws_connect(f"{via}/ws", headers=headers, autoping=True,
-                               protocols=("companion", f"companion.key.{key}"))
+    for _ in range(int(QUIET_S * 4) + 8):  # the table holds the key's last two sockets until it sees them go
+        try:
+            ws = await http.ws_connect(f"{via}/ws", headers=headers, autoping=True,
+                                       protocols=("companion", f"companion.key.{key}"))
+            break
+        except aiohttp.WSServerHandshakeError as refused:
+            if refused.status != 503:
+                raise
+            await asyncio.sleep(0.25)
     await ws.send_json({"type": "hello", "device": key})
     while (await ws.receive_json(timeout=5))["type"] != "display":
         pass
@@ -202,8 +213,6 @@ async def drop(http, url: str, key: str, ws_direct, down_s: float = 4.0) -> dict
     hole.silent = True
     gone = time.monotonic()
     noticed = None
-    from companion.seats.server import QUIET_S
-
     while noticed is None:  # phone.js: checks every 250 ms whether nothing was heard for QUIET_S
         await asyncio.sleep(0.25)
         if receiving.done():

@@ -24,7 +24,7 @@ function button(label, onclick, props = {}) {
 }
 
 async function loadWords() {
-  words = await (await fetch(`strings.json?lang=${lang}`)).json();
+  words = await (await timed(`strings.json?lang=${lang}`)).json();
   document.documentElement.lang = lang;
   $("#lang").textContent = words.language;
 }
@@ -34,17 +34,19 @@ async function loadWords() {
 // back to 0.25 s once a socket opens), at once when the network is back, the page shown
 // again or back from the cache.  Each try first asks `alive` over plain HTTP: a browser
 // delays every new WebSocket by seconds after a run of failed ones (Chromium's throttle),
-// so sockets are opened only toward a table that answers.  A quick ask is given up just
-// after TCP has sent a lost SYN again (1 s) for a fresh one, so that a link back after a
-// long outage is found within about a second; a slow ask (SLOW_MS) runs beside them for a
-// link slower than that.  A socket not open within its limit (CONNECT_MS, doubling to
+// so sockets are opened only toward a table that answers.  An ask is given up just after
+// TCP has sent a lost SYN again (1 s) for a fresh one, so that a link back after a long
+// outage is found within about a second, or after three times the table's last answer
+// on a slower link (no ask runs beside it: Chromium would hand the next socket the
+// pending connection of a stale ask, waiting out TCP's resends).  A socket not open within its limit (CONNECT_MS, doubling to
 // CONNECT_MAX: never starved by the browser's delays) is given up for a new try; one
 // that heard nothing for the server's quiet time is taken for dead.  The device key goes
 // as a subprotocol too, so a returning phone finds its place kept.  Nothing is tried
 // while the browser knows it is offline, nor while another tab of this phone holds the
 // seat (`standby`: a tap takes it back).
-const BACKOFF_MS = 250, BACKOFF_MAX = 1000, CONNECT_MS = 2000, CONNECT_MAX = 16000, QUICK_MS = 1200, SLOW_MS = 10000;
-let backoff = BACKOFF_MS, limit = CONNECT_MS, quiet = 8000, tries = 0, standby = false, probing = false, slow = null;
+const BACKOFF_MS = 250, BACKOFF_MAX = 1000, CONNECT_MS = 2000, CONNECT_MAX = 16000, ASK_MS = 1200;
+let backoff = BACKOFF_MS, limit = CONNECT_MS, quiet = 8000, tries = 0, standby = false, probing = false;
+let asking = ASK_MS; // how long an ask may take: ASK_MS, or three times the table's last answer
 let farewell = ""; // why this phone has no seat any more (the table released it)
 
 function drop() {
@@ -61,9 +63,14 @@ function wake() { // the network is back, the page shown again: try now unless a
   backoff = BACKOFF_MS;
   later(0);
 }
-async function alive(ms) {
-  const stop = new AbortController(), given = setTimeout(() => stop.abort(), ms);
-  try { return (await fetch("alive", { cache: "no-store", signal: stop.signal })).ok; }
+async function timed(url, options = {}) { // fetch, and the link's pace learnt from its answer
+  const start = Date.now(), answer = await fetch(url, options);
+  asking = Math.max(ASK_MS, 3 * (Date.now() - start));
+  return answer;
+}
+async function alive() {
+  const stop = new AbortController(), given = setTimeout(() => stop.abort(), asking);
+  try { return (await timed("alive", { cache: "no-store", signal: stop.signal })).ok; }
   catch { return false; }
   finally { clearTimeout(given); }
 }
@@ -73,9 +80,8 @@ async function connect() {
   if (standby || !navigator.onLine) return; // "online" tries again
   if (!localStorage.getItem(KEY) && !room) { setStatus(farewell || t("scan")); return; } // nothing to show the table
   const mine = ++tries;
-  slow = slow || alive(SLOW_MS).then((ok) => { slow = null; if (ok && !ws && !standby) { ++tries; open(); } });
   probing = true;
-  const ok = await alive(QUICK_MS);
+  const ok = await alive();
   probing = false;
   if (mine !== tries) return; // a newer try began meanwhile
   if (ok) open(); else backOff();
