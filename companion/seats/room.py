@@ -10,7 +10,9 @@ Pairing, as a state machine per link:
     new --hello(room token)--> choosing --claim(seat)--> seated (+ a device key)
                                         --watch-------> watching (public model only)
 A seat is claimed once; it moves to another phone only after `release(seat)` (a tap on
-the table).  There is no joining by name.  The seat of an input is the link's, never
+the table: the phone, if it comes back, is told its seat was handed over).  While a
+seat's phone is away (`away()`: since when) the table may play that seat (`lend(seat)`)
+until the phone comes back, which gets its seat again: the table is never held hostage.  There is no joining by name.  The seat of an input is the link's, never
 the message's; each input carries a number greater than the last one applied for
 that device, so a replay is refused.  After every change each seated phone is sent its
 own seat's display model, and a watcher the public one without offers.
@@ -82,6 +84,10 @@ class Room:
         self.game_id: int | None = None
         self.links: list[Link] = []
         self.listeners: list[Callable[[], None]] = []  # the table's seats panel
+        self.clock = claims.store.clock  # wall-clock seconds: when a phone went away
+        self._away: dict[int, float] = {}  # claimed seats with no phone connected: since when
+        self.lent: set[int] = set()  # away seats the table plays until their phone is back
+        self._handed: set[str] = set()  # key hashes of phones whose seat the table released
         self._acting: list | None = None  # [link, message id, acked] while a phone's input is applied
         self._frames = {"ping": self._on_ping, "hello": self._on_hello, "claim": self._on_claim,
                         "watch": self._on_watch, "lang": self._on_lang, "act": self._on_act}  # each frame's handler
@@ -109,6 +115,7 @@ class Room:
             return
         if self.token is not None:
             self._old_tokens.add(self.token)
+        self._away, self.lent, self._handed = {}, set(), set()
         self.game_id, self.token = game, self._new_token() if game is not None else None
         for link in list(self.links):
             if link.seat is not None or link.watching or link.chose:
@@ -136,9 +143,23 @@ class Room:
             return None
         return f"{base}/#room={self.token}"
 
+    def away(self) -> dict[int, float]:
+        """Each claimed seat whose phone is not connected now, and since when (`clock`'s seconds)."""
+        return dict(self._away)
+
+    def lend(self, seat: int) -> None:
+        """The table plays `seat` while its phone is away; the phone gets it back when it returns."""
+        if seat in self._away:
+            self.lent.add(seat)
+            self._tell_table()
+
     def release(self, seat: int) -> None:
-        """The table frees `seat` for another phone; the phone holding it is told and let go."""
-        if self.game_id is not None and self.claims.release(self.game_id, seat):
+        """The table frees `seat` for another phone; the phone holding it is told and let go
+        (and told again, should it come back: its seat was handed over)."""
+        claim = self.claims.of_game(self.game_id).get(seat) if self.game_id is not None else None
+        if claim is not None and self.claims.release(self.game_id, seat):
+            self._handed.add(claim.key_hash)
+            self.lent.discard(seat)
             for link in [link for link in self.links if link.seat == seat]:
                 self._drop(link, Refused("seats.released"))
             self._tell_table()
@@ -215,12 +236,13 @@ class Room:
     def _resume(self, link: Link, device) -> list[dict]:
         claim = self.claims.by_key(device) if isinstance(device, str) else None
         if claim is None:
-            raise Refused("seats.device_unknown")
+            handed = isinstance(device, str) and digest(device) in self._handed
+            raise Refused("seats.handed_over" if handed else "seats.device_unknown")
         if claim.game_id != self.game_id:
             raise Refused("seats.other_game")
         for other in [other for other in self.links if other is not link and other.key_hash == claim.key_hash]:
             self._drop(other, Refused("seats.replaced"))  # the same phone's older socket
-        link.seat, link.key_hash, link.watching = claim.seat, claim.key_hash, False
+        link.seat, link.key_hash, link.watching = claim.seat, claim.key_hash, False  # a lent seat: the phone's again
         return [self._joined(link, claim.last_seq), self.snapshot(link)]
 
     def _retry(self, link: Link) -> None:
@@ -315,7 +337,10 @@ class Room:
 
     def _tell_table(self) -> None:
         """The claims changed (or a phone came or went): the game and the panel hear it."""
+        claimed = self.claimed()
+        self._away = {seat: self._away.get(seat, self.clock()) for seat, online in claimed.items() if not online}
+        self.lent &= set(self._away)  # a phone back from away has its seat again
         if self.controller is not None:
-            self.controller.hold_remote(frozenset(self.claimed()))
+            self.controller.hold_remote(frozenset(claimed) - self.lent)
         for listener in list(self.listeners):
             listener()

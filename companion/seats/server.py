@@ -14,7 +14,6 @@ import errno
 import json
 import logging
 import threading
-import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -28,6 +27,7 @@ from companion.seats.claims import digest
 from companion.seats.gate import Connections, Gate, address_of
 from companion.play.state import Refused
 from companion.seats.room import LANGS, Link, Room, answer
+from companion.seats.wire import Quiet, beat, nesting, write
 
 STATIC = Path(__file__).resolve().parent / "static"
 GAME_SCRIPTS = "<!-- each game's phone.js -->"  # where index.html loads the games' renderers
@@ -36,7 +36,9 @@ HARD_FRAME = 65536  # bytes: aiohttp closes the socket (1009) on anything larger
 MAX_DEPTH = 8  # nesting of a frame's JSON: the deepest a phone sends is 3
 HELLO_S = 3.0  # a socket with neither a known device key nor a room token by then is closed
 KEEPALIVE_S = 5.0  # aiohttp closes a connection that sent no whole request for this long
-BEAT_S = 1.0  # the server's beat: a phone that hears none for 2.5 beats reconnects
+BEAT_S = 1.0  # the server's beat (a message and a WebSocket ping)
+QUIET_S = 8.0  # a socket silent this long (no frame, no pong) is gone: a slow link is slower than
+# that only while it is down, and the table shows a lost phone within QUIET_S + BEAT_S
 PROTOCOL = "companion"  # the WebSocket subprotocol; "companion.key.<device key>" beside it shows the key
 KEY_PROTOCOL = "companion.key."
 CLOSE_LATE = 4408  # close code: no room token or device key in time
@@ -52,11 +54,12 @@ class SeatsError(CompanionError):
 
 def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path = STATIC,
              hosts: Callable[[], frozenset[str]] = local_hosts, gate: Gate | None = None,
-             hello_s: float = HELLO_S,
+             hello_s: float = HELLO_S, quiet_s: float = QUIET_S,
              phone_pages: Callable[[], dict[str, Path]] = registry.phone_pages) -> web.Application:
     """The aiohttp application; `marshal(fn)` runs `fn()` on the game's thread.  A WebSocket
     is opened only for a Host among `hosts()` (the table's own names and addresses) with
-    its own page's Origin, and only while `gate` has a place for it.  The page is `static`'s,
+    its own page's Origin, and only while `gate` has a place for it; one that has been
+    silent for `quiet_s` (neither a frame nor an answer to a ping) is taken for gone.  The page is `static`'s,
     with every game's renderer from `phone_pages()` (the registry's: each game's folder)."""
     static = static.resolve()
     scripts = {f"{name}.js": path for name, path in phone_pages().items()}
@@ -109,6 +112,11 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
             return web.Response(status=404, text="not found\n")
         return web.FileResponse(script, headers={"Cache-Control": "no-cache"})
 
+    async def alive(request: web.Request) -> web.Response:
+        """A page asks this before it opens a socket again: it learns that the table is there
+        by plain HTTP, which no browser delays after failures as Chromium does WebSockets."""
+        return web.Response(status=204, headers={"Cache-Control": "no-store"})
+
     async def strings(request: web.Request) -> web.Response:
         lang = request.query.get("lang", "en")
         lang = lang if lang in LANGS else "en"
@@ -139,7 +147,7 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
                 gate.leave(*held)
 
     async def serve(request: web.Request, keyed: bool) -> web.StreamResponse:
-        ws = web.WebSocketResponse(protocols=(PROTOCOL,), max_msg_size=HARD_FRAME, heartbeat=beat_s * 1.5)
+        ws = web.WebSocketResponse(protocols=(PROTOCOL,), max_msg_size=HARD_FRAME, autoping=False)
         await ws.prepare(request)
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
@@ -148,14 +156,16 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
             _hand_back(loop, queue.put_nowait, (what, message))
 
         link = Link(send=lambda m: put("send", m), close=lambda m: put("close", m))
-        writer = asyncio.create_task(_write(ws, queue))
-        beats = asyncio.create_task(_beat(queue, beat_s))
+        writer = asyncio.create_task(write(ws, queue))
+        heard = [loop.time()]
+        beats = asyncio.create_task(beat(queue, beat_s, quiet_s, heard, request.transport))
         late = None if keyed else loop.call_later(hello_s, _close_unless_admitted, link, queue)
-        queue.put_nowait(("send", {"type": "welcome", "beat_s": beat_s}))
+        queue.put_nowait(("send", {"type": "welcome", "beat_s": beat_s, "quiet_s": quiet_s}))
         try:
             await on_game(room.connect, link)
             async for frame in ws:
-                await _handle(frame, link, room, on_game, quiet)
+                heard[0] = loop.time()
+                await _handle(frame, link, room, on_game, quiet, ws)
         finally:
             if late is not None:
                 late.cancel()
@@ -171,6 +181,7 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
     app = web.Application()
     app.router.add_get("/ws", socket)
     app.router.add_get("/strings.json", strings)
+    app.router.add_get("/alive", alive)
     app.router.add_get("/games/{name}", game_page)
     app.router.add_get("/", page)
     app.router.add_get("/{path:.+}", page)
@@ -193,34 +204,6 @@ def _close_unless_admitted(link: Link, queue: asyncio.Queue) -> None:
         queue.put_nowait(("close", answer(Refused("seats.hello_late"), link.lang) | {"close_code": CLOSE_LATE}))
 
 
-def _depth(value, limit: int) -> int:
-    """How deep `value` nests (lists and dicts), counted up to `limit` + 1, without recursion."""
-    deepest, level = 0, [(value, 1)]
-    while level:
-        item, depth = level.pop()
-        if isinstance(item, (list, dict)):
-            deepest = max(deepest, depth)
-            if deepest > limit:
-                break
-            level.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return deepest
-
-
-class Quiet:
-    """Tracebacks to the log at most once a minute (a broken phone's loop never fills the log)."""
-
-    def __init__(self, logger: logging.Logger, every_s: float = 60.0):
-        self.logger, self.every_s, self.last, self.missed = logger, every_s, -every_s, 0
-
-    def exception(self, text: str) -> None:
-        now = time.monotonic()
-        if now - self.last < self.every_s:
-            self.missed += 1
-            return
-        self.logger.exception("%s (%d more since the last one logged)", text, self.missed)
-        self.last, self.missed = now, 0
-
-
 def _hand_back(loop: asyncio.AbstractEventLoop, fn, *args) -> None:
     """`fn(*args)` on the server's loop, from any thread; nothing once the server has stopped."""
     try:
@@ -229,8 +212,10 @@ def _hand_back(loop: asyncio.AbstractEventLoop, fn, *args) -> None:
         pass
 
 
-async def _handle(frame, link: Link, room: Room, on_game, quiet: Quiet) -> None:
+async def _handle(frame, link: Link, room: Room, on_game, quiet: Quiet, ws: web.WebSocketResponse) -> None:
     """One frame: refused here when it is no JSON object of a sane size and depth, else the room's."""
+    if frame.type == WSMsgType.PING:  # pings are answered here (autoping is off: pongs are counted)
+        return await ws.pong(frame.data)
     if frame.type != WSMsgType.TEXT:
         if frame.type == WSMsgType.BINARY:
             link.send(answer(Refused("seats.malformed"), link.lang))
@@ -241,48 +226,13 @@ async def _handle(frame, link: Link, room: Room, on_game, quiet: Quiet) -> None:
         message = json.loads(frame.data)
     except (ValueError, RecursionError):
         message = None
-    if not isinstance(message, dict) or _depth(message, MAX_DEPTH) > MAX_DEPTH:
+    if not isinstance(message, dict) or nesting(message, MAX_DEPTH) > MAX_DEPTH:
         return link.send(answer(Refused("seats.malformed"), link.lang))
     try:
         await on_game(room.handle, link, message)
     except Exception:  # a fault of ours: the phone is told, the table goes on
         quiet.exception("seats: a frame could not be handled")
         link.send(answer(Refused("seats.internal"), link.lang))
-
-
-async def _write(ws: web.WebSocketResponse, queue: asyncio.Queue) -> None:
-    """Send what is queued, in order; a ("close", message) sends it and closes."""
-    while True:
-        what, message = await queue.get()
-        if what == "stop":
-            return
-        try:
-            if what == "close":
-                code = message.pop("close_code", 1000)
-                await ws.send_str(_dumps(message))
-                await ws.close(code=code)
-            elif message is not None:
-                await ws.send_str(_dumps(message))
-        except (ConnectionError, RuntimeError):
-            pass  # the phone is gone; the reader's end says so
-
-
-def _dumps(message: dict) -> str:
-    # ensure_ascii=False keeps Japanese readable on the wire; a lone surrogate (from a
-    # phone's frame) goes escaped, as no UTF-8 text may hold it
-    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        text = json.dumps(message, separators=(",", ":"))
-    return text
-
-
-async def _beat(queue: asyncio.Queue, beat_s: float) -> None:
-    """A beat every `beat_s`: a phone that hears none for a while reconnects."""
-    while True:
-        await asyncio.sleep(beat_s)
-        queue.put_nowait(("send", {"type": "beat"}))
 
 
 class SeatServer:

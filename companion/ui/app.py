@@ -35,6 +35,7 @@ class CompanionApp(App):
     lang = StringProperty("en")
     notice = StringProperty("")  # a problem the people should know about (font, database)
     sensor_text = StringProperty("")
+    phones_away = StringProperty("")  # the phones button's warning while a seat's phone is gone
     sensor_ok = BooleanProperty(False)
     cfg = ObjectProperty(None)
 
@@ -134,6 +135,7 @@ class CompanionApp(App):
         if problem:
             self.notice = f"{self.notice}  {problem}".strip()
         self.seats = server
+        server.room.listeners.append(self._phones_changed)
         if self.manager.current_screen is not None:  # a game opened before the server started
             self._seat_controller(self.manager.current_screen)
 
@@ -142,6 +144,11 @@ class CompanionApp(App):
         controller = getattr(screen, "controller", None)
         if self.seats is not None and controller is not None:
             self.seats.room.attach(controller)
+
+    def _phones_changed(self, *_) -> None:
+        from companion.ui.phones import away_label
+
+        self.phones_away = away_label(self.seats.room, lambda key: self.tr(key, self.lang))
 
     def show_phones(self) -> None:
         """The phones panel (every game screen's PhonesButton, widgets.kv) for the game on screen."""

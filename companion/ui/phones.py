@@ -1,12 +1,17 @@
 """The table's phones panel: the table's own Wi-Fi QR first when deploy/hotspot.sh made
 one, then the join QR (until every seat has a phone), each seat's phone and whether it is
-connected, and "release" to let a seat move to another phone.  The QR points at
+connected, and "release" to let a seat move to another phone.  A seat whose phone is
+gone says since when and offers, each behind a second tap, to play it at the table until
+its phone is back ("lend") or to release it for another phone: the table is never held
+hostage by a phone that left (issue 42).  The phones button on every game screen warns
+meanwhile (`away_label`).  The QR points at
 `seats.host` when config.yaml names one, else at this machine's LAN address; while the
 server still waits for its port, the panel says so in place of the invitation to scan."""
 
 from __future__ import annotations
 
 import io
+import time
 from pathlib import Path
 
 from kivy.app import App
@@ -17,6 +22,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
 from companion.seats.address import hotspot, lan_address, qr_png
+from companion.ui.widgets import Ask
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -34,12 +40,20 @@ def join_base(host: str, port: int) -> str:
     return f"http://{host}:{port}"
 
 
+def away_label(room, tr) -> str:
+    """The phones button's words while a seat's phone is gone and the table does not play
+    it ("電話！", in the warning colour: the panel says whose and since when), else ""."""
+    return tr("seats.phones_away") if set(room.away()) - room.lent else ""
+
+
 class SeatRow(BoxLayout):
     name = StringProperty("")
     state = StringProperty("")
     seat = ObjectProperty(None)
     panel = ObjectProperty(None)
     claimed = ObjectProperty(False)
+    away = BooleanProperty(False)  # its phone is gone and the table does not play it (it may)
+    detail = StringProperty("")  # since when its phone is gone, or that the table plays it meanwhile
 
 
 class PhonesPanel(ModalView):
@@ -83,11 +97,21 @@ class PhonesPanel(ModalView):
                     "seats.all_claimed" if room.game_id is not None else "seats.no_game_here"))
         rows = self.ids.rows
         rows.clear_widgets()
-        claimed = room.claimed()
+        claimed, away = room.claimed(), room.away()
         for seat in room.seats():
-            state = "seat_free" if seat not in claimed else "seat_online" if claimed[seat] else "seat_offline"
-            rows.add_widget(SeatRow(panel=self, seat=seat, claimed=seat in claimed, state=self.tr(f"seats.{state}"),
-                                    name=room.seat_name(seat).render(lambda k, **v: self.tr(k, **v))))
+            name = room.seat_name(seat).render(lambda k, **v: self.tr(k, **v))
+            state = ("seat_free" if seat not in claimed else "seat_online" if claimed[seat] else
+                     "seat_lent" if seat in room.lent else "seat_gone")
+            rows.add_widget(SeatRow(panel=self, seat=seat, claimed=seat in claimed, name=name, detail=self._detail(seat),
+                                    state=self.tr(f"seats.{state}"), away=seat in away and seat not in room.lent))
+
+    def _detail(self, seat: int) -> str:
+        """Since when a seat's phone is gone; "" while it is connected."""
+        since = self.room.away().get(seat)
+        if since is None:
+            return ""
+        return self.tr("seats.seat_away", since=time.strftime("%H:%M", time.localtime(since)),
+                       minutes=int((time.time() - since) // 60))
 
     def to_join(self) -> None:
         self.wifi_step, self._url = False, None
@@ -99,5 +123,9 @@ class PhonesPanel(ModalView):
         texture.mag_filter = texture.min_filter = "nearest"
         return texture
 
-    def release(self, seat: int) -> None:
-        self.room.release(seat)
+    def ask(self, seat: int, what: str) -> None:
+        """"lend" or "release" `seat`, once the table says yes (`self.asked`: the question open)."""
+        name = self.room.seat_name(seat).render(lambda k, **v: self.tr(k, **v))
+        self.asked = Ask(lambda: getattr(self.room, what)(seat), question=self.tr(f"seats.ask_{what}", name=name),
+                         yes=self.tr("seats.answer_yes"), no=self.tr("seats.cancel"))
+        self.asked.open()

@@ -77,6 +77,8 @@ def test_a_phone_joins_from_the_table_panel_and_plays_with_the_table(gui, page):
     shown = panel(gui)
     release = next(w for w in gui.widgets(shown) if getattr(w, "text", "") == "電話を解除" and not w.disabled)
     gui.tap(release)
+    assert room.claimed() == {0: True}  # asked first
+    gui.tap(shown.asked.ids.yes)
     until(gui, page, lambda: "解除" in page.locator("#notice").inner_text())
     assert room.claimed() == {}
     assert shown.qr is not None  # a free seat again: the QR is back
@@ -176,3 +178,69 @@ def test_with_the_tables_own_hotspot_the_wifi_qr_comes_first(gui, page, tmp_path
     gui.screenshot("table-phones-wifi-qr")
     gui.tap(shown.ids.wifi_next)
     assert not shown.wifi_step and "QR" in shown.message and shown.qr is not None
+
+
+def test_a_phone_gone_mid_game_never_holds_the_table_hostage(gui, page):
+    """Issue 42: Aki's phone goes while it places a 九九戦艦 fleet (the table may not act for a
+    phone's seat).  The table says so (its phones button, the panel: since when) and, each
+    behind a second tap, plays Aki's seat itself until the phone is back (which then has its
+    seat again, with what the table placed) or hands it to another phone (the old phone,
+    back again, is told)."""
+    from companion.play.controller import TABLE
+
+    gui.tap(gui.tile("kuku"))
+    kuku, app = gui.screen, gui.app
+    kuku.controller.act(TABLE, "choose", {"opponent": "2p"})
+    kuku.controller.act(TABLE, "start", ["Aki", "Ben"])
+    until(gui, page, lambda: app.seats is not None and app.seats.room.game_id is not None)
+    room, base = app.seats.room, f"http://127.0.0.1:{app.seats.port}"
+    page.goto(room.join_url(base))
+    until(gui, page, lambda: page.locator(".list button").count() == 3)
+    page.locator(".list button").nth(0).click()
+    until(gui, page, lambda: room.claimed() == {0: True} and page.locator(".keys.pad button").count() == 9)
+    phones = kuku.ids.cover_panel.ids.phones
+    assert kuku.ids.cover_panel.ids.button.disabled and phones.text == "電話"
+    context = page.context
+    idle = context.new_page()  # a blank tab to wait with
+    page.close()  # Aki's phone is gone (its socket closed; a silent one is cut after 8 s)
+    until(gui, idle, lambda: set(room.away()) == {0})
+    assert phones.text == "電話！" and kuku.ids.cover_panel.ids.button.disabled  # held, and said
+
+    gui.tap(phones)
+    gui.pump(0.2)
+    shown = panel(gui)
+    aki = list(reversed(shown.ids.rows.children))[0]
+    assert aki.state == "電話が切れています" and aki.away
+    assert aki.detail.startswith(time.strftime("%H:")) and "から (0 分)。" in aki.detail
+    gui.screenshot("table-phones-gone")
+    gui.tap(aki.ids.lend)
+    assert "を卓で打ちますか" in shown.asked.question and room.lent == set()  # asked first
+    gui.screenshot("table-phones-gone-ask")
+    gui.tap(shown.asked.ids.yes)
+    assert room.lent == {0} and phones.text == "電話"
+    shown.dismiss()
+    gui.pump(0.1)
+    until(gui, idle, lambda: kuku.stage == "place")  # the table may place Aki's fleet (the phone had begun)
+    gui.screenshot("table-kuku-lent-placing")
+    gui.tap_cell(kuku.grid, "9×9")
+    assert len(kuku.controller.session.state.fleets[0]) == 1  # placed at the table, kept
+
+    back = context.new_page()  # Aki's phone is back: its key brings its seat and the ship placed
+    back.goto(base + "/")
+    until(gui, back, lambda: room.claimed() == {0: True} and room.lent == set())
+    assert kuku.controller.remote == {0}
+    until(gui, back, lambda: back.locator(".keys.pad button").count() == 9)
+    assert "1" in back.locator("#who").inner_text()
+
+    back.close()
+    until(gui, idle, lambda: set(room.away()) == {0})
+    gui.tap(phones)
+    gui.pump(0.2)
+    shown = panel(gui)
+    gui.tap(list(reversed(shown.ids.rows.children))[0].ids.release)
+    assert "電話を解除しますか" in shown.asked.question and room.claimed() == {0: False}
+    gui.tap(shown.asked.ids.yes)
+    assert room.claimed() == {} and shown.qr is not None  # another phone may join by the QR
+    late = context.new_page()
+    late.goto(base + "/")
+    until(gui, late, lambda: "別の電話に渡しました" in late.locator("#status").inner_text())

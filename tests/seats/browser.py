@@ -73,8 +73,9 @@ class Table:
     def call(self, fn, *args):
         return self.thread.call(fn, *args)
 
-    def join_url(self) -> str:
-        return self.call(self.room.join_url, self.url)
+    def join_url(self, base: str | None = None) -> str:
+        """The QR's link; `base`: the same table reached another way (a `netem.Network`'s url)."""
+        return self.call(self.room.join_url, base or self.url)
 
     def stop(self) -> None:
         self.server.stop()

@@ -39,3 +39,23 @@ async def test_a_phone_told_why_the_rules_refuse_its_move_in_their_words(phones,
     assert refused == {"type": "refused", "code": "not_now", "id": 2, "text": "you already have a ship on 9×4"}
     assert controller.session.actions == actions
     assert [m["type"] for m in phone.received[-1:]] == ["refused"]  # no display nor "done" before it
+
+
+async def test_each_phone_is_told_what_its_own_screen_can_do(table):
+    """Issue 42 item 5: a phone's board takes no taps (its keypad does), and a phone has no
+    fleet to hide from anyone: its words say so; the table's stay as they were."""
+    controller, room = table
+    controller.hold_remote(frozenset({0, 1}))
+    for seat, (leader, normals) in {0: ("9×9", ["1×1", "5×5"]), 1: ("2×1", ["3×8", "7×7"])}.items():
+        for kind, cell in [("leader", leader)] + [("normal", cell) for cell in normals]:
+            controller.act(seat, "move", {"type": "place", "kind": kind, "cell": cell})
+        hide = next(o for o in controller.display(seat)["offers"] if o.kind == "hide")
+        assert hide.label.key == "kuku_ui.fleet_done_phone"  # 「置けた」, not 「置けた（かくす）」
+        controller.act(seat, "hide")
+    assert controller.stage() == "play"
+    mover = controller.session.state.to_move()
+    assert controller.display(mover)["status"].key == "kuku_ui.to_attack_keys"  # 「キーでマス…」
+    assert controller.display(1 - mover)["status"].key == "kuku_ui.to_attack_wait"
+    assert controller.display(TABLE)["status"].key == "kuku_ui.to_attack_phone"
+    controller.hold_remote(frozenset())
+    assert controller.display(TABLE)["status"].key == "kuku_ui.to_attack"

@@ -64,6 +64,9 @@ def test_two_phones_play_a_whole_battleship_game(browser, tmp_path):
                 assert status.key == "battleship_ui.phone_placing" and status.params["n"] == 3
                 red.shot("battleship-placing-ja")
                 assert_finger_sized(red)
+                red.page.locator(".zoomhead button").click()  # the whole sea, under its caption
+                captions = red.page.locator("#main .small").all_inner_texts()
+                assert "自分の海 (船を置く)" in captions and not any("攻撃記録" in x for x in captions)  # issue 42
         tap(blue, blue.page.locator('button[data-kind="random"]'))  # the whole fleet at random
         assert table.call(c.phase) == "shoot"
         secrets = {seat: table.call(c.session.state.secrets, seat) for seat in (0, 1)}

@@ -9,6 +9,7 @@ import pytest
 
 from companion.games.uttt.rules import move
 from companion.play.controller import TABLE
+from tests.seats.conftest import Phone
 
 pytestmark = pytest.mark.asyncio
 
@@ -90,7 +91,7 @@ async def test_release_on_the_table_frees_the_seat_and_tells_the_phone(phones, t
     assert (await red.next("refused"))["code"] == "released"
     assert room.claimed() == {}
     other = await phones()
-    assert (await other.ask({"type": "hello", "device": key}, "refused"))["code"] == "device_unknown"
+    assert (await other.ask({"type": "hello", "device": key}, "refused"))["code"] == "handed_over"  # told why, not "unknown"
     await other.ask({"type": "hello", "room": room.token}, "seats")
     assert (await other.ask({"type": "claim", "room": room.token, "seat": 0}))["type"] == "claimed"
 
@@ -305,8 +306,49 @@ async def test_the_page_and_its_words_are_served(phones, table):
 
 async def test_the_server_beats_so_that_a_phone_notices_a_dead_link(phones, table):
     phone = await phones(beat_s=0.05)
-    assert await phone.ws.receive_json(timeout=1) == {"type": "welcome", "beat_s": 0.05}
+    assert await phone.ws.receive_json(timeout=1) == {"type": "welcome", "beat_s": 0.05, "quiet_s": 8.0}
     assert await phone.ws.receive_json(timeout=1) == {"type": "beat"}
+
+
+async def test_a_silent_phone_is_cut_after_the_quiet_time_and_a_slow_one_is_not(phones, table):
+    """Issue 42: a socket whose pong is late is not closed (the old heartbeat closed one after
+    0.75 s); one that answers nothing at all (its link gone) is cut after `quiet_s`."""
+    import asyncio
+    import time
+
+    controller, room = table
+    await phones(beat_s=0.05, quiet_s=0.3)  # the server, with a short quiet time
+    red, key = await seated(phones, room, 0)
+    await red.ws.close()
+    client = phones.client()
+    headers = {"Origin": f"http://{client.host}:{client.port}"}
+    answering = Phone(await client.ws_connect("/ws", headers=headers))  # a browser answers pings:
+    reading = asyncio.create_task(_read_until_closed(answering.ws))  # aiohttp's client, while it reads
+    silent = Phone(await client.ws_connect("/ws", headers=headers, autoping=False))  # a phone gone
+    await silent.ask({"type": "hello", "device": key}, "display")
+    assert room.claimed() == {0: True}
+    start = time.monotonic()
+    while room.claimed()[0]:
+        assert time.monotonic() - start < 1.0, "a silent phone was not cut"
+        await asyncio.sleep(0.01)
+    assert time.monotonic() - start >= 0.3  # not before its quiet time (answering one's pings would be slow)
+    await asyncio.sleep(0.5)
+    assert not reading.done() and not answering.ws.closed
+    reading.cancel()
+
+
+async def _read_until_closed(ws):
+    from aiohttp import WSMsgType
+
+    while (message := await ws.receive()).type not in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.ERROR):
+        pass
+    return message
+
+
+async def test_a_page_asks_whether_the_table_is_there_over_plain_http(phones, table):
+    await phones()
+    alive = await phones.client().get("/alive")
+    assert alive.status == 204 and alive.headers["Cache-Control"] == "no-store"
 
 
 async def test_a_phone_waiting_with_its_key_joins_when_its_game_is_back_on_the_table(phones, table, store):
@@ -337,3 +379,32 @@ async def test_more_sockets_than_a_table_has_use_for_are_refused(phones, table):
     await first[0].ws.close()
     await first[1].ask({"type": "ping"}, "pong")  # the server has seen the close by now
     assert (await (await phones()).ask({"type": "ping"}))["type"] == "pong"
+
+
+async def test_the_table_plays_an_away_seat_until_its_phone_is_back_or_hands_it_over(phones, table, store):
+    """Issue 42: a phone gone does not hold the table hostage.  While it is away the room
+    says since when; the table may play its seat (the phone gets it back when it returns,
+    with every move made meanwhile), or hand it to another phone (the old one is told)."""
+    controller, room = table
+    red, key = await seated(phones, room, 0)
+    assert room.away() == {} and controller.remote == {0}
+    await red.ws.close()
+    await (await phones()).ask({"type": "ping"}, "pong")  # the server has seen the close by now
+    assert set(room.away()) == {0} and room.away()[0] <= store.clock()
+    assert controller.remote == {0}  # kept for its phone: the table may not play it yet
+    room.lend(0)
+    assert controller.remote == frozenset()
+    controller.act(TABLE, "cell", 40)  # the table plays red's move
+    back = await phones()
+    await back.ask({"type": "hello", "device": key}, "joined")
+    shown = await back.next("display")
+    assert shown["model"]["board"]["move_count"] == 1  # what it missed
+    assert controller.remote == {0} and room.away() == {} and room.lent == set()
+
+    await back.ws.close()
+    await (await phones()).ask({"type": "ping"}, "pong")
+    room.release(0)  # handed to another phone
+    assert room.claimed() == {} and room.away() == {}
+    late = await phones()
+    refused = await late.ask({"type": "hello", "device": key}, "refused")
+    assert refused["code"] == "handed_over" and "another phone" in refused["text"]

@@ -66,7 +66,8 @@ renderers.battleship = (m) => {
       button(t("whole_sea"), () => { quarter = null; draw(); })]));
     parts.push(zoomed(classOf, legal, (cell) => act("cell", cell)));
   } else {
-    parts.push(el("div", { className: "small", textContent: lines(m.sea.caption || "") }), seaPicture(classOf, tap));
+    const caption = placing ? t("your_sea_placing") : lines(m.sea.caption || ""); // the table's caption names the shots
+    parts.push(el("div", { className: "small", textContent: caption }), seaPicture(classOf, tap));
   }
   if (shooting && m.bottom) {
     parts.push(button(lines(m.bottom.label), () => act(m.bottom.kind), { disabled: !m.bottom.kind,

@@ -155,7 +155,8 @@ class KukuController(SetupStages, TwoSeatFlow):
             return []
         left, back = self.kinds_left(seat), [Offer("new", Text("kuku_ui.to_setup"))] if seat in self.at_table else []
         if self.kind(who, seat) is None:  # (back: the start panel, for a seat placing at the table)
-            return [Offer("hide", Text("kuku_ui.fleet_done"), seat)] + back
+            done = "kuku_ui.fleet_done_phone" if who == seat else "kuku_ui.fleet_done"  # a phone has nothing to hide
+            return [Offer("hide", Text(done), seat)] + back
         return [Offer("kind", seat=seat, choices=tuple(k for k in KINDS if left[k])),
                 Offer("cell", seat=seat, choices=CELLS), Offer("move", seat=seat)] + back
 

@@ -101,8 +101,11 @@ def _play(c, who, pad, board) -> dict:
     found = _turn(c, who, pad, board)
     board["aim"] = pad.entry if is_cell(pad.entry) else ""
     names, remaining = c.names, c.session.state.remaining()
-    status = "kuku_ui.to_attack_phone" if found["on_phone"] else "kuku_ui.to_attack"
-    return found | {"status": Text(status, {"player": names[found["status_seat"]]}),
+    mover = found["status_seat"]
+    status = ("kuku_ui.to_attack_phone" if found["on_phone"] else  # the table waits for a phone
+              "kuku_ui.to_attack" if who not in c.remote else  # a phone: its keypad only, or it waits
+              "kuku_ui.to_attack_keys" if who == mover else "kuku_ui.to_attack_wait")
+    return found | {"status": Text(status, {"player": names[mover]}),
                     "said": remaining_text(list(remaining), names)}
 
 

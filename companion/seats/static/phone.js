@@ -5,7 +5,7 @@ const $ = (s) => document.querySelector(s);
 const KEY = "companion.device", SEQ = "companion.seq", LANG = "companion.lang";
 const room = new URLSearchParams(location.hash.slice(1)).get("room");
 let lang = localStorage.getItem(LANG) || (navigator.language.startsWith("ja") ? "ja" : "en");
-let words = {}, ws = null, timer = 0, backoff = 250, heard = 0, beat = 1000;
+let words = {}, ws = null, timer = 0, heard = 0, beat = 1000;
 let pending = null, shown = null, seated = false, tried = false, retry = 0;
 
 const t = (key, values = {}) =>
@@ -24,40 +24,93 @@ function button(label, onclick, props = {}) {
 }
 
 async function loadWords() {
-  words = await (await fetch(`strings.json?lang=${lang}`)).json();
+  words = await (await timed(`strings.json?lang=${lang}`)).json();
   document.documentElement.lang = lang;
   $("#lang").textContent = words.language;
 }
 
-// the socket: reconnect with backoff, at once when visible again, after missed beats --
-// (the device key goes as a subprotocol too, so a returning phone finds its place kept)
-const BACKOFF_MAX = 500, CONNECT_MS = 1000, MISSED_BEATS = 2.5;
-function connect() {
+// the socket ------------------------------------------------------------------------
+// A lost socket is tried again after a jittered back-off (0.25 s doubling to BACKOFF_MAX,
+// back to 0.25 s once a socket opens), at once when the network is back, the page shown
+// again or back from the cache.  Each try first asks `alive` over plain HTTP: a browser
+// delays every new WebSocket by seconds after a run of failed ones (Chromium's throttle),
+// so sockets are opened only toward a table that answers.  An ask is given up just after
+// TCP has sent a lost SYN again (1 s) for a fresh one, so that a link back after a long
+// outage is found within about a second, or after three times the table's last answer
+// on a slower link (no ask runs beside it: Chromium would hand the next socket the
+// pending connection of a stale ask, waiting out TCP's resends).  A socket not open within its limit (CONNECT_MS, doubling to
+// CONNECT_MAX: never starved by the browser's delays) is given up for a new try; one
+// that heard nothing for the server's quiet time is taken for dead.  The device key goes
+// as a subprotocol too, so a returning phone finds its place kept.  Nothing is tried
+// while the browser knows it is offline, nor while another tab of this phone holds the
+// seat (`standby`: a tap takes it back).
+const BACKOFF_MS = 250, BACKOFF_MAX = 1000, CONNECT_MS = 2000, CONNECT_MAX = 16000, ASK_MS = 1200;
+let backoff = BACKOFF_MS, limit = CONNECT_MS, quiet = 8000, tries = 0, standby = false, probing = false;
+let asking = ASK_MS; // how long an ask may take: ASK_MS, or three times the table's last answer
+let farewell = ""; // why this phone has no seat any more (the table released it)
+
+function drop() {
+  if (ws) { ws.onopen = ws.onclose = ws.onmessage = null; ws.close(); ws = null; }
+}
+function later(ms) { clearTimeout(timer); timer = setTimeout(connect, ms); }
+function backOff() {
+  later(backoff * (0.5 + Math.random() / 2));
+  backoff = Math.min(backoff * 2, BACKOFF_MAX);
+}
+function wake() { // the network is back, the page shown again: try now unless a try is under way or the socket is fine
+  if (!tries || standby || probing || (ws && (ws.readyState === WebSocket.CONNECTING ||
+      (ws.readyState === WebSocket.OPEN && Date.now() - heard < 2 * beat)))) return;
+  backoff = BACKOFF_MS;
+  later(0);
+}
+async function timed(url, options = {}) { // fetch, and the link's pace learnt from its answer
+  const start = Date.now(), answer = await fetch(url, options);
+  asking = Math.max(ASK_MS, 3 * (Date.now() - start));
+  return answer;
+}
+async function alive() {
+  const stop = new AbortController(), given = setTimeout(() => stop.abort(), asking);
+  try { return (await timed("alive", { cache: "no-store", signal: stop.signal })).ok; }
+  catch { return false; }
+  finally { clearTimeout(given); }
+}
+async function connect() {
   clearTimeout(timer);
-  if (ws) { ws.onclose = ws.onmessage = null; ws.close(); }
+  drop();
+  if (standby || !navigator.onLine) return; // "online" tries again
+  if (!localStorage.getItem(KEY) && !room) { setStatus(farewell || t("scan")); return; } // nothing to show the table
+  const mine = ++tries;
+  probing = true;
+  const ok = await alive();
+  probing = false;
+  if (mine !== tries) return; // a newer try began meanwhile
+  if (ok) open(); else backOff();
+}
+function open() {
+  clearTimeout(timer);
   const device = localStorage.getItem(KEY);
-  ws = new WebSocket(`ws://${location.host}/ws`, device ? ["companion", `companion.key.${device}`] : ["companion"]);
-  const opening = ws;
-  setTimeout(() => { if (ws === opening && ws.readyState === WebSocket.CONNECTING) connect(); }, CONNECT_MS);
-  ws.onmessage = (e) => { heard = Date.now(); receive(JSON.parse(e.data)); };
-  ws.onclose = () => {
+  const socket = ws = new WebSocket(`ws://${location.host}/ws`, device ? ["companion", `companion.key.${device}`] : ["companion"]);
+  const given = setTimeout(() => {
+    if (ws === socket && socket.readyState === WebSocket.CONNECTING) { limit = Math.min(limit * 2, CONNECT_MAX); connect(); }
+  }, limit);
+  socket.onopen = () => { clearTimeout(given); limit = CONNECT_MS; heard = Date.now(); };
+  socket.onmessage = (e) => { heard = Date.now(); receive(JSON.parse(e.data)); };
+  socket.onclose = () => {
+    clearTimeout(given);
     ws = null;
     setStatus(t("offline"));
-    if (!localStorage.getItem(KEY) && !room) { setStatus(t("scan")); return; } // nothing to show the table
-    timer = setTimeout(connect, backoff * (0.5 + Math.random() / 2));
-    backoff = Math.min(backoff * 2, BACKOFF_MAX);
+    backOff();
   };
 }
 function send(message) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
 }
 setInterval(() => {
-  if (ws && ws.readyState === WebSocket.OPEN && Date.now() - heard > MISSED_BEATS * beat) connect();
+  if (ws && ws.readyState === WebSocket.OPEN && Date.now() - heard > quiet) { setStatus(t("offline")); connect(); }
 }, 250);
-document.addEventListener("visibilitychange", () => {
-  if (!document.hidden && (!ws || ws.readyState !== WebSocket.OPEN)) { backoff = 250; connect(); }
-});
-window.addEventListener("online", () => { backoff = 250; connect(); });
+document.addEventListener("visibilitychange", () => { if (!document.hidden) wake(); });
+for (const event of ["online", "pageshow", "focus"]) window.addEventListener(event, wake);
+document.addEventListener("resume", wake); // a frozen page (a sleeping phone) runs again
 window.addEventListener("hashchange", () => location.reload()); // another QR opened in this tab: its room
 
 function hello() {
@@ -69,7 +122,7 @@ function hello() {
 
 // messages from the table ----------------------------------------------------------
 const handlers = {
-  welcome(m) { beat = m.beat_s * 1000; backoff = 250; hello(); },
+  welcome(m) { beat = m.beat_s * 1000; quiet = (m.quiet_s || 2.5 * m.beat_s) * 1000; backoff = BACKOFF_MS; hello(); },
   seats(m) { chooseSeat(m.seats); },
   claimed(m) {
     localStorage.setItem(KEY, m.device);
@@ -89,9 +142,11 @@ const handlers = {
     ack(t("done"));
   },
   refused(m) {
+    if (m.code === "replaced") return elsewhere();
     if (pending && pending.id === m.id) { pending = null; ack(""); } // not "sending" any more: the notice says why
     notice(m.text);
-    if (m.code === "device_unknown" || m.code === "released") forget();
+    if (["device_unknown", "released", "handed_over"].includes(m.code)) forget();
+    if (m.code === "released" || m.code === "handed_over") { farewell = m.text; setStatus(m.text); return; }
     if (m.code === "device_unknown" || (m.code === "other_game" && room && !tried)) {
       tried = true; // a fresh QR after a finished game: choose a seat with its token
       if (room) send({ type: "hello", room, lang });
@@ -105,6 +160,19 @@ const handlers = {
   beat() {}, pong() {},
 };
 function receive(m) { (handlers[m.type] || (() => {}))(m); }
+function elsewhere() { // another tab of this phone took the seat: say so once, wait for a tap
+  standby = true;
+  clearTimeout(timer);
+  drop();
+  setStatus(t("other_tab"));
+  $("#main").replaceChildren(el("div", { className: "list" }, [button(t("play_here"), () => {
+    standby = false;
+    $("#main").replaceChildren();
+    setStatus(t("connecting"));
+    wake();
+  }, { id: "here" })]));
+  $("#actions").replaceChildren();
+}
 function forget() { localStorage.removeItem(KEY); seated = false; shown = null; $("#actions").replaceChildren(); }
 
 function act(kind, value = null) {
