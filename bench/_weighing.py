@@ -42,7 +42,7 @@ from companion.games.gunkan.pieces import default_table, pan_classes
 from companion.sensing.wire_faults import WireBlindFaults
 from companion.sensing.pipeline import NotStableError, Pipeline
 from companion.sensing.recording import Recorder, read_recording
-from companion.sensing.hands import FAMILIES, Transient
+from companion.sensing.hands import EVERY_FAMILY, FAMILIES, Transient
 from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
 
 TICK_S = 0.05  # the 軍艦将棋 screen's tick: it polls the seesaw and tells the controller this often
@@ -64,6 +64,12 @@ ODD_MARGIN_G = 0.08  # ...and keep this far from every band: a reading's noise a
 # very edge any scale's verdict is a coin toss: the edge is where the judge's answer changes)
 
 
+DRIFT = "drift"  # not a hand: a piece parked for minutes while a pan's zero moves, before the weighing
+PARK_S = (120.0, 900.0)  # how long the piece lies parked...
+DRIFT_G = 3.0  # ...while the pan's zero moves by up to this, either way (issue 44)
+CHOICES = tuple(EVERY_FAMILY) + (DRIFT,)
+
+
 def realism(noise_g: float, stress: bool, families: tuple[str, ...] = tuple(FAMILIES)) -> Realism:
     """No kinder than real hardware: every hand family, within what people do (or at its hard end)."""
     return Realism(noise_g=0.08 if stress else noise_g, spike_rate=0.01, drift_g=0.3, crosstalk_max=0.02,
@@ -77,6 +83,8 @@ class Rig:
                  families: tuple[str, ...] = tuple(FAMILIES), config: JudgeConfig = JudgeConfig()):
         self.rng = np.random.default_rng([seed, 0x5EE5A7])
         self.stress, self.pace = stress, pace
+        self.drift = DRIFT in families and 1.0 / len(families)  # the share of weighings after a drifting park
+        families = tuple(f for f in families if f != DRIFT) or tuple(FAMILIES)
         self.clock = ManualClock(0.0)
         signs = np.where(self.rng.random(2) < 0.5, -1.0, 1.0)  # some cells are wired reversed
         scales = tuple(float(s * self.rng.uniform(380.0, 900.0)) for s in signs)
@@ -89,6 +97,7 @@ class Rig:
         self.left_classes, self.right_classes = pan_classes(self.table)
         self.judge = Judge(self.left_classes, self.right_classes, config, rate_hz)
         self.recorder = None
+        self.drift_undo = None  # (the zero's move back, the pipeline's offsets before a park)
 
     def record(self, path: str, scenario: str) -> None:
         """From now on, save the stream and the weighings' events (after calibration: its result goes in the header)."""
@@ -107,8 +116,8 @@ class Rig:
         of the hand's first release).  Under stress a press peaks inside the band of the next
         heavier class."""
         hand = self.sim.draw_transient(self.rng)
-        while not first and FAMILIES[hand.family].first_only and any(
-                not FAMILIES[f].first_only for f in self.sim.realism.families):
+        while not first and EVERY_FAMILY[hand.family].first_only and any(
+                not EVERY_FAMILY[f].first_only for f in self.sim.realism.families):
             hand = self.sim.draw_transient(self.rng)
         groups = self.judge.groups[channel]
         mass = grams if piece is None else sum(self.table[p].mass_g for p in piece.split("+"))
@@ -223,6 +232,34 @@ class Rig:
                 last_out = max(last_out, float(grid[out].max()) + ORACLE_STEP_S)
         return last_out - letgo
 
+    def before_weighing(self) -> str | None:
+        """Under `--families drift`, some weighings (all, when drift alone is asked) come after a
+        piece was parked on a pan for minutes while that pan's zero moved by up to `DRIFT_G`, and
+        was then taken off; returns DRIFT for those (their family in the figures), else None.  The
+        zero and the pipeline's offsets are put back before the next weighing: each drift stands alone."""
+        if self.drift_undo is not None:
+            channel, grams, offsets = self.drift_undo
+            self.sim.move_zero(channel, -grams, self.clock(), 0.0)
+            self.pipeline.apply_calibration(offsets)
+            self.drift_undo = None
+        if not self.drift or self.rng.random() >= self.drift:
+            return None
+        channel = int(self.rng.integers(2))
+        classes = self.left_classes if channel == 0 else self.right_classes
+        piece = classes[self.rng.integers(len(classes))].name
+        start = self.clock() + 0.1
+        self.sim.place(channel, piece, at=start, transient=CALIBRATION_HAND)
+        self.run(start + 1.0)
+        park_s, grams = self.rng.uniform(*PARK_S), self.rng.uniform(-DRIFT_G, DRIFT_G)
+        self.sim.move_zero(channel, grams, self.clock(), park_s)
+        self.drift_undo = (channel, grams, self.pipeline.calibration())
+        self.clock.advance(park_s - 2.0)  # minutes unread: the simulator skips what lies beyond its backlog
+        self.run(self.clock() + 2.0)
+        self.event(self.clock(), "parked", pan=channel, piece=piece, park_s=round(park_s, 1), zero_g=round(grams, 3))
+        self.sim.remove(channel, at=self.clock() + 0.1)
+        self.run(self.clock() + self.rng.uniform(1.0, 3.0))
+        return DRIFT
+
     def clear(self, after: float) -> None:
         """People take their pieces back, then the pans rest empty for a moment."""
         t = after + self.rng.uniform(0.3, 0.8)
@@ -266,6 +303,7 @@ def battle(rig: Rig, odd: bool = False) -> dict:
     pieces = [(0, attacker, None), (1, defender, None)]
     if odd:
         pieces[odd_pan] = (odd_pan, None, rig.odd_grams(odd_pan))
+    condition = rig.before_weighing()
     judge.reset()
     rig.event(rig.clock(), "reset", scenario="battle")
     t1 = rig.clock() + rng.uniform(0.0, 0.3)
@@ -274,6 +312,7 @@ def battle(rig: Rig, odd: bool = False) -> dict:
     hands = [rig.place(*first[:2], at=t1, grams=first[2]),
              rig.place(*second[:2], at=t2, grams=second[2], first=False)]
     letgo, family, _ = max(hands)
+    family = condition or family
     released = max(h[2] for h in hands)  # the later of the two hands' first releases
     holds = Holds(letgo)
 
@@ -312,10 +351,12 @@ def identification(rig: Rig, odd: bool = False) -> dict:
     classes = rig.left_classes if channel == 0 else rig.right_classes
     piece = classes[rng.integers(len(classes))].name
     grams = rig.odd_grams(channel) if odd else None
+    condition = rig.before_weighing()
     judge.reset()
     rig.event(rig.clock(), "reset", scenario="identify")
     t0 = rig.clock() + rng.uniform(0.0, 0.3)
     letgo, family, released = rig.place(channel, None if odd else piece, at=t0, grams=grams)
+    family = condition or family
     holds = Holds(letgo)
 
     def ask(now):
@@ -474,8 +515,9 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
     parser.add_argument("--pace", choices=PACES, default="app",
                         help="ask the judge once per 50 ms screen tick, polling the seesaw then, as the app does"
                              " (default), or after every reading")
-    parser.add_argument("--families", nargs="+", choices=tuple(FAMILIES), default=tuple(FAMILIES),
-                        help="draw hands from these families only (default: every one)")
+    parser.add_argument("--families", "--family", nargs="+", choices=CHOICES, default=tuple(FAMILIES),
+                        help="draw hands from these families only (default: the default mix, hands.FAMILIES; the"
+                             " lingering hands and tables of hands.LINGERING, and drift, on their own)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--holds", action="store_true",
                         help="per family, the mean seconds after the let-go each reason held the answer back")

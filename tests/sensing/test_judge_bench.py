@@ -51,3 +51,17 @@ def test_a_run_with_a_setting_changed_judges_with_it_and_says_so():
     assert runs[True]["settings"] == {"sparse_confirm_s": 0.0}
     # at 10/s a first class waits sparse_confirm_s (1.6 s) unbroken: without it, sooner
     assert runs[True]["letgo_overhead_s"]["median"] < runs[False]["letgo_overhead_s"]["median"] - 1.0
+
+
+def test_the_drift_condition_leaves_a_pan_reading_its_moved_zero_and_puts_it_back_for_the_next_weighing():
+    from _weighing import DRIFT
+
+    rig = Rig(31 * 100_003, 10.0, families=(DRIFT,))
+    rig.calibrate()
+    assert rig.before_weighing() == DRIFT
+    channel, grams, _ = rig.drift_undo
+    assert abs(rig.pipeline.latest(channel).grams - grams) < 0.4  # the pan is empty: it reads the drift
+    rig.drift = 0.0  # no more parks: the next weighing only puts the zero back
+    assert rig.before_weighing() is None
+    rig.run(rig.clock() + 1.0)
+    assert abs(rig.pipeline.latest(channel).grams) < 0.4
