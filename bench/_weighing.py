@@ -39,6 +39,7 @@ import numpy as np
 from companion.sensing.calibration import Calibrator
 from companion.sensing.judge import BALANCED, LEFT, REWEIGH, RIGHT, Judge, JudgeConfig
 from companion.games.gunkan.pieces import default_table, pan_classes
+from companion.games.gunkan.seesaw import rezero_limit_g
 from companion.sensing.wire_faults import WireBlindFaults
 from companion.sensing.pipeline import NotStableError, Pipeline
 from companion.sensing.recording import Recorder, read_recording
@@ -236,14 +237,20 @@ class Rig:
         """Under `--families drift`, some weighings (all, when drift alone is asked) come after a
         piece was parked on a pan for minutes while that pan's zero moved by up to `DRIFT_G`, and
         was then taken off; returns DRIFT for those (their family in the figures), else None.  The
-        zero and the pipeline's offsets are put back before the next weighing: each drift stands alone."""
+        zero and the pipeline's offsets are put back before the next weighing: each drift stands alone.
+        Then, as the game does before each 勝負 (Seesaw.rezero), the empty pans are zeroed."""
         if self.drift_undo is not None:
             channel, grams, offsets = self.drift_undo
             self.sim.move_zero(channel, -grams, self.clock(), 0.0)
             self.pipeline.apply_calibration(offsets)
             self.drift_undo = None
-        if not self.drift or self.rng.random() >= self.drift:
-            return None
+            self.run(self.clock() + 0.5)  # read with the zero put back before anything is judged on it
+        condition = self.drift and self.rng.random() < self.drift and self.park()
+        self.pipeline.rezero(rezero_limit_g(self.table, self.judge.config))
+        return condition or None
+
+    def park(self) -> str:
+        """A piece parked for minutes while its pan's zero moves, then taken off (`before_weighing`)."""
         channel = int(self.rng.integers(2))
         classes = self.left_classes if channel == 0 else self.right_classes
         piece = classes[self.rng.integers(len(classes))].name

@@ -53,14 +53,18 @@ def test_a_run_with_a_setting_changed_judges_with_it_and_says_so():
     assert runs[True]["letgo_overhead_s"]["median"] < runs[False]["letgo_overhead_s"]["median"] - 1.0
 
 
-def test_the_drift_condition_leaves_a_pan_reading_its_moved_zero_and_puts_it_back_for_the_next_weighing():
+def test_the_drift_condition_moves_a_pans_zero_the_game_zeroes_it_and_it_is_put_back_for_the_next_weighing():
     from _weighing import DRIFT
 
-    rig = Rig(31 * 100_003, 10.0, families=(DRIFT,))
+    rig = Rig(31 * 100_003 + 3, 10.0, families=(DRIFT,))
     rig.calibrate()
     assert rig.before_weighing() == DRIFT
-    channel, grams, _ = rig.drift_undo
-    assert abs(rig.pipeline.latest(channel).grams - grams) < 0.4  # the pan is empty: it reads the drift
+    channel, grams, offsets = rig.drift_undo
+    assert abs(grams) > 1.0  # this seed's drift: the pan read it once the piece was off...
+    moved = rig.pipeline.channels[channel].offset - offsets["channels"][channel]["offset"]
+    assert moved / rig.pipeline.channels[channel].counts_per_gram == pytest.approx(grams, abs=0.7)  # and the slow 0.3 g wander
+    rig.run(rig.clock() + 0.5)
+    assert abs(rig.pipeline.latest(channel).grams) < 0.4  # ...until zeroed, as the game does before a 勝負
     rig.drift = 0.0  # no more parks: the next weighing only puts the zero back
     assert rig.before_weighing() is None
     rig.run(rig.clock() + 1.0)

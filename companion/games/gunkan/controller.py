@@ -23,6 +23,9 @@ Choices the brief left open:
 - after "re-weigh" or "take the counterweight off" no verdict comes until a piece
   was put on or taken off (`Weighing.changed`, seen in every reading).
 - Undo (after a yes) takes back every action since the last battle began.
+- before each 勝負 (the attack tap, the pans empty) each still pan is zeroed over the drift of
+  its zero, up to a few grams (`Seesaw.rezero`); a pan that reads further off holds the battle
+  back, and the screen asks to clear it and says why (`off_zero`).
 - On a simulated seesaw the display offers a virtual pieces tray (`tray`: the pan it
   opens on); it names pieces, so a renderer shows it only to the hand placing one.
 """
@@ -75,6 +78,7 @@ class GunkanController(Controller):
         self.weighing = False  # both pans loaded while a verdict is awaited
         self.question: str | None = None  # "undo" or "end" while the table is asked
         self.cue: tuple[int, str] | None = None  # (count, sound) of the latest sound to play
+        self.off_zero: tuple[int, ...] = ()  # pans that read too far from zero to be zeroed before a 勝負
         self._new_battle_state()
 
     @classmethod
@@ -189,8 +193,18 @@ class GunkanController(Controller):
         self.session = None
 
     def on_attack(self, who: Who, seat: int, value) -> None:
+        if self._zero_pans():
+            return
         self._new_battle_state()
         self._play([{"type": "battle", "attacker": seat}])
+
+    def _zero_pans(self) -> bool:
+        """Before a 勝負 both pans are empty: zero them over their drift.  True (the battle held
+        back, the players asked to clear the pans) when one reads too far from zero."""
+        self.off_zero = tuple(self.seesaw.rezero()) if self.seesaw is not None else ()
+        if self.off_zero:
+            self._sound("reweigh")
+        return bool(self.off_zero)
 
     def on_declare(self, who: Who, seat: int, kind: str) -> None:
         self._play([{"type": "declare", "kind": kind}])
@@ -256,6 +270,8 @@ class GunkanController(Controller):
         judging = phase == "weigh" or (self.identify and phase in ("declare", "identify"))
         if not judging:
             self.weighing = False
+            if self.off_zero:  # cleared since? try again, and take the notice down once it zeroes
+                self.off_zero = tuple(self.seesaw.rezero())
             return
         if self.await_change:
             if weighing.changed:
@@ -331,7 +347,7 @@ class GunkanController(Controller):
 
     def _shown(self) -> tuple:
         """What a weighing may change on a display."""
-        return (self.stage(), self.pans, self.weighing, self.notice, self.await_change, self.cue,
+        return (self.stage(), self.pans, self.weighing, self.notice, self.await_change, self.cue, self.off_zero,
                 self.session and len(self.session.actions))
 
     # display ----------------------------------------------------------------------------
