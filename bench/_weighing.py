@@ -49,8 +49,8 @@ from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
 TICK_S = 0.05  # the 軍艦将棋 screen's tick: it polls the seesaw and tells the controller this often
 CHUNK_S = 0.1  # how often the rig polls the source when it asks after every reading
 PACES = ("app", "reading")  # ask once per screen tick (the app's path) or after every reading
-TIMEOUT_S = 8.0  # no verdict this long after the last piece landed: counted as a reweigh (a slow
-# release takes up to 5 s)
+TIMEOUT_S = 15.0  # no verdict this long after the last piece landed: counted as a reweigh (a slow release
+# or a resting finger takes up to 5 s, a swaying table as long; then, read 10 times a second, a first class holds 5.2 s)
 ORACLE_SPAN_S = 8.0
 WINDOW_S = 0.1  # `window_floor_s`: both noiseless signals this long inside their bands
 ORACLE_STEP_S = 0.002

@@ -47,6 +47,9 @@ from companion.store import Store
 SEATS = (0, 1)
 VERDICT_SOUNDS = {"both_destroyed_by_mine": "explosion", "mine_cleared": "explosion", "port_captured": "fanfare"}
 REDO_KEYS = {"counterweight_not_allowed": "gunkan_ui.counterweight_refused", "not_a_ship": "gunkan_ui.not_a_ship"}
+# while a verdict is awaited, what the screen says the judge waits for (its verdict's reason)
+WAIT_NOTES = {"swaying": "table_shaking", "confirming": "hands_off", "changed": "hands_off", "held": "hands_off",
+              "rising": "hands_off"}
 END_KINDS = {"resign": lambda s: {"type": "resign", "seat": s},
              "no_moves": lambda s: {"type": "no_moves", "seat": s},
              "all_gone": lambda s: {"type": "all_ships_gone", "seats": [s]}}
@@ -76,6 +79,7 @@ class GunkanController(Controller):
         self.store, self.seesaw, self.virtual = store, seesaw, virtual
         self.pans: tuple[PanStatus, PanStatus] = Weighing().pans
         self.weighing = False  # both pans loaded while a verdict is awaited
+        self.wait_note: str | None = None  # meanwhile, what the judge waits for (WAIT_NOTES): shown
         self.question: str | None = None  # "undo" or "end" while the table is asked
         self.cue: tuple[int, str] | None = None  # (count, sound) of the latest sound to play
         self.off_zero: tuple[int, ...] = ()  # pans that read too far from zero to be zeroed before a 勝負
@@ -269,7 +273,7 @@ class GunkanController(Controller):
         phase = self.state.phase if self.session else None
         judging = phase == "weigh" or (self.identify and phase in ("declare", "identify"))
         if not judging:
-            self.weighing = False
+            self.weighing, self.wait_note = False, None
             if self.off_zero:  # cleared since? try again, and take the notice down once it zeroes
                 self.off_zero = tuple(self.seesaw.rezero())
             return
@@ -280,9 +284,11 @@ class GunkanController(Controller):
                 self.notice = self._reweigh_key()
             return
         self.weighing = all(p.kind not in (EMPTY, REFUSED) for p in weighing.pans)
-        if self.weighing and weighing.verdict is not None and weighing.verdict.final:
+        verdict = weighing.verdict
+        self.wait_note = WAIT_NOTES.get(verdict.reason) if self.weighing and verdict is not None else None
+        if self.weighing and verdict is not None and verdict.final:
             self.weighing = False
-            self._verdict(weighing.verdict)
+            self._verdict(verdict)
 
     def _verdict(self, verdict: Verdict) -> None:
         if not self.identify:
@@ -347,7 +353,8 @@ class GunkanController(Controller):
 
     def _shown(self) -> tuple:
         """What a weighing may change on a display."""
-        return (self.stage(), self.pans, self.weighing, self.notice, self.await_change, self.cue, self.off_zero,
+        return (self.stage(), self.pans, self.weighing, self.wait_note, self.notice, self.await_change, self.cue,
+                self.off_zero,
                 self.session and len(self.session.actions))
 
     # display ----------------------------------------------------------------------------

@@ -133,7 +133,7 @@ def _battle_prompt(c, view: dict) -> tuple[Text, str]:
     if refused is not None:
         return Text(f"gunkan_ui.refused.{refused.reason}"), "warn"
     if c.weighing:
-        return Text("gunkan_ui.weighing"), "gold"
+        return Text(f"gunkan_ui.{c.wait_note or 'weighing'}"), "warn" if c.wait_note == "table_shaking" else "gold"
     return Text("gunkan_ui.place_both"), tone
 
 

@@ -596,3 +596,20 @@ def test_after_the_verdict_a_pan_weighing_like_no_piece_is_named_not_just_take_y
     assert words(c.display(TABLE)["prompt"]) == "皿から駒を下ろしてください"
     act(c, TABLE, "weighing", Weighing((PanStatus(EMPTY), PanStatus(LOADED, MISFIT))))
     assert c.stage() == "verdict" and words(c.display(TABLE)["prompt"]).startswith("右の皿が空になっていません")
+
+
+@pytest.mark.parametrize("reason, ja, en", [("confirming", "手を離してください", "Hands off the pans"),
+                                            ("held", "手を離してください", "Hands off the pans"),
+                                            ("swaying", "テーブルが揺れています", "The table is shaking"),
+                                            ("curved", "計量中…", "Weighing…")])
+def test_while_the_verdict_waits_the_screen_says_what_for(store, reason, ja, en):
+    c = GunkanController.open(store, seesaw=FakeSeesaw())
+    act(c, TABLE, "mode", "seesaw")
+    act(c, TABLE, "attack", 0)
+    act(c, 1, "declare", "ship")
+    act(c, TABLE, "counterweight", "off")
+    weigh(c, Verdict("unstable", 1.0, reason=reason))
+    prompt = c.display(TABLE)["prompt"]
+    assert (words(prompt), words(prompt, "en")) == (ja, en)
+    weigh(c, Verdict(LEFT, 1.5))
+    assert last(c) == "attacker_wins" and c.wait_note is None

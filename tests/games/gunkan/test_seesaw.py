@@ -25,7 +25,7 @@ class Rig:
             self.clock.advance(0.05)
             self.seesaw.poll()
 
-    def weigh(self, left, right, timeout=5.0):
+    def weigh(self, left, right, timeout=9.0):  # read 10 times a second, a first class holds 5.2 s
         self.seesaw.reset()
         for piece in left.split(","):
             self.sim.place(0, piece)
