@@ -71,17 +71,20 @@ DRIFT_G = 3.0  # ...while the pan's zero moves by up to this, either way (issue 
 CHOICES = tuple(EVERY_FAMILY) + (DRIFT,)
 
 
-def realism(noise_g: float, stress: bool, families: tuple[str, ...] = tuple(FAMILIES)) -> Realism:
-    """No kinder than real hardware: every hand family, within what people do (or at its hard end)."""
+def realism(noise_g: float, stress: bool, families: tuple[str, ...] = tuple(FAMILIES),
+            tremor_g: float | None = None) -> Realism:
+    """No kinder than real hardware: every hand family, within what people do (or at its hard end);
+    `tremor_g`: every hand's tremor at this rms instead of the premise's 0.1-0.5 g (docs/judge.md)."""
     return Realism(noise_g=0.08 if stress else noise_g, spike_rate=0.01, drift_g=0.3, crosstalk_max=0.02,
-                   families=families, hard=stress)
+                   families=families, hard=stress, tremor_g=None if tremor_g is None else (tremor_g, tremor_g))
 
 
 class Rig:
     """A simulated seesaw wired to the app's pipeline and judge, on a manual clock."""
 
     def __init__(self, seed: int, rate_hz: float, stress: bool = False, blind: float = 0.0, pace: str = "app",
-                 families: tuple[str, ...] = tuple(FAMILIES), config: JudgeConfig = JudgeConfig()):
+                 families: tuple[str, ...] = tuple(FAMILIES), config: JudgeConfig = JudgeConfig(),
+                 tremor_g: float | None = None):
         self.rng = np.random.default_rng([seed, 0x5EE5A7])
         self.stress, self.pace = stress, pace
         self.drift = DRIFT in families and 1.0 / len(families)  # the share of weighings after a drifting park
@@ -90,7 +93,7 @@ class Rig:
         signs = np.where(self.rng.random(2) < 0.5, -1.0, 1.0)  # some cells are wired reversed
         scales = tuple(float(s * self.rng.uniform(380.0, 900.0)) for s in signs)
         noise = float(self.rng.uniform(0.05, 0.08))  # the hardware's: the same all session
-        self.sim = SimulatedSeesaw(seed, rate_hz, self.clock, realism(noise, stress, families), counts_per_gram=scales,
+        self.sim = SimulatedSeesaw(seed, rate_hz, self.clock, realism(noise, stress, families, tremor_g), counts_per_gram=scales,
                                    table=default_table())
         self.poll = WireBlindFaults(self.sim.poll, blind, random.Random(seed)) if blind else self.sim.poll
         self.pipeline = Pipeline(2, rate_hz)
@@ -414,8 +417,8 @@ SCENARIOS = {"battle": battle, "identify": identification}
 
 
 def session(job: tuple) -> list[dict]:
-    scenario, seed, count, rate_hz, stress, odd, blind, record_dir, pace, families, settings = job
-    rig = Rig(seed, rate_hz, stress, blind, pace, families, JudgeConfig(**settings))
+    scenario, seed, count, rate_hz, stress, odd, blind, record_dir, pace, families, settings, tremor_g = job
+    rig = Rig(seed, rate_hz, stress, blind, pace, families, JudgeConfig(**settings), tremor_g)
     rig.calibrate()
     if record_dir:
         name = f"{scenario}-{rate_hz:g}hz{'-stress' if stress else ''}{'-odd' if odd else ''}-{seed}.jsonl.gz"
@@ -499,7 +502,7 @@ def run_sessions(scenario: str, args: argparse.Namespace) -> list[dict]:
         return [r for path in args.replay for r in replay(path, args.set)]
     total, workers = args.count, args.workers
     jobs = [(scenario, args.seed * 100_003 + i, min(PER_SESSION, total - i * PER_SESSION), args.rate, args.stress,
-             args.odd, args.blind, args.record, args.pace, tuple(args.families), args.set) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
+             args.odd, args.blind, args.record, args.pace, tuple(args.families), args.set, args.tremor_g) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
     if workers <= 1:
         results = [session(job) for job in jobs]
     else:
@@ -525,6 +528,8 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
     parser.add_argument("--families", "--family", nargs="+", choices=CHOICES, default=tuple(FAMILIES),
                         help="draw hands from these families only (default: the default mix, hands.FAMILIES; the"
                              " lingering hands and tables of hands.LINGERING, and drift, on their own)")
+    parser.add_argument("--tremor-g", type=float, metavar="GRAMS",
+                        help="every hand's tremor at this rms (default: the premise's 0.1-0.5 g; docs/judge.md)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--holds", action="store_true",
                         help="per family, the mean seconds after the let-go each reason held the answer back")
@@ -564,7 +569,7 @@ def run_header(args: argparse.Namespace) -> dict:
     if args.replay:
         return {"replayed": [os.path.basename(f) for f in args.replay], **changed}
     return {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "blind": args.blind, "seed": args.seed,
-            "pace": args.pace, **changed}
+            "pace": args.pace, **({"tremor_g": args.tremor_g} if args.tremor_g is not None else {}), **changed}
 
 
 def holds_figures(results: list[dict]) -> dict:

@@ -107,11 +107,13 @@ class HandFamily:
     sway_hz: tuple[float, float] = (3.0, 1.0)  # ...at this frequency...
     sway_s: tuple[float, float] = (0.0, 0.0)  # ...from before the placement until this long after the let-go
 
-    def draw(self, rng: np.random.Generator, name: str, hard: bool) -> Transient:
+    def draw(self, rng: np.random.Generator, name: str, hard: bool,
+             tremor_g: tuple[float, float] = TREMOR_G) -> Transient:
+        """A hand of this family; `tremor_g`: the (easy, hard) ends its tremor is drawn from."""
         def pick(span: tuple[float, float]) -> float:
             return _pick(rng, span, hard)
 
-        tremor = (pick(TREMOR_G), float(rng.uniform(*TREMOR_HZ))) if self.tremor else (0.0, 10.0)
+        tremor = (pick(tremor_g), float(rng.uniform(*TREMOR_HZ))) if self.tremor else (0.0, 10.0)
         return Transient(overshoot=pick(self.overshoot), rise_s=pick(self.rise_s), release_s=pick(self.release_s),
                          ring=pick(self.ring), ring_hz=pick(self.ring_hz), ring_decay_s=pick(self.ring_decay_s),
                          touch_after_s=pick(self.touch_after_s), touch=pick(self.touch), touch_s=pick(self.touch_s),

@@ -167,7 +167,7 @@ class SimulatedSeesaw(WeightSource):
         r = self.realism
         if not lifting and (r.families != ("press",) or r.hard):
             name = r.families[int(rng.integers(len(r.families)))]
-            return EVERY_FAMILY[name].draw(rng, name, r.hard)
+            return EVERY_FAMILY[name].draw(rng, name, r.hard, *(() if r.tremor_g is None else (r.tremor_g,)))
         return Transient(
             overshoot=0.0 if lifting else float(rng.uniform(0.0, r.overshoot_max)),
             rise_s=_uniform(rng, r.lift_s if lifting else r.rise_s),

@@ -230,3 +230,9 @@ def test_a_zero_moved_under_a_parked_piece_stays_moved_after_the_piece_is_gone()
     sim.poll()
     clock.advance(0.5)
     assert np.median([s.raw / 500.0 for s in sim.poll() if s.channel == 1]) == pytest.approx(1.2, abs=0.02)
+
+
+def test_the_tremor_drawn_can_be_set_below_the_premise():
+    sim = SimulatedSeesaw(clock=ManualClock(), realism=Realism(families=("finger_linger",), tremor_g=(0.05, 0.05)))
+    rng = np.random.default_rng(1)
+    assert {sim.draw_transient(rng).tremor_g for _ in range(20)} == {0.05}
