@@ -326,27 +326,6 @@ def quiet(t: Sequence[float], samples: Sequence[float], sigma: float, cfg: Judge
             and sum(r * r for r in resid) <= sigma * sigma * dof * chi2_limit(dof, cfg.quiet_z))
 
 
-def swaying(a: Trail, b: Trail, sigmas: tuple[float, float], cfg: JudgeConfig) -> bool:
-    """Whether both pans sway together (someone leaning on the table): over the last
-    `sway_window_s`, each pan's readings stray from their mean by `sway_sigmas` times its noise
-    (rms), and the two move alike (correlation at least `sway_correlation`; a hand or a pan's own
-    ringing moves one pan, a table's swaying both)."""
-    now = min(a.t[-1], b.t[-1]) if a.t and b.t else None
-    if now is None or a.t[0] > now - cfg.sway_window_s or b.t[0] > now - cfg.sway_window_s:
-        return False
-    ka, kb = a.since(now - cfg.sway_window_s), b.since(now - cfg.sway_window_s)
-    ta, ga = np.asarray(a.t[ka:]), np.asarray(a.grams[ka:])  # not the median of 5: read 10 times a second
-    if len(ta) < cfg.min_samples:  # it would flatten a 2 Hz swing
-        return False
-    ga = ga - ga.mean()
-    gb = np.interp(ta, b.t[kb:], b.grams[kb:])
-    gb = gb - gb.mean()
-    ra, rb = float(np.sqrt(np.mean(ga * ga))), float(np.sqrt(np.mean(gb * gb)))
-    if ra < cfg.sway_sigmas * max(cfg.noise_floor_g, sigmas[0]) or rb < cfg.sway_sigmas * max(cfg.noise_floor_g, sigmas[1]):
-        return False
-    return float(np.mean(ga * gb)) >= cfg.sway_correlation * ra * rb
-
-
 def tremor(trail: Trail, sigma: float, cfg: JudgeConfig) -> Tremor:
     """Whether a hand still touches the piece: an oscillation at the 8-12 Hz of physiological
     tremor, well above the noise `sigma`, that does not die away as a pan's ringing or a knock's

@@ -54,8 +54,9 @@ from typing import Callable, Iterable
 
 from companion.sensing.classes import AMBIGUOUS, ClassGroup, PieceClass, build_groups  # noqa: F401  (AMBIGUOUS: callers take it from here)
 from companion.sensing.hand_watch import HandWatch
-from companion.sensing.fits import Estimate, NoiseMeter, Trail, Tremor, estimate, landing, quiet, rising, swaying, tremor
+from companion.sensing.fits import Estimate, NoiseMeter, Trail, Tremor, estimate, landing, quiet, rising, tremor
 from companion.sensing.judge_config import JudgeConfig
+from companion.sensing.sway_watch import SwayWatch
 from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD, Reading
 
 LEFT, RIGHT, BALANCED, REWEIGH = "left", "right", "balanced", "reweigh"
@@ -63,7 +64,6 @@ WAITING, UNSTABLE, REFUSED = "waiting", "unstable", "refused"
 FINAL = frozenset({LEFT, RIGHT, BALANCED, REWEIGH})
 MISFIT = ""  # what a pan showed when its still weight fitted no class
 EMPTIED_READINGS = 3  # readings in a row under half the lightest class: the pan was emptied
-SWAY_LOOK_S = 0.1  # how often the judge looks whether the table sways
 
 
 @dataclass(frozen=True)
@@ -129,8 +129,7 @@ class Judge:
         self._changing: list[tuple[str, float] | None] = [None, None]  # another class, since when
         self._empty_run = [0, 0]  # readings in a row under the empty threshold
         self._noise = [NoiseMeter(config, rate_hz) for _ in range(2)]
-        self._sway: tuple[float, float] | None = None  # (since, last seen) both pans swaying together
-        self._sway_looked = -math.inf
+        self._sway = SwayWatch(config)  # both pans swaying together
 
     def _fits_groups(self, groups: list[ClassGroup], empty: float) -> Callable[[Estimate], bool]:
         return lambda est: est.high < empty or any(g.fits(est.low, est.high) for g in groups)
@@ -152,7 +151,7 @@ class Judge:
         self._unfit_since = [None, None]
         self._seen = [None, None]
         self._changing = [None, None]
-        self._sway = None
+        self._sway.reset()
 
     def feed(self, reading: Reading) -> None:
         """Take one reading: the pan it belongs to is judged at it, and the battle with it."""
@@ -165,7 +164,7 @@ class Judge:
             if state.kind in ("class", REWEIGH) and self._first[ch] is None:
                 self._first[ch] = (reading.t, state)
             if self._verdict is None:
-                self._watch_sway(reading.t)
+                self._sway.feed(reading.t, self._windows, self._empty_g, (self.noise_g(0), self.noise_g(1)))
                 verdict = self._combine(reading.t)
                 if verdict.final:
                     self._verdict = verdict
@@ -184,25 +183,6 @@ class Judge:
                 self._forget(ch)
         else:
             self._empty_run[ch] = 0
-
-    def _watch_sway(self, now: float) -> None:
-        """Whether the table sways under both loaded pans (fits.swaying), looked at every
-        `SWAY_LOOK_S`: since when, seen again within `sway_gap_s`."""
-        cfg = self.config
-        if now - self._sway_looked < SWAY_LOOK_S:
-            return
-        self._sway_looked = now
-        loaded = all(w and w.g[-1] >= empty for w, empty in zip(self._windows, self._empty_g))
-        if loaded and swaying(*self._windows, (self.noise_g(0), self.noise_g(1)), cfg):
-            since = self._sway[0] if self._sway and now - self._sway[1] <= cfg.sway_gap_s else now
-            self._sway = (since, now)
-        elif self._sway and now - self._sway[1] > cfg.sway_gap_s:
-            self._sway = None
-
-    def _swayed(self, now: float | None) -> bool:
-        """Whether the table has swayed under both pans for `sway_notice_s` and sways still."""
-        sway, cfg = self._sway, self.config
-        return bool(sway) and now is not None and now - sway[0] >= cfg.sway_notice_s and now - sway[1] <= cfg.sway_gap_s
 
     def _forget(self, channel: int) -> None:
         """The pan was emptied: the class it showed, a change under way, a misfit and the
@@ -320,10 +300,8 @@ class Judge:
             self._unfit_since[channel] = since = now
         if now - since >= self.config.misfit_after_s and self._seen[channel] is None:
             self._seen[channel] = MISFIT  # a class fitted later, without emptying, is a change
-        wait = self.config.reweigh_after_s
-        if self._sparse(channel):  # a finger resting on the piece may be what does not fit
-            wait = max(wait, self.config.sparse_confirm_s)
-        if now - since >= wait:
+        sparse_wait = self.config.sparse_confirm_s if self._sparse(channel) else 0.0  # a finger may rest on it
+        if now - since >= max(self.config.reweigh_after_s, sparse_wait):
             return PanState(REWEIGH, reason="between_classes")
         return PanState(UNSTABLE, reason="settling")
 
@@ -336,10 +314,8 @@ class Judge:
         first class (after a misfit too) must hold for `sparse_confirm_s`."""
         self._unfit_since[channel] = None
         seen = self._seen[channel]
-        if self._sparse(channel) and seen in (None, MISFIT):
-            hold = self.config.sparse_confirm_s
-        else:
-            hold = 0.0 if seen is None else self.config.confirm_s
+        sparse_first = self._sparse(channel) and seen in (None, MISFIT)
+        hold = self.config.sparse_confirm_s if sparse_first else 0.0 if seen is None else self.config.confirm_s
         if seen != group.name and hold > 0:
             now = self._windows[channel][-1].t
             changing = self._changing[channel]
@@ -413,7 +389,7 @@ class Judge:
         for kind in (REFUSED, UNSTABLE, WAITING, REWEIGH):
             for p in pans:
                 if p.kind == kind:
-                    return Verdict(kind, t, reason="swaying" if kind == UNSTABLE and self._swayed(t) else p.reason)
+                    return Verdict(kind, t, reason="swaying" if kind == UNSTABLE and self._sway.swayed(t) else p.reason)
         left, right = pans[0].group, pans[1].group
         if left.overlaps(right):
             kind = BALANCED

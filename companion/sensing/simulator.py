@@ -16,9 +16,12 @@ calibration matter.  Everything random comes from the seed: the same seed and
 the same calls give the same samples, however often `poll()` is called.
 Time comes from an injected clock; `poll()` computes samples up to `clock()`.
 
-Hands come in families (`hands.FAMILIES`, and `hands.LINGERING` outside the default mix); `Realism.families` says which are
-drawn and `Realism.hard` draws the hard end of every range (the benchmarks'
-stress set).  A table bump (`bump()`) shakes both pans at once.
+Hands come in families (`hands.FAMILIES`, and `hands.LINGERING` outside the default
+mix); `Realism.families` says which are drawn and `Realism.hard` draws the hard end of
+every range (the benchmarks' stress set).  A table bump or sway (`bump()`) shakes both
+pans at once; `move_zero` moves a pan's zero for good.  Just over 400 lines: one seesaw's
+signal, load by load through the chip to the counts, behind one WeightSource (the hands,
+the filter, the pans' mechanics and the ranges drawn are in their own modules).
 """
 
 from __future__ import annotations
