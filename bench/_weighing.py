@@ -12,7 +12,10 @@ reading at a time, on the app's own path: the seesaw polled and the judge asked 
 per 50 ms screen tick (`--pace reading`: after every reading; the judge is a fold, so
 both see the same verdicts).  A verdict's time is the time of the reading that settled
 it; `screen_delay_s` how much later the screen's tick saw it.
-The judge sees the readings only, never a hand's parameters.
+The judge sees the readings only, never a hand's parameters.  Issue 44's hands and tables
+(hands.LINGERING) and `drift` (a piece parked for minutes while its pan's zero moves, then taken
+off) are drawn only when named with `--families`; before every weighing the empty pans are
+zeroed as the game does before a 勝負 (Seesaw.rezero).
 
 The yardstick is the hand: `letgo_overhead_s` is the verdict's time minus the
 moment the last hand let go (the end of its release, or of a straightening
