@@ -12,7 +12,10 @@ reading at a time, on the app's own path: the seesaw polled and the judge asked 
 per 50 ms screen tick (`--pace reading`: after every reading; the judge is a fold, so
 both see the same verdicts).  A verdict's time is the time of the reading that settled
 it; `screen_delay_s` how much later the screen's tick saw it.
-The judge sees the readings only, never a hand's parameters.
+The judge sees the readings only, never a hand's parameters.  Issue 44's hands and tables
+(hands.LINGERING) and `drift` (a piece parked for minutes while its pan's zero moves, then taken
+off) are drawn only when named with `--families`; before every weighing the empty pans are
+zeroed as the game does before a 勝負 (Seesaw.rezero).
 
 The yardstick is the hand: `letgo_overhead_s` is the verdict's time minus the
 moment the last hand let go (the end of its release, or of a straightening
@@ -39,17 +42,18 @@ import numpy as np
 from companion.sensing.calibration import Calibrator
 from companion.sensing.judge import BALANCED, LEFT, REWEIGH, RIGHT, Judge, JudgeConfig
 from companion.games.gunkan.pieces import default_table, pan_classes
+from companion.games.gunkan.seesaw import rezero_limit_g
 from companion.sensing.wire_faults import WireBlindFaults
 from companion.sensing.pipeline import NotStableError, Pipeline
 from companion.sensing.recording import Recorder, read_recording
-from companion.sensing.hands import FAMILIES, Transient
+from companion.sensing.hands import EVERY_FAMILY, FAMILIES, Transient
 from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
 
 TICK_S = 0.05  # the 軍艦将棋 screen's tick: it polls the seesaw and tells the controller this often
 CHUNK_S = 0.1  # how often the rig polls the source when it asks after every reading
 PACES = ("app", "reading")  # ask once per screen tick (the app's path) or after every reading
-TIMEOUT_S = 8.0  # no verdict this long after the last piece landed: counted as a reweigh (a slow
-# release takes up to 5 s)
+TIMEOUT_S = 15.0  # no verdict this long after the last piece landed: counted as a reweigh (a slow release
+# or a resting finger takes up to 5 s, a swaying table as long; then, read 10 times a second, a first class holds 5.2 s)
 ORACLE_SPAN_S = 8.0
 WINDOW_S = 0.1  # `window_floor_s`: both noiseless signals this long inside their bands
 ORACLE_STEP_S = 0.002
@@ -64,24 +68,35 @@ ODD_MARGIN_G = 0.08  # ...and keep this far from every band: a reading's noise a
 # very edge any scale's verdict is a coin toss: the edge is where the judge's answer changes)
 
 
-def realism(noise_g: float, stress: bool, families: tuple[str, ...] = tuple(FAMILIES)) -> Realism:
-    """No kinder than real hardware: every hand family, within what people do (or at its hard end)."""
+DRIFT = "drift"  # not a hand: a piece parked for minutes while a pan's zero moves, before the weighing
+PARK_S = (120.0, 900.0)  # how long the piece lies parked...
+DRIFT_G = 3.0  # ...while the pan's zero moves by up to this, either way (issue 44)
+CHOICES = tuple(EVERY_FAMILY) + (DRIFT,)
+
+
+def realism(noise_g: float, stress: bool, families: tuple[str, ...] = tuple(FAMILIES),
+            tremor_g: float | None = None) -> Realism:
+    """No kinder than real hardware: every hand family, within what people do (or at its hard end);
+    `tremor_g`: every hand's tremor at this rms instead of the premise's 0.1-0.5 g (docs/judge.md)."""
     return Realism(noise_g=0.08 if stress else noise_g, spike_rate=0.01, drift_g=0.3, crosstalk_max=0.02,
-                   families=families, hard=stress)
+                   families=families, hard=stress, tremor_g=None if tremor_g is None else (tremor_g, tremor_g))
 
 
 class Rig:
     """A simulated seesaw wired to the app's pipeline and judge, on a manual clock."""
 
     def __init__(self, seed: int, rate_hz: float, stress: bool = False, blind: float = 0.0, pace: str = "app",
-                 families: tuple[str, ...] = tuple(FAMILIES), config: JudgeConfig = JudgeConfig()):
+                 families: tuple[str, ...] = tuple(FAMILIES), config: JudgeConfig = JudgeConfig(),
+                 tremor_g: float | None = None):
         self.rng = np.random.default_rng([seed, 0x5EE5A7])
         self.stress, self.pace = stress, pace
+        self.drift = DRIFT in families and 1.0 / len(families)  # the share of weighings after a drifting park
+        families = tuple(f for f in families if f != DRIFT) or tuple(FAMILIES)
         self.clock = ManualClock(0.0)
         signs = np.where(self.rng.random(2) < 0.5, -1.0, 1.0)  # some cells are wired reversed
         scales = tuple(float(s * self.rng.uniform(380.0, 900.0)) for s in signs)
         noise = float(self.rng.uniform(0.05, 0.08))  # the hardware's: the same all session
-        self.sim = SimulatedSeesaw(seed, rate_hz, self.clock, realism(noise, stress, families), counts_per_gram=scales,
+        self.sim = SimulatedSeesaw(seed, rate_hz, self.clock, realism(noise, stress, families, tremor_g), counts_per_gram=scales,
                                    table=default_table())
         self.poll = WireBlindFaults(self.sim.poll, blind, random.Random(seed)) if blind else self.sim.poll
         self.pipeline = Pipeline(2, rate_hz)
@@ -89,6 +104,7 @@ class Rig:
         self.left_classes, self.right_classes = pan_classes(self.table)
         self.judge = Judge(self.left_classes, self.right_classes, config, rate_hz)
         self.recorder = None
+        self.drift_undo = None  # (the zero's move back, the pipeline's offsets before a park)
 
     def record(self, path: str, scenario: str) -> None:
         """From now on, save the stream and the weighings' events (after calibration: its result goes in the header)."""
@@ -107,8 +123,8 @@ class Rig:
         of the hand's first release).  Under stress a press peaks inside the band of the next
         heavier class."""
         hand = self.sim.draw_transient(self.rng)
-        while not first and FAMILIES[hand.family].first_only and any(
-                not FAMILIES[f].first_only for f in self.sim.realism.families):
+        while not first and EVERY_FAMILY[hand.family].first_only and any(
+                not EVERY_FAMILY[f].first_only for f in self.sim.realism.families):
             hand = self.sim.draw_transient(self.rng)
         groups = self.judge.groups[channel]
         mass = grams if piece is None else sum(self.table[p].mass_g for p in piece.split("+"))
@@ -223,6 +239,40 @@ class Rig:
                 last_out = max(last_out, float(grid[out].max()) + ORACLE_STEP_S)
         return last_out - letgo
 
+    def before_weighing(self) -> str | None:
+        """Under `--families drift`, some weighings (all, when drift alone is asked) come after a
+        piece was parked on a pan for minutes while that pan's zero moved by up to `DRIFT_G`, and
+        was then taken off; returns DRIFT for those (their family in the figures), else None.  The
+        zero and the pipeline's offsets are put back before the next weighing: each drift stands alone.
+        Then, as the game does before each 勝負 (Seesaw.rezero), the empty pans are zeroed."""
+        if self.drift_undo is not None:
+            channel, grams, offsets = self.drift_undo
+            self.sim.move_zero(channel, -grams, self.clock(), 0.0)
+            self.pipeline.apply_calibration(offsets)
+            self.drift_undo = None
+            self.run(self.clock() + 0.5)  # read with the zero put back before anything is judged on it
+        condition = self.drift and self.rng.random() < self.drift and self.park()
+        self.pipeline.rezero(rezero_limit_g(self.table, self.judge.config))
+        return condition or None
+
+    def park(self) -> str:
+        """A piece parked for minutes while its pan's zero moves, then taken off (`before_weighing`)."""
+        channel = int(self.rng.integers(2))
+        classes = self.left_classes if channel == 0 else self.right_classes
+        piece = classes[self.rng.integers(len(classes))].name
+        start = self.clock() + 0.1
+        self.sim.place(channel, piece, at=start, transient=CALIBRATION_HAND)
+        self.run(start + 1.0)
+        park_s, grams = self.rng.uniform(*PARK_S), self.rng.uniform(-DRIFT_G, DRIFT_G)
+        self.sim.move_zero(channel, grams, self.clock(), park_s)
+        self.drift_undo = (channel, grams, self.pipeline.calibration())
+        self.clock.advance(park_s - 2.0)  # minutes unread: the simulator skips what lies beyond its backlog
+        self.run(self.clock() + 2.0)
+        self.event(self.clock(), "parked", pan=channel, piece=piece, park_s=round(park_s, 1), zero_g=round(grams, 3))
+        self.sim.remove(channel, at=self.clock() + 0.1)
+        self.run(self.clock() + self.rng.uniform(1.0, 3.0))
+        return DRIFT
+
     def clear(self, after: float) -> None:
         """People take their pieces back, then the pans rest empty for a moment."""
         t = after + self.rng.uniform(0.3, 0.8)
@@ -266,6 +316,7 @@ def battle(rig: Rig, odd: bool = False) -> dict:
     pieces = [(0, attacker, None), (1, defender, None)]
     if odd:
         pieces[odd_pan] = (odd_pan, None, rig.odd_grams(odd_pan))
+    condition = rig.before_weighing()
     judge.reset()
     rig.event(rig.clock(), "reset", scenario="battle")
     t1 = rig.clock() + rng.uniform(0.0, 0.3)
@@ -274,6 +325,7 @@ def battle(rig: Rig, odd: bool = False) -> dict:
     hands = [rig.place(*first[:2], at=t1, grams=first[2]),
              rig.place(*second[:2], at=t2, grams=second[2], first=False)]
     letgo, family, _ = max(hands)
+    family = condition or family
     released = max(h[2] for h in hands)  # the later of the two hands' first releases
     holds = Holds(letgo)
 
@@ -312,10 +364,12 @@ def identification(rig: Rig, odd: bool = False) -> dict:
     classes = rig.left_classes if channel == 0 else rig.right_classes
     piece = classes[rng.integers(len(classes))].name
     grams = rig.odd_grams(channel) if odd else None
+    condition = rig.before_weighing()
     judge.reset()
     rig.event(rig.clock(), "reset", scenario="identify")
     t0 = rig.clock() + rng.uniform(0.0, 0.3)
     letgo, family, released = rig.place(channel, None if odd else piece, at=t0, grams=grams)
+    family = condition or family
     holds = Holds(letgo)
 
     def ask(now):
@@ -366,8 +420,8 @@ SCENARIOS = {"battle": battle, "identify": identification}
 
 
 def session(job: tuple) -> list[dict]:
-    scenario, seed, count, rate_hz, stress, odd, blind, record_dir, pace, families, settings = job
-    rig = Rig(seed, rate_hz, stress, blind, pace, families, JudgeConfig(**settings))
+    scenario, seed, count, rate_hz, stress, odd, blind, record_dir, pace, families, settings, tremor_g = job
+    rig = Rig(seed, rate_hz, stress, blind, pace, families, JudgeConfig(**settings), tremor_g)
     rig.calibrate()
     if record_dir:
         name = f"{scenario}-{rate_hz:g}hz{'-stress' if stress else ''}{'-odd' if odd else ''}-{seed}.jsonl.gz"
@@ -451,7 +505,7 @@ def run_sessions(scenario: str, args: argparse.Namespace) -> list[dict]:
         return [r for path in args.replay for r in replay(path, args.set)]
     total, workers = args.count, args.workers
     jobs = [(scenario, args.seed * 100_003 + i, min(PER_SESSION, total - i * PER_SESSION), args.rate, args.stress,
-             args.odd, args.blind, args.record, args.pace, tuple(args.families), args.set) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
+             args.odd, args.blind, args.record, args.pace, tuple(args.families), args.set, args.tremor_g) for i in range((total + PER_SESSION - 1) // PER_SESSION)]
     if workers <= 1:
         results = [session(job) for job in jobs]
     else:
@@ -474,8 +528,11 @@ def arguments(description: str, default_count: int) -> argparse.Namespace:
     parser.add_argument("--pace", choices=PACES, default="app",
                         help="ask the judge once per 50 ms screen tick, polling the seesaw then, as the app does"
                              " (default), or after every reading")
-    parser.add_argument("--families", nargs="+", choices=tuple(FAMILIES), default=tuple(FAMILIES),
-                        help="draw hands from these families only (default: every one)")
+    parser.add_argument("--families", "--family", nargs="+", choices=CHOICES, default=tuple(FAMILIES),
+                        help="draw hands from these families only (default: the default mix, hands.FAMILIES; the"
+                             " lingering hands and tables of hands.LINGERING, and drift, on their own)")
+    parser.add_argument("--tremor-g", type=float, metavar="GRAMS",
+                        help="every hand's tremor at this rms (default: the premise's 0.1-0.5 g; docs/judge.md)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--holds", action="store_true",
                         help="per family, the mean seconds after the let-go each reason held the answer back")
@@ -515,7 +572,7 @@ def run_header(args: argparse.Namespace) -> dict:
     if args.replay:
         return {"replayed": [os.path.basename(f) for f in args.replay], **changed}
     return {"rate_hz": args.rate, "stress": args.stress, "odd": args.odd, "blind": args.blind, "seed": args.seed,
-            "pace": args.pace, **changed}
+            "pace": args.pace, **({"tremor_g": args.tremor_g} if args.tremor_g is not None else {}), **changed}
 
 
 def holds_figures(results: list[dict]) -> dict:

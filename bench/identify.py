@@ -6,6 +6,7 @@
     bench/identify.py --json --odd     foreign objects between and beyond the classes' bands
     bench/identify.py --json --blind 0.01 with HX711 faults the wire cannot show (bench/judge.py)
     bench/identify.py --replay FILE... judge recorded weighings
+    bench/identify.py --json --family drift  one family (issue 44's too: bench/judge.py)
 
 Asked for the same figures as bench/judge.py (see there): misidentified 0, and the
 let-go overhead and ratio, counted from the piece's landing.

@@ -56,6 +56,7 @@ from companion.sensing.classes import AMBIGUOUS, ClassGroup, PieceClass, build_g
 from companion.sensing.hand_watch import HandWatch
 from companion.sensing.fits import Estimate, NoiseMeter, Trail, Tremor, estimate, landing, quiet, rising, tremor
 from companion.sensing.judge_config import JudgeConfig
+from companion.sensing.sway_watch import SwayWatch
 from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD, Reading
 
 LEFT, RIGHT, BALANCED, REWEIGH = "left", "right", "balanced", "reweigh"
@@ -128,6 +129,7 @@ class Judge:
         self._changing: list[tuple[str, float] | None] = [None, None]  # another class, since when
         self._empty_run = [0, 0]  # readings in a row under the empty threshold
         self._noise = [NoiseMeter(config, rate_hz) for _ in range(2)]
+        self._sway = SwayWatch(config)  # both pans swaying together
 
     def _fits_groups(self, groups: list[ClassGroup], empty: float) -> Callable[[Estimate], bool]:
         return lambda est: est.high < empty or any(g.fits(est.low, est.high) for g in groups)
@@ -149,6 +151,7 @@ class Judge:
         self._unfit_since = [None, None]
         self._seen = [None, None]
         self._changing = [None, None]
+        self._sway.reset()
 
     def feed(self, reading: Reading) -> None:
         """Take one reading: the pan it belongs to is judged at it, and the battle with it."""
@@ -161,6 +164,7 @@ class Judge:
             if state.kind in ("class", REWEIGH) and self._first[ch] is None:
                 self._first[ch] = (reading.t, state)
             if self._verdict is None:
+                self._sway.feed(reading.t, self._windows, self._empty_g, (self.noise_g(0), self.noise_g(1)))
                 verdict = self._combine(reading.t)
                 if verdict.final:
                     self._verdict = verdict
@@ -296,7 +300,8 @@ class Judge:
             self._unfit_since[channel] = since = now
         if now - since >= self.config.misfit_after_s and self._seen[channel] is None:
             self._seen[channel] = MISFIT  # a class fitted later, without emptying, is a change
-        if now - since >= self.config.reweigh_after_s:
+        sparse_wait = self.config.sparse_confirm_s if self._sparse(channel) else 0.0  # a finger may rest on it
+        if now - since >= max(self.config.reweigh_after_s, sparse_wait):
             return PanState(REWEIGH, reason="between_classes")
         return PanState(UNSTABLE, reason="settling")
 
@@ -306,13 +311,11 @@ class Judge:
         it), or a still weight that fitted none for `misfit_after_s` (a foreign
         object, pushed into a band by the other pan's landing or a finger's small
         push), the new class must hold for `confirm_s` first; read sparsely, the
-        first class must hold for `sparse_confirm_s`."""
+        first class (after a misfit too) must hold for `sparse_confirm_s`."""
         self._unfit_since[channel] = None
         seen = self._seen[channel]
-        if seen is not None:
-            hold = self.config.confirm_s
-        else:
-            hold = self.config.sparse_confirm_s if self._sparse(channel) else 0.0
+        sparse_first = self._sparse(channel) and seen in (None, MISFIT)
+        hold = self.config.sparse_confirm_s if sparse_first else 0.0 if seen is None else self.config.confirm_s
         if seen != group.name and hold > 0:
             now = self._windows[channel][-1].t
             changing = self._changing[channel]
@@ -386,7 +389,7 @@ class Judge:
         for kind in (REFUSED, UNSTABLE, WAITING, REWEIGH):
             for p in pans:
                 if p.kind == kind:
-                    return Verdict(kind, t, reason=p.reason)
+                    return Verdict(kind, t, reason="swaying" if kind == UNSTABLE and self._sway.swayed(t) else p.reason)
         left, right = pans[0].group, pans[1].group
         if left.overlaps(right):
             kind = BALANCED

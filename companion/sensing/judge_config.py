@@ -38,11 +38,12 @@ class JudgeConfig:
     blind_interval_s: float = 0.03  # readings further apart than this cannot see a knock's 8-20 Hz ringing...
     blind_settle_s: float = 0.5  # ...so a window must start this long after a load landed on either pan
     confirm_s: float = 0.5  # a pan that changes class without being emptied must keep the new one this long
-    sparse_confirm_s: float = 1.6  # readings blind to ringing (and to a hand's tremor) must show a pan's first
-    # class this long, unbroken: longer than a finger resting on the piece (simulator's finger_rest: 1.5 s + lift)
+    sparse_confirm_s: float = 5.2  # readings blind to ringing (and to a hand's tremor) must show a pan's first
+    # class this long, unbroken (and a still misfit, before a reweigh): longer than a finger resting on the piece
+    # (the premise: up to 5 s, the bench's finger_linger and finger_still; docs/judge.md)
     accept_fraction: float = 0.4  # of the free gap to a neighbour, added to a class's spread
     empty_fraction: float = 0.5  # under this share of the lightest class: an empty pan
-    reweigh_after_s: float = 0.5  # a still weight fitting no class this long: reweigh
+    reweigh_after_s: float = 0.5  # a still weight fitting no class this long: reweigh (read sparsely: sparse_confirm_s)
     misfit_after_s: float = 0.25  # ...and after this long a class fitted later is a change (confirm_s)
     rising_window_s: float = 0.5  # over this long after the press's peak (at least half of it)...
     rising_max_g_s: float = 0.4  # ...a rise faster than this, two standard errors sure, is a hand letting go
@@ -62,3 +63,8 @@ class JudgeConfig:
     tremor_lift_share: float = 0.02  # ...within this share of it (a resting finger adds 3-15 %: hands.py)
     tremor_clear_s: float = 0.1  # a pan's first class only once no tremor has shown this long (nor a ring
     # hiding a hand's, soon after one: hand_watch.py)
+    sway_window_s: float = 1.0  # the table sways when, over this long, both pans stray from their mean...
+    sway_sigmas: float = 1.5  # ...by this many times their noise (rms)...
+    sway_correlation: float = 0.8  # ...and move alike this closely...
+    sway_gap_s: float = 0.5  # ...seen again within this long...
+    sway_notice_s: float = 3.0  # ...for this long while no verdict comes: the verdict's reason is then "swaying"

@@ -174,6 +174,19 @@ class ChannelPipeline:
         """Make the present load read zero (refused while the pan moves)."""
         self.offset = self.still_counts()
 
+    def rezero(self, limit_g: float) -> bool:
+        """Zero a still pan known to be empty (between battles) over a zero that moved by up to
+        `limit_g` (a load cell's drift: warming, its mount settling); zero tracking follows only
+        `zero_band_g`.  False, and the zero kept, when it reads further off: something lies on it,
+        or the zero moved more than a cell plausibly drifts.  Refused while the pan moves."""
+        counts = self.still_counts()
+        grams = self.grams(counts)
+        if abs(grams) > limit_g:
+            return False
+        if abs(grams) > self.config.zero_band_g:  # within the band, zero tracking follows it more smoothly
+            self.offset = counts
+        return True
+
     def calibrate(self, known_g: float) -> float:
         """Set counts/gram from a known mass lying on the tared pan; returns it."""
         if known_g <= 0:
@@ -216,6 +229,18 @@ class Pipeline:
         offsets = [ch.still_counts() for ch in chosen]
         for ch, offset in zip(chosen, offsets):
             ch.offset = offset
+
+    def rezero(self, limit_g: float) -> list[int]:
+        """Between battles, zero every still pan within `limit_g` (ChannelPipeline.rezero); returns
+        the channels that read further off (a pan still moving is left for a later try)."""
+        beyond = []
+        for ch in self.channels:
+            try:
+                if ch.calibrated and not ch.rezero(limit_g):
+                    beyond.append(ch.channel)
+            except NotStableError:
+                pass
+        return beyond
 
     def calibration(self) -> dict:
         """The tare offsets and scales as a plain, saveable dict."""

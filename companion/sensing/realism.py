@@ -27,6 +27,7 @@ class Realism:
     rate_error: float = 0.01  # each HX711's own oscillator: rate within ±1 %
     families: tuple[str, ...] = ("press",)  # hand families a placement is drawn from (see FAMILIES)
     hard: bool = False  # draw every family's hard end (the stress set)
+    tremor_g: tuple[float, float] | None = None  # a hand's tremor, rms grams (easy, hard end): None, hands.TREMOR_G
     pan_ringing: bool = True  # a pan rings at its own frequency (mechanics.py), whatever `ring_hz` a hand drew
     conversion: bool = True  # readings are the HX711's sinc⁴ averages (conversion.py), not instant samples
 

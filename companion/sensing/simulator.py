@@ -16,9 +16,12 @@ calibration matter.  Everything random comes from the seed: the same seed and
 the same calls give the same samples, however often `poll()` is called.
 Time comes from an injected clock; `poll()` computes samples up to `clock()`.
 
-Hands come in families (`hands.FAMILIES`); `Realism.families` says which are
-drawn and `Realism.hard` draws the hard end of every range (the benchmarks'
-stress set).  A table bump (`bump()`) shakes both pans at once.
+Hands come in families (`hands.FAMILIES`, and `hands.LINGERING` outside the default
+mix); `Realism.families` says which are drawn and `Realism.hard` draws the hard end of
+every range (the benchmarks' stress set).  A table bump or sway (`bump()`) shakes both
+pans at once; `move_zero` moves a pan's zero for good.  Just over 400 lines: one seesaw's
+signal, load by load through the chip to the counts, behind one WeightSource (the hands,
+the filter, the pans' mechanics and the ranges drawn are in their own modules).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import numpy as np
 from companion.sensing import mechanics
 from companion.sensing.classes import PieceClass, resolve
 from companion.sensing.conversion import ORDER, Conversion
-from companion.sensing.hands import FAMILIES, Bump, Transient, lift, press
+from companion.sensing.hands import EVERY_FAMILY, Bump, Sway, Transient, lift, press
 from companion.sensing.realism import PARTS, PESSIMISTIC, PRESETS, QUIET, Realism  # noqa: F401 (the presets, here too)
 from companion.sensing.source import Clock, Sample, SourceStatus, WeightSource, monotonic
 
@@ -91,6 +94,7 @@ class _Channel:
     drift_phase: float
     deflection_mm: float  # the cell's at capacity (mechanics.py): its stiffness
     conversion: Conversion
+    zero_moves: list = field(default_factory=list)  # (start, seconds, grams): `SimulatedSeesaw.move_zero`
     next_index: int = 0
     block_index: int = -1
     block: dict = field(default_factory=dict)
@@ -166,7 +170,7 @@ class SimulatedSeesaw(WeightSource):
         r = self.realism
         if not lifting and (r.families != ("press",) or r.hard):
             name = r.families[int(rng.integers(len(r.families)))]
-            return FAMILIES[name].draw(rng, name, r.hard)
+            return EVERY_FAMILY[name].draw(rng, name, r.hard, *(() if r.tremor_g is None else (r.tremor_g,)))
         return Transient(
             overshoot=0.0 if lifting else float(rng.uniform(0.0, r.overshoot_max)),
             rise_s=_uniform(rng, r.lift_s if lifting else r.rise_s),
@@ -198,8 +202,11 @@ class SimulatedSeesaw(WeightSource):
             crosstalk=float(rng.uniform(0.0, r.crosstalk_max)))
         self._loads.append(load)
         self._changed()
-        family = FAMILIES.get(load.put.family)
+        family = EVERY_FAMILY.get(load.put.family)
         knock = family.draw_bump(rng, r.hard, load.put) if family is not None else None
+        sway = family.draw_sway(rng, r.hard, load.put) if family is not None else None
+        if sway is not None:
+            self.bump(replace(sway, at=load.placed_at + sway.at))
         if knock is not None:
             share = (1.0, 0.0) if channel == 0 else (0.0, 1.0)
             self.bump(replace(knock, at=load.placed_at + load.put.first_release_s + knock.at, share=share,
@@ -207,8 +214,8 @@ class SimulatedSeesaw(WeightSource):
                       if knock.own else replace(knock, at=load.placed_at + load.put.letgo_s + knock.at))
         return load.id
 
-    def bump(self, knock: Bump) -> None:
-        """Knock the table (both pans feel it)."""
+    def bump(self, knock: Bump | Sway) -> None:
+        """Knock the table, or sway it (both pans feel it)."""
         self._bumps.append(knock)
         self._changed()
 
@@ -314,8 +321,16 @@ class SimulatedSeesaw(WeightSource):
                             held * np.exp(-after / ld.creep_tau_s))
         return full * (1.0 - np.exp(-on_for / ld.creep_tau_s))
 
+    def move_zero(self, pan: int | str, grams: float, start: float, over_s: float) -> None:
+        """A pan's zero moves by `grams`, evenly over `over_s` from `start`, and stays there (a cell
+        warming up, its mount settling): the bench's drift under a parked piece (issue 44)."""
+        self._chan[self._pan(pan)].zero_moves.append((float(start), max(float(over_s), 1e-9), float(grams)))
+
     def _drift_g(self, ch: _Channel, t: np.ndarray) -> np.ndarray:
-        return self.realism.drift_g * np.sin(2 * np.pi * t / ch.drift_period_s + ch.drift_phase)
+        drift = self.realism.drift_g * np.sin(2 * np.pi * t / ch.drift_period_s + ch.drift_phase)
+        for start, over_s, grams in ch.zero_moves:
+            drift = drift + grams * np.clip((t - start) / over_s, 0.0, 1.0)
+        return drift
 
     def _noise_block(self, channel: int, block: int) -> dict:
         ch = self._chan[channel]

@@ -51,3 +51,21 @@ def test_a_run_with_a_setting_changed_judges_with_it_and_says_so():
     assert runs[True]["settings"] == {"sparse_confirm_s": 0.0}
     # at 10/s a first class waits sparse_confirm_s (1.6 s) unbroken: without it, sooner
     assert runs[True]["letgo_overhead_s"]["median"] < runs[False]["letgo_overhead_s"]["median"] - 1.0
+
+
+def test_the_drift_condition_moves_a_pans_zero_the_game_zeroes_it_and_it_is_put_back_for_the_next_weighing():
+    from _weighing import DRIFT
+
+    rig = Rig(31 * 100_003 + 3, 10.0, families=(DRIFT,))
+    rig.calibrate()
+    assert rig.before_weighing() == DRIFT
+    channel, grams, offsets = rig.drift_undo
+    assert abs(grams) > 1.0  # this seed's drift: the pan read it once the piece was off...
+    moved = rig.pipeline.channels[channel].offset - offsets["channels"][channel]["offset"]
+    assert moved / rig.pipeline.channels[channel].counts_per_gram == pytest.approx(grams, abs=0.7)  # and the slow 0.3 g wander
+    rig.run(rig.clock() + 0.5)
+    assert abs(rig.pipeline.latest(channel).grams) < 0.4  # ...until zeroed, as the game does before a 勝負
+    rig.drift = 0.0  # no more parks: the next weighing only puts the zero back
+    assert rig.before_weighing() is None
+    rig.run(rig.clock() + 1.0)
+    assert abs(rig.pipeline.latest(channel).grams) < 0.4

@@ -6,7 +6,7 @@ pan, at 10 and 80 samples/s."""
 import pytest
 
 from companion.games.gunkan.pieces import default_table, pan_classes
-from companion.sensing.judge import BALANCED, LEFT, RIGHT, Judge
+from companion.sensing.judge import BALANCED, LEFT, RIGHT, Judge, JudgeConfig
 from companion.sensing.pipeline import Pipeline
 from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
 from companion.sensing.wire_faults import EXTRA_PULSES, WireBlindFaults
@@ -56,7 +56,8 @@ def test_a_wire_blind_fault_never_makes_a_wrong_verdict(rate):
         sim.place(0, attacker)
         run(0.7, (clock() + 0.7 + after, pan, setting) if after < 0 else None)
         sim.place(1, defender)
-        verdict = run(5.0, (clock() + after, pan, setting) if after >= 0 else None)  # 10/s waits out a finger
+        verdict = run(4.0 + JudgeConfig().sparse_confirm_s, (clock() + after, pan, setting) if after >= 0 else None)
+        # (10/s waits out a finger)
         assert faulty.faults == before + 1
         assert verdict is not None and verdict.kind == kind, (attacker, defender, after, pan, setting,
                                                               verdict)

@@ -144,3 +144,16 @@ def test_simulated_piece_reads_its_mass_after_tare_and_calibration():
     truth = sim.loads(1)[-1][2]
     assert pipe.latest(1).grams == pytest.approx(truth, abs=0.35)
     assert pipe.latest(1).stable
+
+
+def test_rezero_between_battles_zeroes_a_drift_of_a_few_grams_and_nothing_further_or_moving():
+    pipe = calibrated()
+    pipe.feed(stream([1000 + 400 * 2.5] * 12))  # an empty pan 2.5 g off: beyond zero tracking's 0.5 g
+    assert pipe.rezero(4.0) == [] and pipe.channels[0].offset == pytest.approx(1000 + 400 * 2.5)
+    assert pipe.feed(stream([1000 + 400 * 2.5] * 2, t0=1.0))[-1].grams == pytest.approx(0.0)
+    pipe.feed(stream([1000 + 400 * 2.5 + 400 * 6.0] * 12, t0=2.0))  # 6 g on it: a piece, never zeroed
+    assert pipe.rezero(4.0) == [0] and pipe.latest(0).grams == pytest.approx(6.0)
+    pipe.feed(stream([1000 + 400 * (2.5 + g) for g in range(0, 12, 1)], t0=3.0))  # moving: left for later
+    assert pipe.rezero(4.0) == [] and pipe.channels[0].offset == pytest.approx(1000 + 400 * 2.5)
+    with pytest.raises(NotStableError):
+        pipe.channels[0].rezero(4.0)

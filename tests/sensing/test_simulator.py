@@ -1,10 +1,12 @@
 """The simulated seesaw: a deterministic physical model behind the WeightSource interface."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from companion.games.gunkan.pieces import default_table
-from companion.sensing.hands import FAMILIES, Bump, Transient
+from companion.sensing.hands import EVERY_FAMILY, FAMILIES, LINGERING, Bump, Transient
 from companion.sensing.simulator import QUIET, ManualClock, Realism, SimulatedSeesaw
 from companion.sensing.source import WeightSource
 
@@ -110,9 +112,9 @@ def test_a_long_clock_jump_drops_samples_instead_of_stalling():
     assert sim.status().dropped > 0
 
 
-@pytest.mark.parametrize("name", sorted(FAMILIES))
+@pytest.mark.parametrize("name", sorted(EVERY_FAMILY))
 def test_every_hand_family_draws_within_its_documented_ranges(name):
-    family = FAMILIES[name]
+    family = EVERY_FAMILY[name]
     sim = SimulatedSeesaw(clock=ManualClock(), realism=Realism(families=(name,)))
     rng = np.random.default_rng(5)
 
@@ -190,3 +192,47 @@ def test_the_knock_own_family_knocks_its_own_pan_during_the_release_and_slow_fir
     assert 1.0 + hand.rise_s <= knock.at <= 1.0 + hand.first_release_s and 0.3 <= knock.grams <= 2.0
     assert knock.share == (0.0, 1.0)  # the other pan quiet
     assert FAMILIES["slow_first"].first_only and not FAMILIES["slow_release"].first_only
+
+
+def test_the_lingering_hands_stay_out_of_the_default_mix_and_rest_up_to_5_s():
+    assert not set(LINGERING) & set(FAMILIES)
+    rng = np.random.default_rng(3)
+    rests = [LINGERING["finger_still"].draw(rng, "finger_still", False) for _ in range(200)]
+    assert max(h.rest_s for h in rests) > 4.0 and min(h.rest_s for h in rests) >= 0.5
+    assert all(h.tremor_g == 0.0 for h in rests)
+    assert all(h.tremor_g == 0.0 for h in (LINGERING["slow_still"].draw(rng, "slow_still", True) for _ in range(20)))
+
+
+def test_a_swaying_table_moves_both_pans_alike_until_after_the_let_go_then_stops():
+    clock = ManualClock()
+    sim = SimulatedSeesaw(seed=4, clock=clock, realism=replace(QUIET, families=("sway",)), table=default_table())
+    load = sim.place(0, "cruiser", at=1.0, transient=sim.draw_transient(np.random.default_rng(2)))
+    letgo, hand = sim.hand(load)
+    sway = next(b for b in sim._bumps if b.hz < 5.0)
+    assert 1.0 <= sway.hz <= 3.0 and 0.1 <= sway.grams <= 1.0 and sway.end() > letgo
+    during = np.linspace(letgo, min(sway.end(), letgo + 1.0) - 0.3, 200)
+    left, right = sim.ideal_grams(0, during), sim.ideal_grams(1, during)
+    assert np.ptp(right) > sway.grams and np.allclose(left - 18.0, right, atol=0.4)
+    after = np.linspace(sway.end() + 0.01, sway.end() + 1.0, 50)
+    assert np.ptp(sim.ideal_grams(1, after)) == 0.0
+
+
+def test_a_zero_moved_under_a_parked_piece_stays_moved_after_the_piece_is_gone():
+    clock = ManualClock()
+    sim = SimulatedSeesaw(seed=4, clock=clock, realism=QUIET, counts_per_gram=(500.0, 500.0), offsets=(0, 0))
+    sim.move_zero(1, 1.2, start=10.0, over_s=300.0)
+    clock.advance(160.0)
+    sim.poll()
+    clock.advance(0.5)
+    halfway = [s.raw / 500.0 for s in sim.poll() if s.channel == 1]
+    assert np.median(halfway) == pytest.approx(0.6, abs=0.02)
+    clock.advance(600.0)
+    sim.poll()
+    clock.advance(0.5)
+    assert np.median([s.raw / 500.0 for s in sim.poll() if s.channel == 1]) == pytest.approx(1.2, abs=0.02)
+
+
+def test_the_tremor_drawn_can_be_set_below_the_premise():
+    sim = SimulatedSeesaw(clock=ManualClock(), realism=Realism(families=("finger_linger",), tremor_g=(0.05, 0.05)))
+    rng = np.random.default_rng(1)
+    assert {sim.draw_transient(rng).tremor_g for _ in range(20)} == {0.05}

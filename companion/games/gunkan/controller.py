@@ -23,6 +23,9 @@ Choices the brief left open:
 - after "re-weigh" or "take the counterweight off" no verdict comes until a piece
   was put on or taken off (`Weighing.changed`, seen in every reading).
 - Undo (after a yes) takes back every action since the last battle began.
+- before each 勝負 (the attack tap, the pans empty) each still pan is zeroed over the drift of
+  its zero, up to a few grams (`Seesaw.rezero`); a pan that reads further off holds the battle
+  back, and the screen asks to clear it and says why (`off_zero`).
 - On a simulated seesaw the display offers a virtual pieces tray (`tray`: the pan it
   opens on); it names pieces, so a renderer shows it only to the hand placing one.
 """
@@ -44,6 +47,9 @@ from companion.store import Store
 SEATS = (0, 1)
 VERDICT_SOUNDS = {"both_destroyed_by_mine": "explosion", "mine_cleared": "explosion", "port_captured": "fanfare"}
 REDO_KEYS = {"counterweight_not_allowed": "gunkan_ui.counterweight_refused", "not_a_ship": "gunkan_ui.not_a_ship"}
+# while a verdict is awaited, what the screen says the judge waits for (its verdict's reason)
+WAIT_NOTES = {"swaying": "table_shaking", "confirming": "hands_off", "changed": "hands_off", "held": "hands_off",
+              "rising": "hands_off"}
 END_KINDS = {"resign": lambda s: {"type": "resign", "seat": s},
              "no_moves": lambda s: {"type": "no_moves", "seat": s},
              "all_gone": lambda s: {"type": "all_ships_gone", "seats": [s]}}
@@ -73,8 +79,10 @@ class GunkanController(Controller):
         self.store, self.seesaw, self.virtual = store, seesaw, virtual
         self.pans: tuple[PanStatus, PanStatus] = Weighing().pans
         self.weighing = False  # both pans loaded while a verdict is awaited
+        self.wait_note: str | None = None  # meanwhile, what the judge waits for (WAIT_NOTES): shown
         self.question: str | None = None  # "undo" or "end" while the table is asked
         self.cue: tuple[int, str] | None = None  # (count, sound) of the latest sound to play
+        self.off_zero: tuple[int, ...] = ()  # pans that read too far from zero to be zeroed before a 勝負
         self._new_battle_state()
 
     @classmethod
@@ -189,8 +197,18 @@ class GunkanController(Controller):
         self.session = None
 
     def on_attack(self, who: Who, seat: int, value) -> None:
+        if self._zero_pans():
+            return
         self._new_battle_state()
         self._play([{"type": "battle", "attacker": seat}])
+
+    def _zero_pans(self) -> bool:
+        """Before a 勝負 both pans are empty: zero them over their drift.  True (the battle held
+        back, the players asked to clear the pans) when one reads too far from zero."""
+        self.off_zero = tuple(self.seesaw.rezero()) if self.seesaw is not None else ()
+        if self.off_zero:
+            self._sound("reweigh")
+        return bool(self.off_zero)
 
     def on_declare(self, who: Who, seat: int, kind: str) -> None:
         self._play([{"type": "declare", "kind": kind}])
@@ -255,7 +273,9 @@ class GunkanController(Controller):
         phase = self.state.phase if self.session else None
         judging = phase == "weigh" or (self.identify and phase in ("declare", "identify"))
         if not judging:
-            self.weighing = False
+            self.weighing, self.wait_note = False, None
+            if self.off_zero:  # cleared since? try again, and take the notice down once it zeroes
+                self.off_zero = tuple(self.seesaw.rezero())
             return
         if self.await_change:
             if weighing.changed:
@@ -264,9 +284,11 @@ class GunkanController(Controller):
                 self.notice = self._reweigh_key()
             return
         self.weighing = all(p.kind not in (EMPTY, REFUSED) for p in weighing.pans)
-        if self.weighing and weighing.verdict is not None and weighing.verdict.final:
+        verdict = weighing.verdict
+        self.wait_note = WAIT_NOTES.get(verdict.reason) if self.weighing and verdict is not None else None
+        if self.weighing and verdict is not None and verdict.final:
             self.weighing = False
-            self._verdict(weighing.verdict)
+            self._verdict(verdict)
 
     def _verdict(self, verdict: Verdict) -> None:
         if not self.identify:
@@ -331,7 +353,8 @@ class GunkanController(Controller):
 
     def _shown(self) -> tuple:
         """What a weighing may change on a display."""
-        return (self.stage(), self.pans, self.weighing, self.notice, self.await_change, self.cue,
+        return (self.stage(), self.pans, self.weighing, self.wait_note, self.notice, self.await_change, self.cue,
+                self.off_zero,
                 self.session and len(self.session.actions))
 
     # display ----------------------------------------------------------------------------

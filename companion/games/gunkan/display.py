@@ -46,12 +46,23 @@ def model(c, who) -> dict:
     if stage in ("idle", "verdict"):
         last = view["log"][-1] if view["log"] else None
         prompt, tone = ("gunkan_ui.remove_from_pans", "gold") if stage == "verdict" else ("gunkan_ui.idle", "panel")
-        return shown | {"prompt": Text(prompt), "tone": tone,
+        off = _off_zero(c, stage)
+        text = Text("gunkan_ui.off_zero", {"pan": Text(f"gunkan_ui.off_zero_pan.{off}")}) if off else Text(prompt)
+        return shown | {"prompt": text, "tone": "warn" if off else tone,
                         "big": Text(f"gunkan.verdict.{last['verdict']}") if last else None,
                         "detail": _removals(last) if last else []}
     prompt, tone = _battle_prompt(c, view)
     return shown | {"prompt": prompt, "tone": tone, "detail": [],
                     "big": Text("gunkan_ui.mine_boom") if view["phase"] == "mine" else None}
+
+
+def _off_zero(c, stage: str) -> str | None:
+    """"left", "right" or "both" when a pan that should be empty is not: too far from zero to be
+    zeroed before a 勝負, or (the pieces of the verdict lifted) weighing like no piece."""
+    pans = set(c.off_zero)
+    if stage == "verdict":
+        pans |= {i for i, p in enumerate(c.pans) if p.kind == "loaded" and p.reason == "misfit"}
+    return {frozenset({0}): "left", frozenset({1}): "right", frozenset({0, 1}): "both"}.get(frozenset(pans))
 
 
 def seat_name(seat: int) -> Text:
@@ -122,7 +133,7 @@ def _battle_prompt(c, view: dict) -> tuple[Text, str]:
     if refused is not None:
         return Text(f"gunkan_ui.refused.{refused.reason}"), "warn"
     if c.weighing:
-        return Text("gunkan_ui.weighing"), "gold"
+        return Text(f"gunkan_ui.{c.wait_note or 'weighing'}"), "warn" if c.wait_note == "table_shaking" else "gold"
     return Text("gunkan_ui.place_both"), tone
 
 

@@ -49,6 +49,8 @@ COMPARISON = {LEFT: "attacker_heavier", RIGHT: "defender_heavier", BALANCED: "ba
 _HISTORY_S = 1.0  # per pan, for `settled`
 STILL_MIN_SAMPLES = 6  # `settled` never judges on fewer readings (4 left after trimming): 0.5 s at 10/s
 CHANGE_G = 3.0  # a pan's weight moving this far from its mark: a piece was put on or taken off
+REZERO_MAX_G = 4.0  # between battles an empty pan is zeroed over a drift this large (a load cell's: a few
+# grams), never over half the lightest piece (then an empty pan and a drifted piece could read alike)
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,12 @@ class Seesaw:
         """Zero both pans (raises NotStableError while one moves)."""
         self.pipeline.tare()
 
+    def rezero(self) -> list[int]:
+        """Between battles (the verdict's pieces lifted, before the next 勝負): zero each still pan
+        over the drift of its zero (`rezero_limit_g`); returns the pans that read further off, for
+        the players to clear (a pan still moving is tried again at the next poll)."""
+        return self.pipeline.rezero(rezero_limit_g(self.table, self.judge_config))
+
     # -- signal ------------------------------------------------------------------
 
     def poll(self) -> int:
@@ -190,8 +198,7 @@ class Seesaw:
         return PanStatus(SETTLING, state.reason)
 
     def _empty_g(self) -> float:
-        lightest = min(c.low for c in self.table.values())
-        return self.judge_config.empty_fraction * lightest
+        return self.judge_config.empty_fraction * min(c.low for c in self.table.values())
 
     def battle(self) -> Verdict:
         return self.judge.battle()
@@ -218,6 +225,12 @@ class Seesaw:
         if trimmed[-1] - trimmed[0] > band:
             return None
         return float(np.median(trimmed)), float(np.std(trimmed))
+
+
+def rezero_limit_g(table: Mapping[str, PieceClass], judge_config: JudgeConfig) -> float:
+    """How far from zero an empty pan may read and be zeroed between battles: `REZERO_MAX_G`, and
+    under the judge's empty threshold (half the lightest piece, low end)."""
+    return min(REZERO_MAX_G, judge_config.empty_fraction * min(c.low for c in table.values()))
 
 
 def counterweight_sensed(table: Mapping[str, PieceClass], accept_fraction: float) -> bool:

@@ -28,11 +28,17 @@ WEIGHT = re.compile(r"\d\s*(g|グラム)\b")
 
 
 class FakeSeesaw:
-    """The controller's handle on the glue: it only resets the judge and marks the loads."""
+    """The controller's handle on the glue: it resets the judge, marks the loads and zeroes the
+    empty pans (`off`: the pans it finds too far from zero)."""
 
     def __init__(self, counterweight_sensed=False):
         self.counterweight_sensed = counterweight_sensed
-        self.resets = self.marks = 0
+        self.resets = self.marks = self.rezeros = 0
+        self.off = []
+
+    def rezero(self):
+        self.rezeros += 1
+        return list(self.off)
 
     def reset(self):
         self.resets += 1
@@ -556,3 +562,54 @@ def test_a_re_weigh_names_the_pan_once_the_seesaw_knows_it(store):
     act(c, TABLE, "weighing", Weighing((PanStatus(LOADED, MISFIT), PanStatus(LOADED)), None))
     assert words(c.display(TABLE)["prompt"]).startswith("量り直し：左の皿の物はどの駒の重さでもありません")
     assert c.await_change
+
+
+def test_the_pans_are_zeroed_before_each_battle_and_one_too_far_off_holds_it_back_and_says_why(store):
+    seesaw = FakeSeesaw()
+    c = GunkanController.open(store, seesaw=seesaw)
+    act(c, TABLE, "mode", "seesaw")
+    act(c, TABLE, "attack", 0)
+    assert seesaw.rezeros == 1 and c.state.phase == "declare"
+    act(c, TABLE, "cancel")
+    seesaw.off = [1]
+    act(c, TABLE, "attack", 0)
+    assert c.state.phase == "idle" and sound(c) == "reweigh"
+    prompt = c.display(TABLE)["prompt"]
+    assert words(prompt).startswith("右の皿が空になっていません") and c.display(TABLE)["tone"] == "warn"
+    assert "calibrate" in words(prompt, "en")
+    empty(c)  # still too far off: the notice stays
+    assert words(c.display(TABLE)["prompt"]).startswith("右の皿")
+    seesaw.off = []  # cleared: the next poll zeroes it and takes the notice down
+    empty(c)
+    assert words(c.display(TABLE)["prompt"]) == "勝負が発生したら攻撃側をタップ"
+    act(c, TABLE, "attack", 1)
+    assert c.state.phase == "declare"
+
+
+def test_after_the_verdict_a_pan_weighing_like_no_piece_is_named_not_just_take_your_pieces_off(store):
+    c = GunkanController.open(store, seesaw=FakeSeesaw())
+    act(c, TABLE, "mode", "seesaw")
+    act(c, TABLE, "attack", 0)
+    act(c, 1, "declare", "ship")
+    act(c, TABLE, "counterweight", "off")
+    weigh(c, Verdict(LEFT, 1.0))
+    assert words(c.display(TABLE)["prompt"]) == "皿から駒を下ろしてください"
+    act(c, TABLE, "weighing", Weighing((PanStatus(EMPTY), PanStatus(LOADED, MISFIT))))
+    assert c.stage() == "verdict" and words(c.display(TABLE)["prompt"]).startswith("右の皿が空になっていません")
+
+
+@pytest.mark.parametrize("reason, ja, en", [("confirming", "手を離してください", "Hands off the pans"),
+                                            ("held", "手を離してください", "Hands off the pans"),
+                                            ("swaying", "テーブルが揺れています", "The table is shaking"),
+                                            ("curved", "計量中…", "Weighing…")])
+def test_while_the_verdict_waits_the_screen_says_what_for(store, reason, ja, en):
+    c = GunkanController.open(store, seesaw=FakeSeesaw())
+    act(c, TABLE, "mode", "seesaw")
+    act(c, TABLE, "attack", 0)
+    act(c, 1, "declare", "ship")
+    act(c, TABLE, "counterweight", "off")
+    weigh(c, Verdict("unstable", 1.0, reason=reason))
+    prompt = c.display(TABLE)["prompt"]
+    assert (words(prompt), words(prompt, "en")) == (ja, en)
+    weigh(c, Verdict(LEFT, 1.5))
+    assert last(c) == "attacker_wins" and c.wait_note is None

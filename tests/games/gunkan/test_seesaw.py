@@ -25,7 +25,7 @@ class Rig:
             self.clock.advance(0.05)
             self.seesaw.poll()
 
-    def weigh(self, left, right, timeout=5.0):
+    def weigh(self, left, right, timeout=9.0):  # read 10 times a second, a first class holds 5.2 s
         self.seesaw.reset()
         for piece in left.split(","):
             self.sim.place(0, piece)
@@ -173,3 +173,38 @@ def test_a_quick_swap_of_pieces_is_noticed_between_two_looks(rig):
     rig.run(1.0)  # loaded at both looks, yet the swap was seen
     assert rig.seesaw.changed and rig.seesaw.pan(0).kind == LOADED
     rig.clear()
+
+
+def park_while_the_zero_drifts(rig, pan, piece, grams, minutes=5.0):
+    """A piece parked on a pan for minutes while that pan's zero moves by `grams`, then taken off."""
+    rig.sim.place(pan, piece)
+    rig.run(1.0)
+    rig.sim.move_zero(pan, grams, rig.clock(), minutes * 60.0)
+    rig.clock.advance(minutes * 60.0)
+    rig.run(1.0)
+    rig.sim.remove(pan)
+    rig.run(1.5)
+
+
+@pytest.mark.parametrize("rate", [80.0, 10.0])
+def test_a_zero_that_drifted_under_a_parked_piece_is_zeroed_before_the_next_battle(rate):
+    """Issue 44's repro: a cruiser parked 5 min while the left zero drifts 1.2 g, taken off, then
+    battleship against battleship: without zeroing between battles the left was named a carrier."""
+    rig = Rig(seed=5, rate=rate)
+    park_while_the_zero_drifts(rig, 0, "cruiser", 1.2)
+    assert rig.seesaw.pan(0).kind == EMPTY and rig.seesaw.pipeline.latest(0).grams > 0.9  # empty, but off
+    assert rig.seesaw.rezero() == []
+    rig.run(0.5)
+    assert abs(rig.seesaw.pipeline.latest(0).grams) < 0.3
+    verdict = rig.weigh("battleship", "battleship", timeout=8.0)
+    assert (verdict.kind, verdict.left, verdict.right) == (BALANCED, "battleship", "battleship")
+
+
+def test_a_pan_further_from_zero_than_a_cell_drifts_is_not_zeroed_but_named():
+    rig = Rig(seed=6)
+    park_while_the_zero_drifts(rig, 1, "cruiser", 4.5)
+    assert rig.seesaw.rezero() == [1]
+    assert rig.seesaw.pipeline.latest(1).grams > 4.0  # kept: the players are asked to clear the pan
+    rig.sim.place(0, "mine")
+    rig.run(1.0)
+    assert rig.seesaw.rezero() == [0, 1]  # a piece lying there is never zeroed away
