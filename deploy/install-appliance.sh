@@ -110,7 +110,7 @@ run rm -f "$archive"
 run rm -rf "$APP_DIR"
 run mv "$APP_DIR.new" "$APP_DIR"
 [ "$had_venv" = 1 ] || run "$python" -m venv --clear --system-site-packages "$APP_DIR/.venv"
-run "$APP_DIR/.venv/bin/pip" install -q -e "$APP_DIR"
+run "$APP_DIR/.venv/bin/pip" install -q -c "$APP_DIR/constraints.txt" -e "$APP_DIR"
 
 say "== 4. configuration in $CONF_DIR"
 run mkdir -p "$CONF_DIR"
