@@ -1,0 +1,150 @@
+#!/bin/bash
+# The fresh-OS release check (docs/fresh-os.md): on a freshly debootstrapped Debian, as a new
+# user with sudo, the README's commands verbatim on a clean clone of the committed tree:
+# `make run` (it must print the sudo line), that line, `make run` again under Xvfb to its first
+# frame (a screenshot), `make test` (its sudo line, then the suite). Not part of `make test`:
+# a release takes about an hour. Run it whenever dependencies or the set-up change.
+# Usage, as root on a Debian machine with debootstrap:  scripts/fresh-os-check.sh [release...]
+#   releases: trixie (Debian 13), bookworm (Debian 12); default both, in that order.
+#   FRESH_OS_DIR (default /var/tmp/fresh-os) holds the roots, logs, screenshots and figures;
+#   MIRROR (default http://deb.debian.org/debian).
+set -euo pipefail
+
+repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
+work=${FRESH_OS_DIR:-/var/tmp/fresh-os}
+mirror=${MIRROR:-http://deb.debian.org/debian}
+user=tester
+display=:57  # inside the root; make test's own Xvfb displays live in its network namespace
+[ "$(id -u)" = 0 ] || { echo "fresh-os-check: run as root (debootstrap, chroot, mounts)" >&2; exit 2; }
+command -v debootstrap >/dev/null || { echo "fresh-os-check: sudo apt-get install -y debootstrap" >&2; exit 2; }
+mkdir -p "$work"
+
+root="" log="" figures="" group=""
+cleanup() {
+    [ -n "$group" ] && kill -- "-$group" 2>/dev/null
+    [ -n "$root" ] || return 0
+    # Every process still running in the root was started by this check.
+    for proc in /proc/[0-9]*; do
+        [ "$(readlink "$proc/root" 2>/dev/null)" = "$root" ] && kill -9 "${proc#/proc/}" 2>/dev/null
+    done
+    sleep 1
+    for mount in dev sys proc; do
+        mountpoint -q "$root/$mount" && { umount -R "$root/$mount" || umount -lR "$root/$mount"; }
+    done
+    return 0
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$log"; }
+figure() { echo "$1: $2" | tee -a "$figures"; }
+# shellcheck disable=SC2317  # called through timed
+# as_user COMMAND: a login shell of the new user in the root (its home, its PATH).
+as_user() { chroot "$root" su - "$user" -c "$1"; }
+# timed NAME COMMAND...: runs it with its output in the log, and leaves its seconds in $seconds.
+timed() {
+    local name=$1 start status=0
+    shift
+    say "== $name"
+    start=$(date +%s.%N)
+    "$@" >>"$log" 2>&1 || status=$?
+    seconds=$(echo "$(date +%s.%N) - $start" | bc | xargs printf %.1f)
+    say "   exit $status after $seconds s"
+    return $status
+}
+# The line system-deps printed after "run:  ", from the last command's output in the log.
+sudo_line() { grep -o "run:  sudo .*" "$log" | tail -1 | cut -c6-; }
+
+# first_frame SHOT: `make run` as the user under Xvfb until its first drawn frame: the
+# seconds in $seconds, SHOT.png the first frame and SHOT-settled.png 5 s later.
+first_frame() {
+    local shot=$1 fb="$root/tmp/fresh-os-fb/Xvfb_screen0" blank start
+    say "== make run under Xvfb $display ($shot)"
+    start=$(date +%s.%N)
+    setsid chroot "$root" su - "$user" -c "cd companion && DISPLAY=$display make run" >>"$log" 2>&1 &
+    group=$!
+    blank=$(md5sum <"$fb")
+    while [ "$(md5sum <"$fb")" = "$blank" ]; do
+        kill -0 "$group" 2>/dev/null || { say "   make run ended before drawing anything"; group=""; return 1; }
+        [ "$(echo "$(date +%s.%N) - $start > 1800" | bc)" = 1 ] && { say "   nothing drawn in 30 min"; return 1; }
+        sleep 0.1
+    done
+    seconds=$(echo "$(date +%s.%N) - $start" | bc | xargs printf %.1f)
+    convert "xwd:$fb" "$work/$shot.png"
+    sleep 5
+    convert "xwd:$fb" "$work/$shot-settled.png"
+    kill -- "-$group" 2>/dev/null || true
+    wait "$group" 2>/dev/null || true
+    group=""
+    say "   first frame after $seconds s: $work/$shot.png, $work/$shot-settled.png"
+}
+
+check() {
+    local release=$1 line status=0 tests
+    root="$work/$release" log="$work/$release.log" figures="$work/$release-figures.txt"
+    cleanup
+    if grep -q " $root/" /proc/mounts; then echo "fresh-os-check: $root is still mounted" >&2; return 1; fi
+    rm -rf "$root" "$log" "$figures"
+    say "fresh-os-check $release: $(git -C "$repo" log -1 --format='%h %s' | cut -c1-80)"
+    figure "release" "$release"
+    figure "date" "$(date -u +%Y-%m-%d)"
+    figure "commit" "$(git -C "$repo" rev-parse --short HEAD)"
+
+    # A new user's machine: the base system, and what the README's commands presume.
+    timed "debootstrap $release" debootstrap --include=sudo,git,make,ca-certificates "$release" "$root" "$mirror"
+    { mount -t proc proc "$root/proc" &&
+        mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys" &&
+        mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev" &&
+        cp /etc/resolv.conf "$root/etc/resolv.conf" &&
+        chroot "$root" useradd --create-home --shell /bin/bash --groups sudo "$user" &&
+        echo "$user ALL=(ALL) NOPASSWD: ALL" >"$root/etc/sudoers.d/$user" &&
+        git clone -q --no-local "$repo" "$root/home/$user/companion" &&
+        chroot "$root" chown -R "$user:$user" "/home/$user/companion"; } >>"$log" 2>&1 || return 1
+
+    # README: make run. A fresh machine lacks the system packages: it must say which.
+    timed "make run (fresh)" as_user "cd companion && make run" && { say "   make run did not ask for system packages"; return 1; }
+    line=$(sudo_line)
+    figure "make run asks" "${line:-nothing}"
+    [ -n "$line" ] || return 1
+    timed "$line" as_user "$line" || return 1
+
+    # The screen stands in for the Pi's: Xvfb (the check's, not the app's) writes its frame
+    # buffer to a file that is read from outside.
+    timed "apt-get install xvfb (the check's screen)" chroot "$root" apt-get install -y -q xvfb
+    mkdir -p "$root/tmp/fresh-os-fb"
+    chroot "$root" chown "$user" /tmp/fresh-os-fb
+    setsid chroot "$root" su - "$user" -c "Xvfb $display -screen 0 800x480x24 -br -nocursor -fbdir /tmp/fresh-os-fb -nolisten tcp" >>"$log" 2>&1 &
+    for _ in $(seq 100); do [ -s "$root/tmp/fresh-os-fb/Xvfb_screen0" ] && break; sleep 0.1; done
+    first_frame "$release-first-frame" || return 1
+    figure "make run to the first frame, set-up included (venv, packages, core)" "$seconds s"
+    first_frame "$release-second-start" || return 1
+    figure "make run to the first frame, second start" "$seconds s"
+    # Once its packages are there, system-deps says nothing and installs nothing.
+    grep "^system-deps:" "$log" | grep -v "run:  sudo" && say "   system-deps spoke again after its packages were installed"
+
+    # README: make test. Its own sudo line first, then its set-up (pip, npm) with the network.
+    timed "make test (asks for test packages)" as_user "cd companion && make test" && { say "   make test did not ask for its packages"; return 1; }
+    line=$(sudo_line)
+    figure "make test asks" "${line:-nothing}"
+    timed "$line" as_user "$line" || return 1
+    timed "make test set-up (collect only)" as_user "cd companion && make test PYTEST_ARGS='--collect-only -q'" || return 1
+    figure "make test set-up" "$seconds s"
+    # The suite itself in a network namespace with only loopback: its servers and X displays
+    # clash with nothing else on this machine.
+    timed "make test" nice unshare -n sh -c "ip link set lo up && chroot '$root' su - '$user' -c 'cd companion && make test'" || status=$?
+    tests=$(grep -E "^=+ .*(passed|failed|error).* in [0-9.]+s" "$log" | tail -1 | tr -d '=' | sed 's/^ *//; s/ *$//')
+    figure "make test" "${tests:-no summary} (exit $status, $seconds s)"
+    grep -E "^(FAILED|ERROR) " "$log" | tee -a "$figures" || true
+    return $status
+}
+
+releases=("$@")
+[ ${#releases[@]} -gt 0 ] || releases=(trixie bookworm)
+overall=0
+for release in "${releases[@]}"; do
+    check "$release" || overall=1
+    cleanup
+    say "figures: $figures"
+    cat "$figures"
+done
+exit $overall
