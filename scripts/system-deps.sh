@@ -28,6 +28,13 @@ command -v dpkg-query >/dev/null 2>&1 || {
     exit 0
 }
 
+# PyPI has no Kivy, numpy or PyYAML wheels for 32-bit ARM: pip would try to compile them, and fail.
+arch=$(dpkg --print-architecture)
+case $arch in armhf | armel | i386)
+    echo "system-deps: this is a 32-bit OS ($arch): the companion needs a 64-bit one (Raspberry Pi OS 64-bit); PyPI has no Kivy, numpy or PyYAML for it" >&2
+    exit 1 ;;
+esac
+
 names_of() { echo "$1" | tr '|' ' '; }
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 offered() { apt-cache policy "$1" 2>/dev/null | grep -q "^ *Candidate: [^(]"; }

@@ -23,13 +23,14 @@ FAKES = {
     "apt-cache": 'grep -qx "$2" "$FAKE/offered" && printf "%s:\\n  Installed: (none)\\n  Candidate: 1.0\\n" "$2"; true',
     "apt-get": 'echo "$*" >> "$FAKE/apt-get"',
     "id": 'echo "$FAKE_UID"',
+    "dpkg": 'echo "$FAKE_ARCH"',  # --print-architecture
     "python3": "exit 0",  # venv and ensurepip are there
     "node": "exit 0",
     "npm": "exit 0",
 }
 
 
-def system_deps(tmp_path, mode, *, installed=(), offered=(), root=False, pi=False):
+def system_deps(tmp_path, mode, *, installed=(), offered=(), root=False, pi=False, arch="amd64"):
     """Runs the script with only the fakes (and sh, grep, tr) on PATH: (exit code, stderr, apt-get calls)."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
@@ -43,7 +44,7 @@ def system_deps(tmp_path, mode, *, installed=(), offered=(), root=False, pi=Fals
     (tmp_path / "offered").write_text("".join(f"{p}\n" for p in offered))
     (tmp_path / "model").write_text("Raspberry Pi 5 Model B Rev 1.0\0" if pi else "QEMU Virtual Machine\0")
     env = {"PATH": str(bin_dir), "FAKE": str(tmp_path), "FAKE_UID": "0" if root else "1000",
-           "DEVICE_MODEL": str(tmp_path / "model")}
+           "DEVICE_MODEL": str(tmp_path / "model"), "FAKE_ARCH": arch}
     result = subprocess.run([str(bin_dir / "sh"), str(ROOT / "scripts/system-deps.sh"), mode],
                             capture_output=True, text=True, env=env, timeout=30)
     calls = tmp_path / "apt-get"
@@ -57,8 +58,9 @@ def needed(archive):
 
 @pytest.mark.parametrize("archive", [BOOKWORM, TRIXIE], ids=["debian12", "debian13"])
 @pytest.mark.parametrize("root", [False, True], ids=["user", "root"])
-def test_everything_installed_under_this_releases_names_passes_without_apt(tmp_path, archive, root):
-    code, err, calls = system_deps(tmp_path, "test", installed=needed(archive), offered=archive, root=root)
+@pytest.mark.parametrize("arch", ["amd64", "arm64"])
+def test_everything_installed_under_this_releases_names_passes_without_apt(tmp_path, archive, root, arch):
+    code, err, calls = system_deps(tmp_path, "test", installed=needed(archive), offered=archive, root=root, arch=arch)
     assert (code, err, calls) == (0, "", [])
 
 
@@ -103,3 +105,11 @@ def test_on_a_raspberry_pi_without_its_archive_lgpio_is_named_missing_and_the_ap
     code, err, calls = system_deps(tmp_path, "run", installed=needed(TRIXIE), offered=TRIXIE, pi=True, root=True)
     assert code == 0 and calls == ["update -q"]
     assert "python3-lgpio is not in this system's package archives" in err and "sudo" not in err
+
+
+@pytest.mark.parametrize("arch", ["armhf", "armel", "i386"])
+def test_a_32_bit_os_is_told_plainly_that_a_64_bit_one_is_needed(tmp_path, arch):
+    code, err, calls = system_deps(tmp_path, "run", installed=needed(TRIXIE), offered=TRIXIE, root=True, arch=arch)
+    assert code == 1 and calls == []
+    assert err == f"system-deps: this is a 32-bit OS ({arch}): the companion needs a 64-bit one " \
+                  "(Raspberry Pi OS 64-bit); PyPI has no Kivy, numpy or PyYAML for it\n"
