@@ -53,7 +53,7 @@ timed() {
     return $status
 }
 # The line system-deps printed after "run:  ", from the last command's output in the log.
-sudo_line() { grep -o "run:  sudo .*" "$log" | tail -1 | cut -c6-; }
+sudo_line() { grep -o "run:  sudo .*" "$log" | tail -1 | cut -c7-; }
 
 # first_frame SHOT: `make run` as the user under Xvfb until its first drawn frame: the
 # seconds in $seconds, SHOT.png the first frame and SHOT-settled.png 5 s later.
@@ -79,6 +79,14 @@ first_frame() {
     say "   first frame after $seconds s: $work/$shot.png, $work/$shot-settled.png"
 }
 
+# The network's own certificate authorities, if this machine trusts any (a TLS-inspecting
+# proxy): the root trusts them too, as a machine on that network would.
+local_cas() {
+    local cas=(/usr/local/share/ca-certificates/*.crt)
+    [ -e "${cas[0]}" ] || return 0
+    cp "${cas[@]}" "$1/usr/local/share/ca-certificates/" && chroot "$1" update-ca-certificates
+}
+
 check() {
     local release=$1 line status=0 tests
     root="$work/$release" log="$work/$release.log" figures="$work/$release-figures.txt"
@@ -96,6 +104,7 @@ check() {
         mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys" &&
         mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev" &&
         cp /etc/resolv.conf "$root/etc/resolv.conf" &&
+        local_cas "$root" &&
         chroot "$root" useradd --create-home --shell /bin/bash --groups sudo "$user" &&
         echo "$user ALL=(ALL) NOPASSWD: ALL" >"$root/etc/sudoers.d/$user" &&
         git clone -q --no-local "$repo" "$root/home/$user/companion" &&
@@ -111,7 +120,7 @@ check() {
     # The screen stands in for the Pi's: Xvfb (the check's, not the app's) writes its frame
     # buffer to a file that is read from outside.
     timed "apt-get install xvfb (the check's screen)" chroot "$root" apt-get install -y -q xvfb
-    mkdir -p "$root/tmp/fresh-os-fb"
+    mkdir -p "$root/tmp/fresh-os-fb" && mkdir -m 1777 "$root/tmp/.X11-unix"
     chroot "$root" chown "$user" /tmp/fresh-os-fb
     setsid chroot "$root" su - "$user" -c "Xvfb $display -screen 0 800x480x24 -br -nocursor -fbdir /tmp/fresh-os-fb -nolisten tcp" >>"$log" 2>&1 &
     for _ in $(seq 100); do [ -s "$root/tmp/fresh-os-fb/Xvfb_screen0" ] && break; sleep 0.1; done
