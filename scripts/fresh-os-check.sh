@@ -19,7 +19,7 @@ display=:57  # inside the root; make test's own Xvfb displays live in its networ
 command -v debootstrap >/dev/null || { echo "fresh-os-check: sudo apt-get install -y debootstrap" >&2; exit 2; }
 mkdir -p "$work"
 
-root="" log="" figures="" group=""
+root="" log="" figures="" group="" blank=""
 cleanup() {
     [ -n "$group" ] && kill -- "-$group" 2>/dev/null
     [ -n "$root" ] || return 0
@@ -55,24 +55,44 @@ timed() {
 # The line system-deps printed after "run:  ", from the last command's output in the log.
 sudo_line() { grep -o "run:  sudo .*" "$log" | tail -1 | cut -c7-; }
 
+# png XWD PNG: Xvfb's frame buffer file (XWD, 32 bits a pixel, least significant byte first) as a PNG.
+png() {
+    python3 - "$1" "$2" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+header, _, _, _, width, height = struct.unpack(">6I", data[:24])
+line, colours = struct.unpack(">I", data[48:52])[0], struct.unpack(">I", data[76:80])[0]
+rows = b""
+for y in range(height):
+    pixels = data[header + 12 * colours + y * line:][:4 * width]  # blue, green, red, unused
+    rgb = bytearray(3 * width)
+    rgb[0::3], rgb[1::3], rgb[2::3] = pixels[2::4], pixels[1::4], pixels[0::4]
+    rows += b"\0" + rgb
+def chunk(kind, body):
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+open(sys.argv[2], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">2I5B", width, height, 8, 2, 0, 0, 0))
+                              + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+PY
+}
+
 # first_frame SHOT: `make run` as the user under Xvfb until its first drawn frame: the
 # seconds in $seconds, SHOT.png the first frame and SHOT-settled.png 5 s later.
 first_frame() {
-    local shot=$1 fb="$root/tmp/fresh-os-fb/Xvfb_screen0" blank start
+    local shot=$1 fb="$root/tmp/fresh-os-fb/Xvfb_screen0" start
     say "== make run under Xvfb $display ($shot)"
+    for _ in $(seq 100); do [ "$(md5sum <"$fb")" = "$blank" ] && break; sleep 0.1; done  # the last window gone
     start=$(date +%s.%N)
     setsid chroot "$root" su - "$user" -c "cd companion && DISPLAY=$display make run" >>"$log" 2>&1 &
     group=$!
-    blank=$(md5sum <"$fb")
     while [ "$(md5sum <"$fb")" = "$blank" ]; do
         kill -0 "$group" 2>/dev/null || { say "   make run ended before drawing anything"; group=""; return 1; }
         [ "$(echo "$(date +%s.%N) - $start > 1800" | bc)" = 1 ] && { say "   nothing drawn in 30 min"; return 1; }
         sleep 0.1
     done
     seconds=$(echo "$(date +%s.%N) - $start" | bc | xargs printf %.1f)
-    convert "xwd:$fb" "$work/$shot.png"
+    png "$fb" "$work/$shot.png"
     sleep 5
-    convert "xwd:$fb" "$work/$shot-settled.png"
+    png "$fb" "$work/$shot-settled.png"
     kill -- "-$group" 2>/dev/null || true
     wait "$group" 2>/dev/null || true
     group=""
@@ -104,6 +124,7 @@ check() {
         mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys" &&
         mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev" &&
         cp /etc/resolv.conf "$root/etc/resolv.conf" &&
+        printf '127.0.0.1 localhost\n127.0.1.1 %s\n' "$(cat "$root/etc/hostname")" >"$root/etc/hosts" &&
         local_cas "$root" &&
         chroot "$root" useradd --create-home --shell /bin/bash --groups sudo "$user" &&
         echo "$user ALL=(ALL) NOPASSWD: ALL" >"$root/etc/sudoers.d/$user" &&
@@ -124,6 +145,8 @@ check() {
     chroot "$root" chown "$user" /tmp/fresh-os-fb
     setsid chroot "$root" su - "$user" -c "Xvfb $display -screen 0 800x480x24 -br -nocursor -fbdir /tmp/fresh-os-fb -nolisten tcp" >>"$log" 2>&1 &
     for _ in $(seq 100); do [ -s "$root/tmp/fresh-os-fb/Xvfb_screen0" ] && break; sleep 0.1; done
+    sleep 1
+    blank=$(md5sum <"$root/tmp/fresh-os-fb/Xvfb_screen0")  # the empty screen
     first_frame "$release-first-frame" || return 1
     figure "make run to the first frame, set-up included (venv, packages, core)" "$seconds s"
     first_frame "$release-second-start" || return 1
