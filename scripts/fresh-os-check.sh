@@ -7,14 +7,14 @@
 # Usage, as root on a Debian machine with debootstrap:  scripts/fresh-os-check.sh [release...]
 #   releases: trixie (Debian 13), bookworm (Debian 12); default both, in that order.
 #   FRESH_OS_DIR (default /var/tmp/fresh-os) holds the roots, logs, screenshots and figures;
-#   MIRROR (default http://deb.debian.org/debian).
+#   MIRROR (default http://deb.debian.org/debian); FRESH_OS_DISPLAY (default :57) for two at once.
 set -euo pipefail
 
 repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
 work=${FRESH_OS_DIR:-/var/tmp/fresh-os}
 mirror=${MIRROR:-http://deb.debian.org/debian}
 user=tester
-display=:57  # inside the root; make test's own Xvfb displays live in its network namespace
+display=${FRESH_OS_DISPLAY:-:57}  # the check's screen; make test's own Xvfb displays live in its network namespace
 [ "$(id -u)" = 0 ] || { echo "fresh-os-check: run as root (debootstrap, chroot, mounts)" >&2; exit 2; }
 command -v debootstrap >/dev/null || { echo "fresh-os-check: sudo apt-get install -y debootstrap" >&2; exit 2; }
 mkdir -p "$work"
