@@ -152,7 +152,7 @@ check() {
     first_frame "$release-second-start" || return 1
     figure "make run to the first frame, second start" "$seconds s"
     # Once its packages are there, system-deps says nothing and installs nothing.
-    grep "^system-deps:" "$log" | grep -v "run:  sudo" && say "   system-deps spoke again after its packages were installed"
+    grep "^system-deps:" "$log" | grep -v "run:  sudo" && { say "   system-deps spoke again after its packages were installed"; return 1; }
 
     # README: make test. Its own sudo line first, then its set-up (pip, npm) with the network.
     timed "make test (asks for test packages)" as_user "cd companion && make test" && { say "   make test did not ask for its packages"; return 1; }
