@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 CONFIG ?= config.yaml
+# The tested version of every Python package; `make lock` refreshes it.
+CONSTRAINTS := constraints.txt
 # MicroPython's WebAssembly port (npm), for the firmware tests under a real MicroPython.
 MICROPYTHON := tests/firmware/micropython
 # rp2040js (npm), the emulated RP2040 that boots the real MicroPython rp2 build with the firmware.
@@ -13,7 +15,7 @@ UTTT_CORE := companion/games/uttt/_core.so
 # On a Raspberry Pi, let the venv see apt's python3-lgpio (GPIO on every Pi, the Pi 5 too).
 VENV_FLAGS := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo --system-site-packages)
 
-.PHONY: run test bench system-deps-run system-deps-test clean
+.PHONY: run test bench lock system-deps-run system-deps-test clean
 
 run: system-deps-run $(VENV)/.run-installed $(UTTT_CORE)
 	$(PY) -m companion --config $(CONFIG)
@@ -23,6 +25,10 @@ test: system-deps-test $(VENV)/.test-installed $(UTTT_CORE) $(MICROPYTHON)/node_
 
 bench: $(VENV)/.test-installed $(UTTT_CORE) $(RP2040)/node_modules/.installed
 	@for b in bench/[!_]*.py; do echo "== $$b"; $(PY) $$b --json || exit 1; done
+
+lock:
+	@PYTHON=$(PYTHON) sh scripts/lock.sh
+	$(MAKE) test
 
 system-deps-run:
 	@sh scripts/system-deps.sh run
@@ -34,12 +40,12 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-$(VENV)/.run-installed: pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q -e .
+$(VENV)/.run-installed: pyproject.toml $(CONSTRAINTS) | $(VENV)/bin/python
+	$(PY) -m pip install -q -c $(CONSTRAINTS) -e .
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q -e '.[test]'
+$(VENV)/.test-installed: pyproject.toml $(CONSTRAINTS) | $(VENV)/bin/python
+	$(PY) -m pip install -q -c $(CONSTRAINTS) -e '.[test]'
 	touch $@ $(VENV)/.run-installed
 
 $(UTTT_CORE): companion/games/uttt/core.c | $(VENV)/bin/python

@@ -31,6 +31,7 @@ def run_doctor(config_path: str | None, out=sys.stdout) -> int:
         data_ok, data_text = _writable(cfg.data_path)
         rows.append(("data directory", data_ok, data_text))
         rows.append(("sensor source", True, cfg.sensor.source))
+    rows.append(("machine", *_machine()))
     rows.append(("GPIO", *_gpio()))
     ports = sorted(glob.glob("/dev/ttyACM*") + glob.glob("/dev/ttyUSB*"))
     rows.append(("serial ports", bool(ports), ", ".join(ports) or "none seen"))
@@ -93,6 +94,15 @@ def _writable(path) -> tuple[bool, str]:
         return True, str(path)
     except OSError as exc:
         return False, f"{path}: {exc.strerror} (data_dir must be a directory this user may write)"
+
+
+def _machine() -> tuple[bool, str]:
+    """A 64-bit OS. A 64-bit kernel under a 32-bit OS (a Pi's default) still runs 32-bit Python."""
+    machine = platform.machine()
+    if machine.startswith("armv") or sys.maxsize < 2**32:
+        return False, (f"{machine}, 32-bit: the companion needs a 64-bit OS (Raspberry Pi OS 64-bit); "
+                       "PyPI has no Kivy, numpy or PyYAML for 32-bit ARM")
+    return True, f"{machine}, 64-bit"
 
 
 def _gpio() -> tuple[bool, str]:

@@ -111,7 +111,7 @@ run rm -f "$archive"
 run rm -rf "$APP_DIR"
 run mv "$APP_DIR.new" "$APP_DIR"
 [ "$had_venv" = 1 ] || run "$python" -m venv --clear --system-site-packages "$APP_DIR/.venv"
-run "$APP_DIR/.venv/bin/pip" install -q -e "$APP_DIR"
+run "$APP_DIR/.venv/bin/pip" install -q -c "$APP_DIR/constraints.txt" -e "$APP_DIR"
 # The UTTT computer's search compiled here (35-40 times the iterations of pure Python);
 # if it does not build, the app still runs, its computer opponent much weaker.
 core=$APP_DIR/companion/games/uttt/_core.so

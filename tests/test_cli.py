@@ -69,3 +69,19 @@ def test_an_internal_error_at_every_start_leaves_one_crash_file(tmp_path, monkey
     paths = {cli._save_traceback(RuntimeError(f"try {n}")) for n in range(3)}
     assert paths == {str(tmp_path / cli.CRASH_FILE)} and list(tmp_path.iterdir()) == [tmp_path / cli.CRASH_FILE]
     assert "try 2" in (tmp_path / cli.CRASH_FILE).read_text()
+
+
+def test_doctor_on_a_32_bit_os_says_in_one_line_that_a_64_bit_one_is_needed(monkeypatch):
+    monkeypatch.setattr("platform.machine", lambda: "armv7l")
+    out = io.StringIO()
+    run_doctor(None, out=out)
+    lines = [line for line in out.getvalue().splitlines() if "64-bit OS" in line]
+    assert len(lines) == 1 and lines[0].startswith("machine") and "--" in lines[0] and "armv7l" in lines[0]
+
+
+def test_doctor_on_a_64_bit_kernel_under_a_32_bit_os_says_so_too(monkeypatch):
+    monkeypatch.setattr("platform.machine", lambda: "aarch64")
+    monkeypatch.setattr("sys.maxsize", 2**31 - 1)
+    out = io.StringIO()
+    run_doctor(None, out=out)
+    assert "aarch64, 32-bit: the companion needs a 64-bit OS" in out.getvalue()
