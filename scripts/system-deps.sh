@@ -11,7 +11,7 @@ mode=${1:-run}
 needs="libgl1 libgl1-mesa-dri libegl1 libmtdev1t64|libmtdev1 fonts-noto-cjk"
 # The UTTT computer opponent's search core is compiled from source (companion/games/uttt/core.c).
 needs="$needs gcc libc6-dev"
-[ "$mode" = test ] && needs="$needs xvfb xauth shellcheck openscad sqlite3 chromium zbar-tools webkitgtk-webdriver|webkit2gtk-driver"
+[ "$mode" = test ] && needs="$needs xvfb xauth shellcheck openscad sqlite3 chromium zbar-tools webkitgtk-webdriver|webkit2gtk-driver faketime"
 # npm installs MicroPython's WebAssembly port for the firmware tests; a machine whose
 # Node.js came from elsewhere (with its own npm) needs neither Debian package.
 [ "$mode" = test ] && ! command -v node >/dev/null 2>&1 && needs="$needs nodejs"

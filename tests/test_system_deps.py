@@ -12,7 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMON = ("libgl1 libgl1-mesa-dri libegl1 fonts-noto-cjk gcc libc6-dev xvfb xauth shellcheck "
-          "openscad sqlite3 chromium zbar-tools nodejs npm python3-venv").split()
+          "openscad sqlite3 chromium zbar-tools faketime nodejs npm python3-venv").split()
 # What each archive offers under the names that differ (from its Packages lists).
 BOOKWORM = [*COMMON, "libmtdev1", "webkit2gtk-driver"]
 TRIXIE = [*COMMON, "libmtdev1t64", "webkitgtk-webdriver", "webkit2gtk-driver"]
