@@ -11,6 +11,26 @@ from companion.seats.server import call_inline, make_app
 from companion.store import Store
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, driven by Playwright (one per test module)."""
+    from tests.seats.browser import ARGS, CHROMIUM
+    api = pytest.importorskip("playwright.sync_api")
+    with api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def served_uttt(tmp_path):
+    """A UTTT table served over HTTP on a free port, as the app serves its phones."""
+    from tests.seats.browser import Table
+    table = Table(tmp_path, UtttController.open)
+    yield table
+    table.stop()
+
+
 @pytest.fixture
 def store(tmp_path):
     with Store(tmp_path / "companion.db") as s:

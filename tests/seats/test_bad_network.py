@@ -11,8 +11,7 @@ import time
 
 import pytest
 
-from companion.games.uttt.controller import UtttController
-from tests.seats.browser import ARGS, CHROMIUM, PHONE, Table
+from tests.seats.browser import PHONE, Table
 from tests.seats.netem import PROFILES, Network, Profile
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -20,19 +19,9 @@ pytestmark = pytest.mark.browser
 BACK_S = 2.0  # issue 42: every phone back in its seat this soon after the link returns
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture
-def table(tmp_path):
-    table = Table(tmp_path, UtttController.open)
-    yield table
-    table.stop()
+def table(served_uttt):
+    return served_uttt
 
 
 @pytest.fixture

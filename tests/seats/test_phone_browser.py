@@ -13,19 +13,10 @@ import time
 
 import pytest
 
-from companion.games.uttt.controller import UtttController
-from tests.seats.browser import ARGS, CHROMIUM, PHONE, SHOTS, Table
+from tests.seats.browser import PHONE, SHOTS, Table
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 class PhoneInBrowser:
@@ -52,10 +43,8 @@ class PhoneInBrowser:
 
 
 @pytest.fixture
-def table(tmp_path):
-    table = Table(tmp_path, UtttController.open)
-    yield table
-    table.stop()
+def table(served_uttt):
+    return served_uttt
 
 
 def join(browser, table, seat, locale="en-US") -> PhoneInBrowser:

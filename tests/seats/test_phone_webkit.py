@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.uttt.controller import UtttController
 from tests.seats.browser import PHONE, SHOTS, Table
 from tests.seats.netem import PROFILES, Network
 
@@ -76,10 +75,8 @@ class WebKitPhone:
 
 
 @pytest.fixture
-def table(tmp_path):
-    table = Table(tmp_path, UtttController.open)
-    yield table
-    table.stop()
+def table(served_uttt):
+    return served_uttt
 
 
 @pytest.fixture
