@@ -88,6 +88,7 @@ class BattleshipScreen(ControllerScreen):
             field.bind(text=self._label_first, hint_text=self._label_first)
         self.bind(opponent=self._label_first)
         self.app.bind(lang=self._label_first)
+        self._label_first()  # the panel opens with the defaults: no change event labels it
 
     def _label_first(self, *_) -> None:
         """Who starts, by name: you or the computer, else each player as typed (or their role)."""
