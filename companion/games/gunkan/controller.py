@@ -115,8 +115,13 @@ class GunkanController(Controller):
         phase = self.state.phase
         if phase in ("idle", "over"):
             loaded = self.seesaw is not None and any(p.kind != EMPTY for p in self.pans)
-            return "verdict" if phase == "idle" and self.state.battles and loaded else phase
+            return "verdict" if phase == "idle" and self.state.battles and loaded and not self.called_off() else phase
         return "battle"
+
+    def called_off(self) -> bool:
+        """The last battle was called off (勝負中止): no verdict of its own, so none is shown."""
+        actions = self.session.actions if self.session else []
+        return bool(actions) and actions[-1].get("type") == "cancel"
 
     # offers --------------------------------------------------------------------------
 

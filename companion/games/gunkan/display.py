@@ -46,11 +46,15 @@ def model(c, who) -> dict:
     if stage in ("idle", "verdict"):
         last = view["log"][-1] if view["log"] else None
         prompt, tone = ("gunkan_ui.remove_from_pans", "gold") if stage == "verdict" else ("gunkan_ui.idle", "panel")
+        big = Text(f"gunkan.verdict.{last['verdict']}") if last else None
+        detail = _removals(last) if last else []
+        if c.called_off():  # the last battle has no verdict: none shown, nothing to remove
+            big, detail = Text("gunkan_ui.called_off"), []
+            if any(p.kind != "empty" for p in c.pans):
+                prompt, tone = "gunkan_ui.called_off_return", "gold"
         off = _off_zero(c, stage)
         text = Text("gunkan_ui.off_zero", {"pan": Text(f"gunkan_ui.off_zero_pan.{off}")}) if off else Text(prompt)
-        return shown | {"prompt": text, "tone": "warn" if off else tone,
-                        "big": Text(f"gunkan.verdict.{last['verdict']}") if last else None,
-                        "detail": _removals(last) if last else []}
+        return shown | {"prompt": text, "tone": "warn" if off else tone, "big": big, "detail": detail}
     prompt, tone = _battle_prompt(c, view)
     return shown | {"prompt": prompt, "tone": tone, "detail": [],
                     "big": Text("gunkan_ui.mine_boom") if view["phase"] == "mine" else None}

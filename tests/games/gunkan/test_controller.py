@@ -613,3 +613,27 @@ def test_while_the_verdict_waits_the_screen_says_what_for(store, reason, ja, en)
     assert (words(prompt), words(prompt, "en")) == (ja, en)
     weigh(c, Verdict(LEFT, 1.5))
     assert last(c) == "attacker_wins" and c.wait_note is None
+
+
+def test_a_called_off_battle_shows_no_earlier_verdict_or_removal(store):
+    """Issue 43, finding 1: after 勝負中止 with both pieces on the pans, the screen showed the
+    previous battle's verdict and removal order again, and a group could take a second piece off."""
+    c = GunkanController.open(store, seesaw=FakeSeesaw())
+    act(c, TABLE, "mode", "seesaw")
+    act(c, TABLE, "attack", 0)
+    act(c, 1, "declare", "ship")
+    act(c, TABLE, "counterweight", "off")
+    weigh(c, Verdict(LEFT, 1.0))
+    empty(c)
+    act(c, TABLE, "attack", 1)
+    act(c, 0, "declare", "ship")
+    act(c, TABLE, "counterweight", "off")
+    weigh(c)  # both pieces placed, no verdict yet
+    act(c, TABLE, "cancel")
+    shown = c.display(TABLE)
+    assert c.stage() != "verdict"
+    assert not shown["detail"], words(shown["detail"])  # no removal order
+    assert words(shown["big"]) == "勝負中止" and words(shown["big"], "en") == "Called off"
+    assert words(shown["prompt"]) == "駒を皿から盤に戻してください"
+    empty(c)
+    assert words(c.display(TABLE)["prompt"]) == "勝負が発生したら攻撃側をタップ"
