@@ -295,3 +295,21 @@ def test_without_a_sensor_the_players_tap_what_the_wooden_seesaw_showed(gui, gun
     tap_action(gui, gunkan, "weighed:balanced")
     assert gunkan.session.state.battles[-1].verdict == "both_removed"
     assert gunkan.stage == "idle"  # no pans to wait for
+
+
+def test_a_called_off_battle_does_not_bring_back_the_last_verdict(gui, gunkan):
+    """Issue 43, finding 1, through the screen: judge a battle, place the next two pieces,
+    call it off: the screen says 勝負中止 and asks for the pieces back, no removal order."""
+    tap_action(gui, gunkan, "mode:seesaw")
+    fought = battle(gui, gunkan, 0, ["battleship"], "cruiser", declare="ship", counterweight=False)
+    assert verdict(gui, gunkan, fought, "called-off-1-verdict") == "attacker_wins"
+    empty_pans(gui, gunkan)
+    tap_action(gui, gunkan, "attack:1")
+    place(gui, gunkan, "L", "destroyer")
+    tap_action(gui, gunkan, "declare:ship")
+    tap_action(gui, gunkan, "counterweight:off")
+    place(gui, gunkan, "R", "destroyer")
+    tap_action(gui, gunkan, "cancel")
+    gui.screenshot("called-off-2")
+    assert gunkan.stage != "verdict" and "取り除いて" not in gunkan.detail_text
+    assert "盤に戻して" in gunkan.prompt_text and len(gunkan.session.state.battles) == 1
