@@ -236,8 +236,9 @@ class Room:
     def _resume(self, link: Link, device) -> list[dict]:
         claim = self.claims.by_key(device) if isinstance(device, str) else None
         if claim is None:
-            handed = isinstance(device, str) and digest(device) in self._handed
-            raise Refused("seats.handed_over" if handed else "seats.device_unknown")
+            if isinstance(device, str) and digest(device) in self._handed:
+                raise Refused("seats.handed_over")
+            raise Refused("seats.device_unknown")
         if claim.game_id != self.game_id:
             raise Refused("seats.other_game")
         for other in [other for other in self.links if other is not link and other.key_hash == claim.key_hash]:
