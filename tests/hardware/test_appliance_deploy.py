@@ -147,7 +147,8 @@ def test_install_compiles_the_uttt_search_on_the_machine(tmp_path):
     copy = next(line for line in lines if line.startswith("+ tar -C") and " -cf " in line)
     assert "--exclude=\\*.so" in copy
     venv = f"{tmp_path}/root/opt/companion/.venv"
-    pip = lines.index(f"+ {venv}/bin/pip install -q -e {tmp_path}/root/opt/companion")
+    app = f"{tmp_path}/root/opt/companion"
+    pip = lines.index(f"+ {venv}/bin/pip install -q -c {app}/constraints.txt -e {app}")
     assert lines[pip + 1] == (f"+ {venv}/bin/python -m companion.games.uttt.core "
                               f"{tmp_path}/root/opt/companion/companion/games/uttt/_core.so")
 
