@@ -586,13 +586,19 @@ def test_the_pans_are_zeroed_before_each_battle_and_one_too_far_off_holds_it_bac
     assert c.state.phase == "declare"
 
 
-def test_after_the_verdict_a_pan_weighing_like_no_piece_is_named_not_just_take_your_pieces_off(store):
+def left_won_a_battle(store):
+    """A seesaw game whose first battle the attacker (red, on the left) has just won."""
     c = GunkanController.open(store, seesaw=FakeSeesaw())
     act(c, TABLE, "mode", "seesaw")
     act(c, TABLE, "attack", 0)
     act(c, 1, "declare", "ship")
     act(c, TABLE, "counterweight", "off")
     weigh(c, Verdict(LEFT, 1.0))
+    return c
+
+
+def test_after_the_verdict_a_pan_weighing_like_no_piece_is_named_not_just_take_your_pieces_off(store):
+    c = left_won_a_battle(store)
     assert words(c.display(TABLE)["prompt"]) == "皿から駒を下ろしてください"
     act(c, TABLE, "weighing", Weighing((PanStatus(EMPTY), PanStatus(LOADED, MISFIT))))
     assert c.stage() == "verdict" and words(c.display(TABLE)["prompt"]).startswith("右の皿が空になっていません")
@@ -618,12 +624,7 @@ def test_while_the_verdict_waits_the_screen_says_what_for(store, reason, ja, en)
 def test_a_called_off_battle_shows_no_earlier_verdict_or_removal(store):
     """Issue 43, finding 1: after 勝負中止 with both pieces on the pans, the screen showed the
     previous battle's verdict and removal order again, and a group could take a second piece off."""
-    c = GunkanController.open(store, seesaw=FakeSeesaw())
-    act(c, TABLE, "mode", "seesaw")
-    act(c, TABLE, "attack", 0)
-    act(c, 1, "declare", "ship")
-    act(c, TABLE, "counterweight", "off")
-    weigh(c, Verdict(LEFT, 1.0))
+    c = left_won_a_battle(store)
     empty(c)
     act(c, TABLE, "attack", 1)
     act(c, 0, "declare", "ship")
