@@ -14,7 +14,7 @@ from companion.games.battleship.controller import BattleshipController
 from companion.games.battleship.fleet import index
 from companion.play.controller import TABLE
 from tests.seats.browser import Table
-from tests.seats.test_phone_browser import assert_finger_sized, browser, check_frames, join, tap  # noqa: F401
+from tests.seats.test_phone_browser import assert_finger_sized, check_frames, join, tap
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
