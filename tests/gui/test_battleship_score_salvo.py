@@ -58,6 +58,12 @@ def test_a_tap_past_the_salvo_is_said_beside_the_fire_button_which_takes_the_nex
     assert screen.notice_text == "" and "全弾入力済み" in screen.tip_text
     assert screen.ids.info.text == screen.tip_text and screen.ids.bottom.opacity == 1
     gui.screenshot("3-salvo-full-said")
+    gui.app.lang = "en"
+    screen.show_refusal(None)
+    screen.refresh()  # the model's words in the new language
+    tap_cell(gui, screen, 99)
+    assert "All shots in" in screen.ids.info.text
+    gui.screenshot("3-salvo-full-said-en")
     gui.tap(screen.ids.bottom)  # the next tap fires: nothing to close first
     assert len(screen.session.state.shots[0]) == allowed and screen.tip_text == ""
     gui.settle(screen)

@@ -77,3 +77,10 @@ def test_a_long_name_keeps_its_count_and_the_legend_its_marks(gui):
         screen.refresh()
         assert not word_breaks.problems(gui.app), (lang, word_breaks.problems(gui.app))
         gui.screenshot(f"5-over-legend-{lang}")
+    gui.tap(screen.ids.another)  # the start panel: the score names the computer in words
+    for lang, computer in (("en", "Computer"), ("ja", "コンピューター")):
+        gui.app.lang = lang
+        screen.refresh()
+        assert f"{computer}\u00a0" in screen.score_text and "cpu" not in screen.score_text, screen.score_text
+        assert not word_breaks.problems(gui.app), (lang, word_breaks.problems(gui.app))
+        gui.screenshot(f"6-score-{lang}")
