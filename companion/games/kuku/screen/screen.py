@@ -78,7 +78,6 @@ class KukuScreen(ControllerScreen):
         self.rng = random.Random()
         self._warned = ""  # the own ship's cell the warning was given for
         self.keypad.bind(on_key=lambda _, key: self.act("key", key))
-        self.bind(peeking=lambda *_: self.refresh())
 
     @property
     def grid(self) -> KukuGrid:
@@ -103,6 +102,11 @@ class KukuScreen(ControllerScreen):
     def start(self) -> None:
         fields = (self.ids.name_0, self.ids.name_1)
         self.act("start", [field.text.strip() or field.hint_text for field in fields])
+
+    def toggle_fleet(self) -> None:
+        """自分の船: my own fleet on the board, or hidden again."""
+        self.peeking = not self.peeking
+        self.refresh()
 
     def act(self, kind: str, value=None) -> bool:
         """An attack on my own ship against the computer (it would sink: 自爆) is held once,
@@ -171,7 +175,7 @@ class KukuScreen(ControllerScreen):
         getattr(self, f"_draw_{self.stage}", lambda model, offered: None)(model, offered)
 
     def _draw_setup(self, model, offered) -> None:
-        self.peeking = False
+        self.peeking = False  # a new game starts with the fleet hidden
         # a name and its count on one line: the line breaks only between players
         self.score_text = "  ".join(self.words(item).replace(" ", NO_BREAK) for item in model["score"])
         for field, name in zip((self.ids.name_0, self.ids.name_1), model["default_names"]):
