@@ -74,7 +74,8 @@ def _start(args: argparse.Namespace, starts: backoff.StartRecord | None = None) 
         print(f"companion: {exc}", file=sys.stderr)
         return display.EXIT_NO_DISPLAY
     except CompanionError as exc:  # in the configured language (the locale's before the config is read)
-        print(f"companion: {i18n.said(exc, i18n.language_from(cfg.language if cfg else 'auto'))}", file=sys.stderr)
+        lang = i18n.language_from(cfg.language if cfg else "auto", unset="en")  # a console may draw no kana
+        print(f"companion: {i18n.said(exc, lang)}", file=sys.stderr)
         if args.command in (None, "run"):
             return _show_on_screen(exc, cfg, starts) or 2
         return 2

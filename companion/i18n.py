@@ -28,15 +28,25 @@ class CatalogError(CompanionError):
     """A catalog file that cannot be read as catalogs: its path and what is wrong."""
 
 
-def language_from(setting: str, environ=os.environ) -> str:
-    """The language to use: the configured one, or the locale's when "auto"."""
+def language_from(setting: str, environ=os.environ, *, unset: str = "ja") -> str:
+    """The language to use: the configured one, else ("auto") the locale's, else `unset`.
+
+    A machine with no locale (a fresh image, a service started without one: nothing set,
+    or C or POSIX) says no language, and the screens then speak Japanese, the app's first.
+    A terminal passes `unset="en"`: a console without a Japanese font draws kana as boxes."""
     if setting in LANGUAGES:
         return setting
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
-        value = environ.get(var, "")
-        if value:
-            return "ja" if value.lower().startswith("ja") else "en"
-    return "en"
+    locale = _locale(environ)
+    return ("ja" if locale.lower().startswith("ja") else "en") if locale else unset
+
+
+def _locale(environ) -> str:
+    """The locale messages follow (LC_ALL, else LC_MESSAGES, else LANG), or "" for none or
+    C/POSIX; over a real one, GNU's LANGUAGE list ("ja:en") comes first."""
+    value = next((environ[var] for var in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(var)), "")
+    if value.split(".")[0].upper() in ("", "C", "POSIX"):
+        return ""
+    return environ.get("LANGUAGE", "").split(":")[0] or value
 
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's: every catalog is read at the first word

@@ -103,8 +103,9 @@ def _wait_until_ready(weights: WeightSource, pipeline: Pipeline, calibrator: Cal
 
 
 def _lang(cfg: config_module.Config) -> str:
-    """The language the commands speak: the configured one (`language`, "auto": the locale's)."""
-    return i18n.language_from(cfg.language)
+    """The language the commands speak: the configured one (`language`, "auto": the locale's,
+    English with none: a console may have no Japanese font)."""
+    return i18n.language_from(cfg.language, unset="en")
 
 
 def _scales(calibration: dict | None) -> dict | None:

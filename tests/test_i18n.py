@@ -18,7 +18,19 @@ def test_language_follows_setting_then_locale():
     assert i18n.language_from("en", {"LANG": "ja_JP.UTF-8"}) == "en"
     assert i18n.language_from("auto", {"LANG": "ja_JP.UTF-8"}) == "ja"
     assert i18n.language_from("auto", {"LC_ALL": "de_DE", "LANG": "ja_JP"}) == "en"
-    assert i18n.language_from("auto", {}) == "en"
+    assert i18n.language_from("auto", {"LANG": "en_GB.UTF-8", "LANGUAGE": "ja:en"}) == "ja"  # GNU's list first
+
+
+def test_no_locale_means_japanese_on_the_screens_english_on_a_console():
+    """A fresh image or a service has no locale (nothing set, or C/POSIX): the screens speak
+    Japanese, the app's first language; a terminal, whose console may have no Japanese font,
+    English.  C ignores LANGUAGE, as gettext does."""
+    for environ in ({}, {"LANG": "C"}, {"LANG": "C.UTF-8"}, {"LC_ALL": "POSIX", "LANG": "en_US.UTF-8"},
+                    {"LANG": "", "LC_MESSAGES": "C.utf8"}, {"LANG": "C", "LANGUAGE": "en"}):
+        assert i18n.language_from("auto", environ) == "ja", environ
+        assert i18n.language_from("auto", environ, unset="en") == "en", environ
+    assert i18n.language_from("auto", {"LANG": "en_US.UTF-8"}) == "en"
+    assert i18n.language_from("en", {}) == "en"
 
 
 def test_plural_forms_follow_the_count():
@@ -99,3 +111,15 @@ def test_a_game_file_that_is_not_sections_is_refused_naming_the_file(catalogs_in
     with pytest.raises(i18n.CatalogError) as refused:
         i18n.catalog("app")
     assert str(refused.value).startswith(f"{path}:") and problem in str(refused.value)
+
+
+def test_the_terminal_commands_speak_english_on_a_machine_with_no_locale(monkeypatch):
+    from companion import terminal
+    from companion.config import Config
+
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        monkeypatch.delenv(var, raising=False)
+    assert terminal._lang(Config()) == "en"
+    assert i18n.language_from(Config().language) == "ja"  # the app's screens
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    assert terminal._lang(Config()) == "ja"

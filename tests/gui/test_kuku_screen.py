@@ -52,7 +52,7 @@ def test_refereed_game_by_touch_with_bombs_and_no_fleet_on_the_shared_screen(gui
     tap_cell(gui, screen, "3×8")
     assert screen.stage == "result"
     assert "3×8" in screen.news_text and "赤（命中）" in screen.news_text
-    assert "Ben「命中！」" in screen.news_text and "残り Aki 3隻・Ben 2隻" in screen.news_text
+    assert "Ben「命中！」" in screen.news_text and "残り\u00a0Aki\u00a03隻・ Ben\u00a02隻" in screen.news_text
     assert screen.grid.rings == ["3×8"] and screen.grid.drawn["3×8"] == "r"
     assert_no_leak(gui, screen)
     gui.screenshot("04-result-hit")
@@ -114,7 +114,7 @@ def test_refereed_game_by_touch_with_bombs_and_no_fleet_on_the_shared_screen(gui
     assert "24" in screen.review_text and "正しくは" in screen.review_text
     gui.screenshot("10-review-failed-bomb")
     # both fleets are told apart, with a legend; the step's words are whole lines (issue 29, finding 10)
-    assert "■ Akiの船" in screen.ids.legend.text and "□ Benの船" in screen.ids.legend.text
+    assert "■\u00a0Akiの船" in screen.ids.legend.text and "□\u00a0Benの船" in screen.ids.legend.text
     assert {seat for ships in screen.grid.owners.values() for seat, _ in ships} == {0, 1}
     line = screen.whole_lines(1, screen.ids.review.font_size)
     scroll = screen.ids.review_scroll
@@ -123,7 +123,7 @@ def test_refereed_game_by_touch_with_bombs_and_no_fleet_on_the_shared_screen(gui
     gui.app.lang = "en"
     screen.refresh()
     gui.screenshot("10-review-en")
-    assert "■ Aki  □ Ben" in screen.ids.legend.text
+    assert "■\u00a0Aki  □\u00a0Ben" in screen.ids.legend.text
     gui.app.lang = "ja"
     screen.refresh()
     gui.tap(screen.ids.over_report)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from companion.games.kuku.display import own_seat
 from companion.games.kuku.rules import ship_of
 
 
@@ -34,10 +35,12 @@ def assert_no_leak(gui, screen) -> None:
     Every secret ship (`state.secrets(seat)`, "1:leader@4×6") is checked: never
     in any text in the rules' spelling, its cell never named in a text unless
     that cell was attacked or is being said, and never drawn as a ship
-    (the grid's `drawn`) outside the owner's placement step.
+    (the grid's `drawn`) outside the owner's placement step, or, against the
+    computer, the table's own fleet its player asked to see.
     """
     screen.grid.redraw()  # what the next frame draws
     state, texts, drawn = screen.session.state, gui.texts(screen), screen.grid.drawn
+    peek = own_seat(screen.controller) if screen.peeking else None  # against the computer: mine, asked for
     named = set(state.attacked()) | {screen.keypad.entry}
     if state.phase == "list":
         named |= set(state.pending["listing"])
@@ -48,10 +51,10 @@ def assert_no_leak(gui, screen) -> None:
             assert secret not in texts, f"{secret} in a text at stage {screen.stage}"
             assert not re.search(rf"(?<!\d){re.escape(cell)}(?!\d)", texts) or cell in named, \
                 f"{secret} named on screen at stage {screen.stage}"
-            if not private:
+            if not private and seat != peek:
                 assert not set(drawn[cell]) & {"N", "L"}, f"{secret} drawn at stage {screen.stage}"
     ships = {cell for cell, mark in drawn.items() if set(mark) & {"N", "L"}}
-    if screen.stage == "place":
-        assert ships <= {cell for cell, _ in state.fleets[screen.private_seat]}
+    if screen.stage == "place" or peek is not None:
+        assert ships <= {cell for cell, _ in state.fleets[screen.private_seat if peek is None else peek]}
     elif not state.is_over():
         assert not ships and not screen.grid.ships

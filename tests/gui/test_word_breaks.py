@@ -36,3 +36,13 @@ def test_phrase_breaks_newlines_and_spaces_are_allowed(gui):
 def test_the_boundaries_are_budoux_phrases():
     assert word_breaks.boundaries("もう一度") == {0, 2}
     assert word_breaks.boundaries("駒を置いて\nもう一度") == {0, 2, 6, 8}
+
+
+def test_a_count_split_from_its_name_or_a_mark_from_its_label_is_found(gui):
+    for text, width in (("残り Alexandra 3隻・コンピューター 3隻", 300), ("Alexandra: 0 wins", 120), ("Alexandra: 10 wins", 110),
+                        ("■ Akiの船　□ コンピューターの船　赤＝旗艦", 300)):
+        faults = drawn(gui, Label(text=text, font_size="18sp", size=(width, 200), text_size=(width, None)))
+        assert faults and all("splits a unit" in f for f in faults), (text, faults)
+    kept = "残り\u00a0Alexandra\u00a03隻・ コンピューター\u00a03隻"  # no-break spaces inside each unit
+    assert not drawn(gui, Label(text=kept, font_size="18sp", size=(300, 200), text_size=(300, None)))
+    assert not drawn(gui, Label(text="残り\n3隻", font_size="18sp", size=(300, 200)))  # the text's own line

@@ -7,6 +7,10 @@ sentence per line break that falls inside a Japanese phrase: 「見せてく｜�
 BudouX's phrases (the boundaries companion/ui/widgets.py's EvenLabel breaks at).  Breaks
 between two Latin letters or digits are layout_check's ("breaks the word").
 
+Two breaks split a unit a reader takes in one glance, in either language, wherever the
+text had a space: a count from the name before it (「コンピューター｜3隻」, "Ben: | 0 wins"),
+and a legend's mark from its label (「■ Akiの船 □｜コンピューターの船」).
+
 Use it beside the layout check, after each touch:
 
     assert not word_breaks.problems(gui.app), ...
@@ -24,6 +28,16 @@ from companion.ui.widgets import CJK, _japanese_phrases
 from layout_check import _lines, _name, _plain, _texts
 
 
+COUNTER = re.compile(r"\d*(隻|勝|敗|発|枚|wins?|loss|ships?|shots?|afloat)")  # "3隻", "0 wins": one unit with its name
+MARKS = "■□●○◆◇"  # a legend's marks: a line may not end with one
+
+
+def _splits_unit(before: str, after: str) -> bool:
+    """A line that starts with a count (or a number's counter), or ends with a legend's mark."""
+    counter = COUNTER.match(after)
+    return bool(counter and (counter.start(1) or before[-1].isdigit())) or before[-1] in MARKS
+
+
 def problems(app) -> list[str]:
     screen = app.manager.current_screen
     modals = [w for w in Window.children if isinstance(w, ModalView)]  # a dialog covers the rest
@@ -32,7 +46,8 @@ def problems(app) -> list[str]:
 
 
 def label_faults(label) -> list[str]:
-    """The breaks inside a Japanese phrase among `label`'s drawn lines."""
+    """The breaks inside a Japanese phrase or a unit (a name and its count, a mark and its
+    label) among `label`'s drawn lines."""
     text = _plain(str(label.text), label.markup)
     lines = [re.sub(r"\s+", "", line) for line in _lines(label)]
     places = [i for i, c in enumerate(text) if not c.isspace()]  # the text's index of each drawn character
@@ -44,6 +59,9 @@ def label_faults(label) -> list[str]:
         if not before or not after:
             continue
         left, right = places[at - 1], places[at]
+        if _splits_unit(before, after) and "\n" not in text[left:right]:
+            faults.append(f"{_name(label)} splits a unit: {before[-8:]}|{after[:6]}")
+            continue
         if right > left + 1:
             continue  # a space or "\n" in the text: a break it allows
         if not (CJK.match(text[left]) or CJK.match(text[right])):

@@ -33,7 +33,7 @@ from companion.games.battleship import display
 from companion.games.battleship.ai import LEVELS, BattleshipAI
 from companion.games.battleship.fleet import CELLS, label
 from companion.games.battleship.rules import VARIANTS
-from companion.games.battleship.texts import computer_turn, fill_fleet
+from companion.games.battleship.texts import ROLES, computer_turn, fill_fleet, lineup
 from companion.play.controller import TABLE, Offer, Refused, Text, Who, refusal
 from companion.play.session import Session
 from companion.play.two_seats import TwoSeatFlow, may_undo_placing
@@ -52,16 +52,6 @@ class Desk:
     ship: str = ""
     direction: str = "h"
     aim: int | None = None
-
-
-ROLES = ("p1", "p2", "you", "cpu")  # the players' roles, named by the locale (a typed name is never one)
-
-
-def typed_names(value) -> list[str]:
-    """The two names typed on the start panel (blank where none was), from `start`'s value."""
-    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(n, str) for n in value):
-        return [n.strip()[:16] for n in value]
-    return ["", ""]
 
 
 class BattleshipController(TwoSeatFlow):
@@ -318,8 +308,7 @@ class BattleshipController(TwoSeatFlow):
 
     def on_start(self, who: Who, seat, value) -> None:
         """A new game as the panel describes, with the names typed (else the roles)."""
-        self.start_game(["you", "cpu"] if self.setup["opponent"] == "cpu" else [
-            typed if typed and typed not in ROLES else role for typed, role in zip(typed_names(value), ("p1", "p2"))])
+        self.start_game(lineup(self.setup["opponent"], value))
 
     # the computer --------------------------------------------------------------------
 

@@ -32,11 +32,11 @@ def model(c, who: Who) -> dict:
 
 
 def _setup(c) -> dict:
+    """The panel's choices, and each player's wins on its scoreboard (by role or name as
+    played: the screen says those of the players its name fields would start)."""
     opponent = c.setup["opponent"]
     table = tally(c.store, c.setup_scoreboard())
-    people = ("you", "cpu") if opponent == "cpu" else ("p1", "p2")
-    return {"score": [Text("battleship_ui.wins", {"player": Text(f"battleship_ui.{person}"),
-                                                  "n": table.get(person, {}).get("win", 0)}) for person in people],
+    return {"wins": {player: row["win"] for player, row in table.items()},
             "about": Text(f"battleship_ui.about_{opponent}")}
 
 

@@ -13,6 +13,24 @@ from companion.games.battleship.fleet import LENGTH, NAMES, index, label, placem
 from companion.play.controller import Text
 
 
+ROLES = ("p1", "p2", "you", "cpu")  # the players' roles, named by the locale (a typed name is never one)
+
+
+def typed_names(value) -> list[str]:
+    """The two names typed on the start panel (blank where none was), from `start`'s value."""
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(n, str) for n in value):
+        return [n.strip()[:16] for n in value]
+    return ["", ""]
+
+
+def lineup(opponent: str, typed) -> list[str]:
+    """The players a game started now has: you and the computer, else each name typed
+    (its role where none is, or where a role's own word was typed)."""
+    if opponent == "cpu":
+        return ["you", "cpu"]
+    return [name if name and name not in ROLES else role for name, role in zip(typed_names(typed), ("p1", "p2"))]
+
+
 def said(answer: dict) -> Text:
     """An answer in words: "はずれ", "巡洋艦に命中", "巡洋艦撃沈" (the ship only where it is named)."""
     ship = Text(f"battleship.{answer['ship']}") if "ship" in answer else None

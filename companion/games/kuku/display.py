@@ -11,7 +11,7 @@ from __future__ import annotations
 from companion.games.kuku.board import is_cell
 from companion.games.kuku.report import store_report, weakest_first
 from companion.games.kuku.texts import (GOOD_HEX, WRONG_HEX, announcement, coloured, headline,
-                                        markers_after, pairs_text, remaining_text)
+                                        markers_after, pairs_text, remaining_text, shown_name)
 from companion.play.controller import TABLE, Text, Who
 from companion.play.session import tally
 
@@ -31,12 +31,26 @@ def model(c, who: Who) -> dict:
     return base | STAGES[stage](c, who, pad, base["board"])
 
 
+def own_seat(c) -> int | None:
+    """Against the computer, the seat of the player at the table, while the game goes on:
+    nobody here is to be kept from its fleet, so the shared screen may show it on request
+    (and warn before it attacks its own ship).  None otherwise."""
+    if c.session is None or c.opponent != "cpu" or c.session.state.is_over():
+        return None
+    return next(iter(c.at_table), None)
+
+
 def _setup(c, who, pad, board) -> dict:
     table = tally(c.store, c.setup_scoreboard())
     defaults = ("you", "cpu") if c.setup["opponent"] == "cpu" else ("red", "blue")
-    return {"score": [Text("kuku_ui.score_item", {"name": name, "n": row["win"]})
+    return {"score": [Text("kuku_ui.score_item", {"name": _person(c, name), "n": row["win"]})
                       for name, row in list(table.items())[:3]],
             "default_names": [Text(f"kuku_ui.{name}") for name in defaults]}
+
+
+def _person(c, name: str):
+    """A stored player as people read it: the computer's role and a default name in words."""
+    return Text(f"kuku_ui.{name}") if name in c.ROLES else shown_name(name)
 
 
 def _report(c, who, pad, board) -> dict:

@@ -16,6 +16,7 @@ from companion.play.controller import Text
 MARKER_HEX = {"red": "ff5a4f", "blue": "5b8cff"}
 RIGHT_HEX, WRONG_HEX, GOOD_HEX = "7cf59a", "ff8a80", "9be7a6"
 JOIN = "、"
+NO_BREAK = "\u00a0"
 
 
 DEFAULT_NAMES = ("red", "blue", "you")  # the start panel's names for a field left empty
@@ -87,7 +88,9 @@ def hit_lines(record: dict, names: list) -> list[Text]:
 
 
 def remaining_text(remaining: list[int], names: list) -> Text:
-    return Text("kuku_ui.remaining", {"a": names[0], "na": remaining[0], "b": names[1], "nb": remaining[1]})
+    """「残り Aki 3隻・コンピューター 3隻」, each name with its count kept on one line."""
+    a, b = (name.replace(" ", NO_BREAK) if isinstance(name, str) else name for name in names)
+    return Text("kuku_ui.remaining", {"a": a, "na": remaining[0], "b": b, "nb": remaining[1]})
 
 
 def announcement(record: dict, names: list) -> list[Text]:

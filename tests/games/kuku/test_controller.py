@@ -131,7 +131,7 @@ def test_a_refereed_game_from_the_cover_to_the_review_and_the_report(store):
     model = c.display(TABLE)
     assert c.stage() == "result" and model["board"]["rings"] == ["3×8"]
     news = words(model["news"])
-    assert "赤（命中）" in news and "Ben「命中！」" in news and "残り Aki 3隻・Ben 2隻" in news
+    assert "赤（命中）" in news and "Ben「命中！」" in news and "残り\u00a0Aki\u00a03隻・ Ben\u00a02隻" in news
     step(TABLE, "continue")
 
     # a right bomb, typed on the keypad

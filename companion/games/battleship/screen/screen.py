@@ -23,7 +23,7 @@ from companion.games.battleship.screen.answers import BsAnswerPad  # noqa: F401 
 from companion.games.battleship.controller import KIND, BattleshipController
 from companion.games.battleship.fleet import LENGTH, NAMES, index
 from companion.games.battleship.screen.grid import BattleshipGrid  # noqa: F401  (used in kv)
-from companion.games.battleship.texts import fleet_cells, ship_run
+from companion.games.battleship.texts import ROLES, fleet_cells, lineup, ship_run
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
@@ -31,6 +31,9 @@ from companion.ui.controller_screen import ControllerScreen
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 NO_BREAK = "\u00a0"
+# refusals of a tap on the sea said in the panel's line above the fire button, not over the
+# panel: the button stays in reach and the next tap is taken (a salvo's tap past its shots)
+TIPS = {"battleship_errors.no_shots_left": "battleship_ui.salvo_full"}
 PERSON_COLOURS = {"p1": (0.72, 0.33, 0.12, 1), "you": (0.72, 0.33, 0.12, 1),
                   "p2": (0.16, 0.42, 0.68, 1), "cpu": (0.16, 0.42, 0.68, 1)}
 
@@ -56,6 +59,7 @@ class BattleshipScreen(ControllerScreen):
     caption_text = StringProperty("")
     news_text = StringProperty("")
     info_text = StringProperty("")
+    tip_text = StringProperty("")  # a refusal said in the info line (TIPS), until the next input taken
     cover_text = StringProperty("")
     cover_button_text = StringProperty("")
     place_title = StringProperty("")
@@ -84,18 +88,22 @@ class BattleshipScreen(ControllerScreen):
             button.bind(on_release=lambda b: self.act("ship", b.ship))
             self.ids.ships.add_widget(button)
         self.ids.grid.bind(hover=lambda *_: self._draw_ghost())
+        self._wins: dict[str, int] = {}  # the scoreboard's wins by player (role or name)
         for field in (self.ids.name_0, self.ids.name_1):
-            field.bind(text=self._label_first, hint_text=self._label_first)
-        self.bind(opponent=self._label_first)
-        self.app.bind(lang=self._label_first)
-        self._label_first()  # the panel opens with the defaults: no change event labels it
+            field.bind(text=self._name_players)
+        self.bind(opponent=self._name_players)
+        self.app.bind(lang=self._name_players)
+        self._name_players()  # the panel opens with the defaults: no change event labels it
 
-    def _label_first(self, *_) -> None:
-        """Who starts, by name: you or the computer, else each player as typed (or their role)."""
-        for seat, field in enumerate((self.ids.name_0, self.ids.name_1)):
-            role = ("battleship_ui.you", "battleship_ui.cpu")[seat]
-            self.ids[f"first_{seat}"].text = self.tr(role) if self.opponent == "cpu" else (
-                field.text.strip() or field.hint_text)
+    def _name_players(self, *_) -> None:
+        """The players Start would start, by name (you or the computer, else each as typed,
+        or their role): who starts, and the score line of their wins (each on one line)."""
+        players = lineup(self.opponent, [self.ids.name_0.text, self.ids.name_1.text])
+        names = [self.tr(f"battleship_ui.{p}") if p in ROLES else p for p in players]
+        for seat, name in enumerate(names):
+            self.ids[f"first_{seat}"].text = name
+        self.score_text = "  ".join(self.tr("battleship_ui.wins", player=name, n=self._wins.get(player, 0))
+                                    .replace(" ", NO_BREAK) for player, name in zip(players, names))
 
     @property
     def grid(self) -> BattleshipGrid:
@@ -114,6 +122,12 @@ class BattleshipScreen(ControllerScreen):
         """The panel's big button: fire the aimed shot or the salvo, or a new game."""
         if self._bottom_kind:
             self.act(self._bottom_kind)
+
+    def show_refusal(self, reason) -> None:
+        """A refusal in TIPS is said in the info line; any other over the panel (ControllerScreen)."""
+        tip = TIPS.get(reason.key) if reason else None
+        self.tip_text = self.tr(tip) if tip else ""
+        super().show_refusal(None if tip else reason)
 
     # drawing -------------------------------------------------------------------------
 
@@ -149,7 +163,8 @@ class BattleshipScreen(ControllerScreen):
         for name, value in model["setup"].items():
             setattr(self, name, value)
         self.can_back = any(offer.kind == "back" for offer in model["offers"])
-        self.score_text = "  ".join(self._words(text) for text in model["score"])
+        self._wins = model["wins"]
+        self._name_players()
 
     def _draw_cover(self, model: dict) -> None:
         self.cover_text = self._words(model["cover"])

@@ -18,7 +18,9 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.togglebutton import ToggleButton
 
+from companion.games.kuku.board import TIMES, parse_pair
 from companion.games.kuku.controller import KukuController
+from companion.games.kuku.display import own_seat
 from companion.games.kuku.setup import KIND
 from companion.games.kuku.screen.grid import KukuGrid  # noqa: F401  (used in kv)
 from companion.games.kuku.screen.keypad import KukuKeypad  # noqa: F401  (used in kv)
@@ -27,7 +29,7 @@ from companion.games.kuku.texts import fleet_kinds, fleet_owners
 from companion.play.controller import Text
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
-from companion.ui.widgets import whole_lines
+from companion.ui.widgets import NO_BREAK, whole_lines
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -67,10 +69,14 @@ class KukuScreen(ControllerScreen):
     can_confirm = BooleanProperty(False)
     thinking = BooleanProperty(False)
     on_phone = BooleanProperty(False)  # the seat to move plays on its phone: no input here
+    can_peek = BooleanProperty(False)  # against the computer: my own fleet may be shown
+    peeking = BooleanProperty(False)  # … and is, under the markers
+    warn_text = StringProperty("")  # an attack on my own ship, held until pressed again
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.rng = random.Random()
+        self._warned = ""  # the own ship's cell the warning was given for
         self.keypad.bind(on_key=lambda _, key: self.act("key", key))
 
     @property
@@ -97,6 +103,36 @@ class KukuScreen(ControllerScreen):
         fields = (self.ids.name_0, self.ids.name_1)
         self.act("start", [field.text.strip() or field.hint_text for field in fields])
 
+    def toggle_fleet(self) -> None:
+        """自分の船: my own fleet on the board, or hidden again."""
+        self.peeking = not self.peeking
+        self.refresh()
+
+    def act(self, kind: str, value=None) -> bool:
+        """An attack on my own ship against the computer (it would sink: 自爆) is held once,
+        with a warning; the same attack again is made."""
+        target = self._own_ship_attacked(kind, value)
+        if target and target != self._warned:
+            self._warned = target
+            self.warn_text = self.tr(f"kuku_ui.own_{self._own_fleet()[target]}_warning", cell=target)
+            return False
+        return super().act(kind, value)
+
+    def _own_fleet(self) -> dict[str, str]:
+        """My fleet, cell → kind, when the screen may show it (`own_seat`), else {}."""
+        seat = None if self.controller is None else own_seat(self.controller)
+        return {} if seat is None else fleet_kinds(self.controller.display(seat)["board"]["fleet"])
+
+    def _own_ship_attacked(self, kind: str, value) -> str | None:
+        """The cell of my own ship this input would attack (a second tap on the picked cell,
+        or the attack button with a cell typed), else None."""
+        entry = self.keypad.entry
+        if self.stage != "play" or TIMES not in entry or not (kind == "primary" or kind == "cell" and value == entry):
+            return None
+        pair = parse_pair(entry)
+        cell = f"{pair[0]}{TIMES}{pair[1]}" if pair else ""
+        return cell if cell in self._own_fleet() else None
+
     # drawing ------------------------------------------------------------------------
 
     def words(self, value) -> str:
@@ -118,11 +154,17 @@ class KukuScreen(ControllerScreen):
         self.can_undo, self.thinking, self.on_phone = model["can_undo"], model["thinking"], model["on_phone"]
         board, grid = model["board"], self.grid
         grid.markers, grid.ships = board["markers"], fleet_kinds(board["fleet"])
+        own = self._own_fleet()
+        self.can_peek = bool(own) and model["stage"] not in ("place", "cover", "setup", "report")
+        if self.peeking and self.can_peek:
+            grid.ships = own  # my ships under the markers: nobody here to hide them from
         owners = fleet_owners(board["fleet"])  # both fleets after the game: each seat drawn its own way
         grid.owners = owners if len({seat for ships in owners.values() for seat, _ in ships}) > 1 else {}
         grid.rings, grid.hints, grid.aim = board["rings"], board["hints"], board["aim"]
         grid.show_values, grid.interactive = board["values"], board["interactive"]
         self.keypad.entry = model.get("entry", "")
+        if self._warned != self.keypad.entry:  # the warned attack was made, or another cell picked
+            self._warned, self.warn_text = "", ""
         seat = model.get("status_seat")
         self.status_colour = theme.PANEL if seat is None else SEAT_COLOURS[seat]
         self.status_text, self.said_text = self.words(model.get("status")), self.words(model.get("said"))
@@ -133,7 +175,9 @@ class KukuScreen(ControllerScreen):
         getattr(self, f"_draw_{self.stage}", lambda model, offered: None)(model, offered)
 
     def _draw_setup(self, model, offered) -> None:
-        self.score_text = "  ".join(self.words(item) for item in model["score"])
+        self.peeking = False  # a new game starts with the fleet hidden
+        # a name and its count on one line: the line breaks only between players
+        self.score_text = "  ".join(self.words(item).replace(" ", NO_BREAK) for item in model["score"])
         for field, name in zip((self.ids.name_0, self.ids.name_1), model["default_names"]):
             field.hint_text = self.words(name)
 
