@@ -130,7 +130,7 @@ def _battle_prompt(c, view: dict) -> tuple[Text, str]:
     if c.seesaw is None:
         return Text("gunkan_ui.no_sensor"), tone
     if c.notice:
-        return Text(c.notice), "warn"
+        return c.notice, "warn"
     if view["prompt"] == "remove_counterweight":
         return Text("gunkan.prompt.remove_counterweight"), "warn"
     refused = next((p for p in c.pans if p.kind == "refused"), None)
