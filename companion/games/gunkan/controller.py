@@ -263,6 +263,19 @@ class GunkanController(Controller):
         super().on_undo(who, seat, value)
         self._new_battle_state()
 
+    # a finished game is reviewed battle by battle, as a group counts it (not action by action)
+
+    def review_text(self) -> Text | None:
+        review = self.review()
+        return None if review is None else display.review_text(review)
+
+    def on_review(self, who: Who, seat, step: int) -> bool:
+        review = self.review()
+        stops = [i for i in display.battle_stops(review) if (i - review.at) * step > 0]
+        if stops:
+            review.at = stops[0] if step > 0 else stops[-1]
+        return bool(stops)
+
     # the referee ----------------------------------------------------------------------
 
     def on_weighing(self, who: Who, seat, weighing: Weighing) -> bool:
