@@ -3,9 +3,9 @@
 Steps: MASS, the known mass the builder has (typed or coins: reference.py) → SCALE, zero
 both pans, then that mass on each (`companion.sensing.calibration.Calibrator`; a mass on
 the other pan than the one asked is named; a pan loaded at ゼロ点, as the calibration before
-tells, holds it back once; a record that finds the zero was taken loaded goes back to ゼロ点) → PIECES, every piece type of both fleets on the
-left pan, then more of the classes not yet surely apart (weighplan.py), each weighing taken
-once the pan is still → REPORT, the classes with their warnings, saved (`calibration()`),
+tells, holds it back once; a record that finds the zero was taken loaded goes back to ゼロ点)
+→ PIECES, every piece type of both fleets on the left pan, then more of the classes not yet
+surely apart (weighplan.py), each weighing taken once the pan is still → REPORT, the classes with their warnings, saved (`calibration()`),
 and a check of what lies on the left pan.  Only the wizard weighs in grams and names pieces.
 
 Words for people come as `Text` (a message key and values) for the screen to translate;
