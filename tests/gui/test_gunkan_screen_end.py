@@ -46,7 +46,8 @@ def test_the_review_counts_battles_and_centres_a_battles_lines_under_its_title(g
     tap_action(gui, gunkan, "mode:seesaw")
     for n in range(3):
         gunkan.session.play_all([{"type": "battle", "attacker": n % 2}, {"type": "declare", "kind": "ship"},
-                                 {"type": "counterweight", "on": False}, {"type": "weighed", "result": "attacker_heavier"}])
+                                 {"type": "counterweight", "on": False},
+                                 {"type": "weighed", "result": "attacker_heavier"}])
     gunkan.refresh()
     tap_action(gui, gunkan, "attack:1")
     tap_action(gui, gunkan, "declare:port")  # 14 actions, 4 battles

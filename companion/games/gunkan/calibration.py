@@ -5,8 +5,9 @@ both pans, then that mass on each (`companion.sensing.calibration.Calibrator`; a
 the other pan than the one asked is named; a pan loaded at ゼロ点, as the calibration before
 tells, holds it back once; a record that finds the zero was taken loaded goes back to ゼロ点)
 → PIECES, every piece type of both fleets on the left pan, then more of the classes not yet
-surely apart (weighplan.py), each weighing taken once the pan is still → REPORT, the classes with their warnings, saved (`calibration()`),
-and a check of what lies on the left pan.  Only the wizard weighs in grams and names pieces.
+surely apart (weighplan.py), each weighing taken once the pan is still → REPORT, the classes
+with their warnings, saved (`calibration()`), and a check of what lies on the left pan.  Only
+the wizard weighs in grams and names pieces.
 
 Words for people come as `Text` (a message key and values) for the screen to translate;
 what names pieces (a stack, a group) comes as names, which the screen words.  Starting over
@@ -186,7 +187,8 @@ class CalibrationFlow:
             self.zero_warned = True
             g = max(self.before_zero_g(c) for c in loaded)
             pans = "both" if len(loaded) == 2 else ("left", "right")[loaded[0]]
-            return Text("gunkan_ui.wizard_zero_loaded", {"pan": Text(f"gunkan_ui.off_zero_pan.{pans}"), "g": f"{g:.0f}"})
+            return Text("gunkan_ui.wizard_zero_loaded",
+                        {"pan": Text(f"gunkan_ui.off_zero_pan.{pans}"), "g": f"{g:.0f}"})
         wrong = self.misplaced()
         if wrong is not None:
             return wrong

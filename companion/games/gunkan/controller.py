@@ -336,7 +336,8 @@ class GunkanController(Controller):
         for side, seat, piece in (("left", state.current.attacker, found.attacker),
                                   ("right", state.current.defender, found.defender)):
             if not state.in_play(seat, piece):
-                return Text(f"gunkan_ui.record_lost_{side}", {"seat": seat_name(seat), "n": state.last_lost(seat, piece)})
+                return Text(f"gunkan_ui.record_lost_{side}",
+                            {"seat": seat_name(seat), "n": state.last_lost(seat, piece)})
         return Text("gunkan_ui.reweigh")
 
     def _reweigh_key(self) -> str:

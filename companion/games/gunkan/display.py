@@ -165,7 +165,8 @@ def _log(view: dict) -> list[list]:
 
 def _over(view: dict) -> dict:
     winner = view["outcome"]["winner"]
-    return {"prompt": Text("gunkan.prompt.over"), "tone": "panel" if winner is None else f"seat{winner}", "report": True,
+    return {"prompt": Text("gunkan.prompt.over"), "tone": "panel" if winner is None else f"seat{winner}",
+            "report": True,
             "big": Text(f"gunkan.outcome.{view['outcome']['reason']}",
                         {"winner": "" if winner is None else seat_name(winner)}),
             "detail": _report(view) if "report" in view else []}
