@@ -5,7 +5,8 @@ readings and the source's status.
 
 - **Responds**: the pan's reading rose PRESS_G above where it rested and came back within
   RETURN_G of it (a press of a finger; a cell that sticks, or a pan that touches something,
-  does not come back).
+  does not come back).  A press before the pan was first seen at rest (the test's first
+  second) counts once the pan rests: it rose PRESS_G above where it then rests.
 - **Noise**: the spread (σ) of a pan's readings over each NOISE_WINDOW_S while it rests; the
   figure is the median of the last windows.  NOISE_MAX_G: hardware/pieces.md's rank steps
   keep a free gap of 1.2 g after the scale error, which the judge needs to be 6σ: σ may
@@ -38,6 +39,7 @@ class PanTest:
     grams: float | None = None
     rest_g: float | None = None  # where it rests
     pressed: bool = False
+    peak_g: float | None = None  # the highest reading before the rest was known
     responded: bool = False
     window: deque = field(default_factory=deque)  # (t, grams) of the last NOISE_WINDOW_S
     sigmas: deque = field(default_factory=lambda: deque(maxlen=5))
@@ -54,7 +56,11 @@ class PanTest:
         values = [g for _, g in self.window]
         full = len(values) >= 4 and t - self.window[0][0] >= NOISE_WINDOW_S * 0.9
         at_rest = full and max(values) - min(values) <= REST_BAND_G
+        if self.rest_g is None:
+            self.peak_g = grams if self.peak_g is None else max(self.peak_g, grams)
         if at_rest and not self.pressed:
+            if self.rest_g is None and self.peak_g - statistics.fmean(values) >= PRESS_G:
+                self.responded = True  # pressed before it was first seen at rest, and back since
             self.rest_g = statistics.fmean(values)
             self.sigmas.append(statistics.pstdev(values))
             self.window.clear()  # windows side by side, not overlapping

@@ -249,3 +249,63 @@ def test_a_stored_calibration_that_does_not_fit_is_refused_in_the_tables_languag
     gui.screenshot("w05-stored-refused")
     gui.tap(wizard.ids.stored)  # asked again: the old refusal goes
     assert wizard.stored_refusal == ""
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_keypad_stays_put_as_the_mass_is_typed(gui, lang):
+    """Issue 43: the keypad moved down about 27 px when the mass line wrapped: 2 then 0 typed fast
+    gave "2 g" (the 0 landed elsewhere), a tap where 2 had been typed 5."""
+    gui.app.change_setting(language=lang)
+    gui.tap(gui.tile("gunkan"))
+    gui.tap(gui.screen.ids.calibrate)
+    wizard = gui.screen
+    gui.tap(wizard.keys["clear"])
+    gui.pump(0.1)
+    where = {k: wizard.keys[k].to_window(*wizard.keys[k].center) for k in ("2", "0", "clear", "coin:500")}
+    gui.tap_at(*where["2"])  # taps where the keys were drawn before anything was typed
+    gui.tap_at(*where["0"])
+    assert wizard.flow.reference.typed == "20"
+    for coin in ("500", "500_old", "100", "10", "5", "1"):  # a long stack with its warning: more lines
+        gui.tap(wizard.keys[f"coin:{coin}"])
+        gui.pump(0.05)
+        assert wizard.keys["coin:500"].to_window(*wizard.keys["coin:500"].center) == where["coin:500"]
+    assert wizard.ids.reference.texture_size[1] <= wizard.ids.reference.height  # every line shown
+    gui.screenshot(f"w00-keypad-still-{lang}")
+    gui.tap_at(*where["clear"])
+    assert wizard.flow.reference.grams is None
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_zero_on_a_loaded_pan_is_held_back_and_a_record_goes_back_to_zero(gui, wizard, lang):
+    """Issue 43: ゼロ点 zeroed the pan holding the mass (「左の皿：静止」, not 空); every 記録 then said
+    「左の皿に何も載っていません」 until やり直す."""
+    gui.app.change_setting(language=lang)
+    ja = lang == "ja"
+    type_mass(gui, wizard, "20")
+    gui.app.sensor.source.place(0, grams=20.0)  # the mass on the left pan before ゼロ点
+    loaded = "左の皿：静止・重さあり　右の皿：静止・空" if ja else "Left pan: still, loaded　Right pan: still, empty"
+    gui.wait_until(lambda: wizard.ids.pans.text == loaded, what="the left pan shown loaded")
+    gui.wait_until(lambda: wizard.ready, what="still pans")
+    gui.tap(wizard.ids.main)
+    assert wizard.flow.calibrator.index == 0  # held back, and why
+    assert wizard.status_text.startswith("左の皿が前の校正より 20 g 重い：" if ja else
+                                         "The left pan: 20 g more than by the last calibration")
+    gui.screenshot(f"w01-zero-loaded-{lang}")
+    gui.tap(wizard.ids.main)  # asked twice: taken (as if the zero had moved)
+    assert wizard.flow.calibrator.index == 1
+    gui.wait_until(lambda: wizard.ready, what="still pans")
+    gui.tap(wizard.ids.main)  # 記録: the mass reads nothing
+    assert wizard.status_text.startswith("左の皿に重さの変化がありません" if ja else "The left pan shows no change")
+    assert wizard.flow.calibrator.index == 0 and wizard.button_text == ("ゼロ点" if ja else "Zero")  # not やり直す
+    gui.screenshot(f"w01-zero-again-{lang}")
+    gui.app.sensor.source.clear()
+    gui.wait_until(lambda: wizard.ready and "空　" in wizard.ids.pans.text or "empty　" in wizard.ids.pans.text,
+                   what="the pans emptied")
+    gui.wait_until(lambda: wizard.ready, what="still pans")
+    gui.tap(wizard.ids.main)
+    assert wizard.flow.calibrator.index == 1
+    gui.app.sensor.source.place(0, grams=20.0)
+    gui.pump(0.3)
+    gui.wait_until(lambda: wizard.ready, what="still pans")
+    gui.tap(wizard.ids.main)
+    assert wizard.flow.calibrator.index == 2 and wizard.flow.calibrator.step.channel == 1

@@ -8,6 +8,7 @@ import pytest
 
 from companion import clock
 from companion.clock import Moment
+from companion.games.gunkan.display import battle_stops
 from companion.games.uttt.rules import move
 from companion.play.controller import TABLE, to_json
 from companion.play.session import Session
@@ -70,34 +71,49 @@ GAMES = [pytest.param("gunkan", {"judging": "identify"}, ["red", "blue"], Lineup
          pytest.param("navalwar", {"players": 3, "target": 1}, ["Aki", "Ben", "Chie"], Lineup(), id="navalwar")]
 
 
+def stops_and_labels(kind, screen, session):
+    """Where ◀ ▶ stop (counts of actions) and the bar's words there, ja and en: move by move, but
+    軍艦将棋 battle by battle, as a group counts (issue 43)."""
+    n = len(session.actions)
+    if kind != "gunkan":
+        return list(range(n + 1)), lambda k: f"{k} / {n} 手目", lambda k: f"move {k} / {n}"
+    stops, history = battle_stops(screen.controller.review()), session.history()
+    fought = lambda k: len(history[stops[k]].battles)  # noqa: E731
+    total = len(session.state.battles)
+    ja = lambda k: f"終局（勝負 {total}）" if stops[k] == n else f"勝負 {fought(k)} / {total}"  # noqa: E731
+    en = lambda k: f"The end ({total} battles)" if stops[k] == n else f"Battle {fought(k)} / {total}"  # noqa: E731
+    return stops, ja, en
+
+
 @pytest.mark.parametrize("kind,options,players,lineup", GAMES)
 def test_every_game_opened_from_history_steps_back_through_its_log(gui, kind, options, players, lineup):
     session = finished(gui.app.store, kind, options, players, lineup)
-    n = len(session.actions)
     gui.app.show_screen("history")
     gui.pump(0.1)
     gui.tap(gui.screen.ids.rows.children[0])
     screen = gui.screen
-    assert screen.name == kind and screen.review_text == f"{n} / {n} 手目"
+    stops, ja, en = stops_and_labels(kind, screen, session)
+    m = len(stops) - 1
+    assert screen.name == kind and screen.review_text == ja(m)
     end = to_json(screen.controller.display(TABLE))
     if kind == "navalwar":  # the final scores first; their second button steps back
         gui.tap(screen._popup.ids.scores_back)
     else:
         gui.tap(screen.ids.review.ids.prev)
-    assert screen.review_text == f"{n - 1} / {n} 手目" and to_json(screen.controller.display(TABLE)) != end
-    for _ in range(n // 2 - 1):  # to the middle, as the ◀ button does
+    assert screen.review_text == ja(m - 1) and to_json(screen.controller.display(TABLE)) != end
+    for _ in range(m // 2 - 1):  # to the middle, as the ◀ button does
         screen.act("review", -1)
     gui.tap(screen.ids.review.ids.prev)
-    half = n - n // 2 - 1
-    assert screen.controller.shown() == session.history()[half] and screen.review_text == f"{half} / {n} 手目"
+    half = m - m // 2 - 1
+    assert screen.controller.shown() == session.history()[stops[half]] and screen.review_text == ja(half)
     gui.screenshot(f"review-{kind}-ja")
     gui.app.lang = "en"
     screen.refresh()
     screen.act("review", 1)
-    assert screen.review_text == f"move {half + 1} / {n}"
+    assert screen.review_text == en(half + 1)
     gui.screenshot(f"review-{kind}-en")
     gui.tap(screen.ids.review.ids.next)
-    assert screen.controller.shown() == session.history()[half + 2]
+    assert screen.controller.shown() == session.history()[stops[half + 2]]
 
 
 def test_resume_rows_name_the_game_its_mode_who_plays_and_how_long_ago(gui, monkeypatch):

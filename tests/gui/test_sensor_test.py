@@ -63,3 +63,12 @@ def test_the_test_reads_in_english(gui):
     gui.wait_until(lambda: "noise σ 0.0" in screen.ids.pan0.text, what="the noise")
     assert "Both pans respond to a press and come back" in screen.checks_text
     gui.screenshot("t04-en")
+
+
+def test_a_press_in_the_first_second_is_seen(gui):
+    """Issue 43: pressed at once, the pan showed 40 g but the press was never counted (then 不合格)."""
+    screen = open_test(gui)
+    gui.tap(screen.ids.press0)  # before the pan was seen at rest for a second
+    gui.wait_until(lambda: re.search(r"\b(39|40)\.\d\d g", screen.ids.pan0.text), what="the press shown")
+    gui.wait_until(lambda: "反応 ✓" in screen.ids.pan0.text, timeout=4, what="the first second's press counted")
+    gui.screenshot("t05-first-second-press")

@@ -2,8 +2,8 @@
 
 `Review` rebuilds the state after the first k actions (the replay of the log's first
 k); the controllers of Gunkan, Battleship and Naval War offer ◀ ▶ once the game is
-over (never before), draw each step from the table's view of that moment, and at no
-step show a secret the rules held then (`secrets(seat)`); Undo after the end (a
+over (never before; Gunkan steps battle by battle), draw each step from the table's view
+of that moment, and at no step show a secret the rules held then (`secrets(seat)`); Undo after the end (a
 tracked Battleship) leaves no stale review behind.
 """
 
@@ -14,6 +14,7 @@ import pytest
 
 from companion.games.battleship.controller import BattleshipController
 from companion.games.gunkan.controller import GunkanController
+from companion.games.gunkan.display import battle_stops
 from companion.games.navalwar.controller import NavalWarController
 from companion.play.controller import TABLE, Refused, to_json
 from companion.play.registry import games
@@ -85,6 +86,7 @@ def test_a_review_steps_through_the_log_and_rebuilds_each_state(store, kind, opt
 
 CONTROLLERS = {"gunkan": GunkanController.open, "battleship": BattleshipController.open,
                "navalwar": NavalWarController.open}
+STOPS = {"gunkan": battle_stops}  # 軍艦将棋 steps battle by battle, as a group counts (issue 43)
 REVIEWED = [pytest.param(kind, options, seed, id=f"{kind}-{i}-{seed}")
             for kind in CONTROLLERS for i, options in enumerate(games()[kind].sample_options)
             for seed in (3, 4)]
@@ -97,13 +99,17 @@ def test_the_table_reviews_a_finished_game_move_by_move_and_no_step_shows_a_secr
     n = len(session.actions)
     end = c.display(TABLE)
     assert "review" in [o.kind for o in c.offers(TABLE)]
-    assert c.review_text().say("en") == f"move {n} / {n}" and c.review_text().say("ja") == f"{n} / {n} 手目"
+    if kind == "gunkan":
+        assert c.review_text().say("ja") == f"終局（勝負 {len(session.state.battles)}）"
+    else:
+        assert c.review_text().say("en") == f"move {n} / {n}" and c.review_text().say("ja") == f"{n} / {n} 手目"
+    stops = list(STOPS.get(kind, lambda review: range(n + 1))(c.review()))
     for seat in range(session.state.seats):
         with pytest.raises(Refused):
             c.act(seat, "review", -1)  # the table's, not a phone's
     states = session.history()
     drawn = set()
-    for at in range(n, -1, -1):
+    for at in reversed(stops):
         assert c.review().at == at and c.shown() == states[at]
         model = c.display(TABLE)
         words = say(model, "ja") + say(model, "en")
@@ -113,8 +119,8 @@ def test_the_table_reviews_a_finished_game_move_by_move_and_no_step_shows_a_secr
         drawn.add(json.dumps(to_json(model), ensure_ascii=False))
         if at:
             c.act(TABLE, "review", -1)
-    assert len(drawn) > min(n, 3)  # the steps are drawn, not the end again and again
-    for _ in range(n):
+    assert len(drawn) > min(len(stops) - 1, 3)  # the steps are drawn, not the end again and again
+    for _ in stops[1:]:
         c.act(TABLE, "review", 1)
     assert c.review().at_end and to_json(c.display(TABLE)) == to_json(end)
 

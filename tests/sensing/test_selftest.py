@@ -64,3 +64,12 @@ def test_an_uncalibrated_seesaw_never_passes():
     test = SensorTest(duration_s=4)
     run(test, pressed(0, 1.0), 2, flags=frozenset({UNCALIBRATED}))
     assert not test.calibrated and not test.passed
+
+
+def test_a_press_in_the_first_second_counts_once_the_pan_rests():
+    """Issue 43: a press before the pan was first seen at rest was ignored (then 不合格)."""
+    test = SensorTest(duration_s=10)
+    t = run(test, pressed(0, 0.2), 0.8)
+    assert not test.pans[0].responded  # still pressed, or not yet at rest
+    run(test, pressed(0, 0.2), 2, start=t)
+    assert test.pans[0].responded and not test.pans[1].responded

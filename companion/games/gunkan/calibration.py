@@ -2,10 +2,12 @@
 
 Steps: MASS, the known mass the builder has (typed or coins: reference.py) → SCALE, zero
 both pans, then that mass on each (`companion.sensing.calibration.Calibrator`; a mass on
-the other pan than the one asked is named) → PIECES, every piece type of both fleets on the
-left pan, then more of the classes not yet surely apart (weighplan.py), each weighing taken
-once the pan is still → REPORT, the classes with their warnings, saved (`calibration()`),
-and a check of what lies on the left pan.  Only the wizard weighs in grams and names pieces.
+the other pan than the one asked is named; a pan loaded at ゼロ点, as the calibration before
+tells, holds it back once; a record that finds the zero was taken loaded goes back to ゼロ点)
+→ PIECES, every piece type of both fleets on the left pan, then more of the classes not yet
+surely apart (weighplan.py), each weighing taken once the pan is still → REPORT, the classes
+with their warnings, saved (`calibration()`), and a check of what lies on the left pan.  Only
+the wizard weighs in grams and names pieces.
 
 Words for people come as `Text` (a message key and values) for the screen to translate;
 what names pieces (a stack, a group) comes as names, which the screen words.  Starting over
@@ -20,12 +22,12 @@ from dataclasses import dataclass
 from companion.errors import CompanionError
 from companion.games.gunkan.pieces import PieceClass, pan_classes
 from companion.games.gunkan.reference import Reference
-from companion.games.gunkan.seesaw import STACKED, Seesaw, counterweight_sensed
+from companion.games.gunkan.seesaw import STACKED, Seesaw, counterweight_sensed, rezero_limit_g
 from companion.games.gunkan.weighplan import BAND_G, HOLD_S, LOADED_G, PieceWeighings
 from companion.play.controller import Text
 from companion.sensing.calibration import Calibrator
 from companion.sensing.judge import AMBIGUOUS, REWEIGH, WAITING
-from companion.sensing.pipeline import CalibrationError
+from companion.sensing.pipeline import CalibrationError, NotStableError
 
 MASS, SCALE, PIECES, REPORT = "mass", "scale", "pieces", "report"
 LOAD_COUNTS = 1500  # before a pan's scale is known: a change of the tare reading this big is a load
@@ -62,6 +64,7 @@ class CalibrationFlow:
             self.reference = Reference.from_saved(previous)
         self.step = MASS
         self.calibrator: Calibrator | None = None
+        self.zero_warned = False  # ゼロ点 was refused once for a pan loaded by the calibration before
         self.plan = PieceWeighings(self.seesaw.judge_config.accept_fraction)
         self.saved = False
 
@@ -117,27 +120,75 @@ class CalibrationFlow:
         return abs(settled[0]) > (LOADED_G if calibrated else LOAD_COUNTS)
 
     def scale_ready(self) -> bool:
-        """The step's pans are still: judged in grams once scaled (the pipeline's own motion
-        check alone can pass at the top of a hand's press)."""
-        step = None if self.calibrator is None else self.calibrator.step
-        if step is None or not self.calibrator.ready():
+        """Both pans are still (a mass step reads the other pan too: a mass put there, or a load
+        lifted since ゼロ点): judged in grams once scaled (the pipeline's own motion check alone can
+        pass at the top of a hand's press)."""
+        if self.calibrator is None or not self.calibrator.ready():
             return False
-        channels = (0, 1) if step.channel is None else (step.channel,)
-        return all(self.seesaw.settled(c) is not None for c in channels)
+        return all(self.seesaw.settled(c) is not None for c in (0, 1))
+
+    def before_zero_g(self, channel: int) -> float | None:
+        """What a still pan weighs by the calibration in use before this run (None: moving, or that
+        calibration has no scale for it): a load at ゼロ点 is known only against an earlier zero."""
+        before = (self.previous or {}).get("channels") or []
+        if channel >= len(before) or not before[channel].get("counts_per_gram"):
+            return None
+        try:
+            counts = self.seesaw.pipeline.channels[channel].still_counts()
+        except NotStableError:
+            return None
+        return (counts - before[channel]["offset"]) / before[channel]["counts_per_gram"]
+
+    @property
+    def drift_g(self) -> float:
+        """How far a zero may drift between calibrations, and an empty pan still read empty."""
+        return rezero_limit_g(self.seesaw.table, self.seesaw.judge_config)
+
+    def loaded_at_zero(self) -> list[int]:
+        """The pans that, by the calibration before, weigh more than a zero drifts."""
+        return [c for c in (0, 1) if (self.before_zero_g(c) or 0.0) > self.drift_g]
+
+    def lighter_than_zero(self) -> list[int]:
+        """The scaled pans that read lighter than at ゼロ点, still: something lay on them then."""
+        return [c for c in (0, 1) if self.seesaw.pipeline.channels[c].calibrated
+                and (self.seesaw.settled(c) or (0.0,))[0] < -self.drift_g]
 
     def misplaced(self) -> Text | None:
-        """Why the asked pan cannot be recorded though both are still (None: it can)."""
+        """Why the asked pan cannot be recorded though both are still (None: it can); back to ゼロ点
+        when the zero was taken with a load on a pan (whatever is put on it then reads too little)."""
         step = self.calibrator.step
-        if step is None or step.kind != "mass" or self.loaded(step.channel):
+        if step is None or step.kind != "mass":
+            return None
+        lighter = self.lighter_than_zero()
+        if lighter:
+            return self._zero_again("gunkan_ui.wizard_zero_lighter", lighter[0])
+        if self.loaded(step.channel):
             return None
         if self.loaded(1 - step.channel):
             return Text("gunkan_ui.wizard_wrong_pan", {"there": side(1 - step.channel), "here": side(step.channel)})
-        return Text("gunkan_ui.wizard_nothing_on", {"here": side(step.channel)})
+        before = self.before_zero_g(step.channel)
+        if before is not None and before <= self.drift_g:  # empty by the earlier zero too: not put on yet
+            return Text("gunkan_ui.wizard_nothing_on", {"here": side(step.channel)})
+        return self._zero_again("gunkan_ui.wizard_zero_nothing", step.channel)  # on at ゼロ点, or cannot tell
+
+    def _zero_again(self, key: str, channel: int) -> Text:
+        """Back to ゼロ点 (each pan's scale is taken again after it), saying why."""
+        self.calibrator = Calibrator(self.seesaw.pipeline, self.reference.grams)
+        self.zero_warned = False
+        return Text(key, {"here": side(channel)})
 
     def record_scale(self) -> Text | None:
-        """Zero the pans or scale the asked one; what went wrong, or None when it was taken."""
+        """Zero the pans or scale the asked one; what went wrong, or None when it was taken.  A pan
+        loaded by the calibration before holds ゼロ点 back once (a second tap takes it: the zero moved)."""
         if not self.scale_ready():
             return Text("gunkan_ui.wizard_not_stable")
+        loaded = self.loaded_at_zero() if self.calibrator.step.kind == "tare" and not self.zero_warned else []
+        if loaded:
+            self.zero_warned = True
+            g = max(self.before_zero_g(c) for c in loaded)
+            pans = "both" if len(loaded) == 2 else ("left", "right")[loaded[0]]
+            return Text("gunkan_ui.wizard_zero_loaded",
+                        {"pan": Text(f"gunkan_ui.off_zero_pan.{pans}"), "g": f"{g:.0f}"})
         wrong = self.misplaced()
         if wrong is not None:
             return wrong
@@ -160,8 +211,10 @@ class CalibrationFlow:
         if settled is None:
             return Text("gunkan_ui.pan.settling")
         if self.step != PIECES:
-            if self.calibrator is None or self.calibrator.index == 0:
-                return Text("gunkan_ui.wizard_still")
+            if self.calibrator is None or self.calibrator.index == 0:  # before ゼロ点: by the calibration before
+                before = self.before_zero_g(channel)
+                return Text("gunkan_ui.wizard_still" if before is None else "gunkan_ui.wizard_still_loaded"
+                            if before > self.drift_g else "gunkan_ui.wizard_still_empty")
             return Text("gunkan_ui.wizard_still_loaded" if self.loaded(channel) else "gunkan_ui.wizard_still_empty")
         if settled[0] < LOADED_G:
             return Text("gunkan_ui.pan.empty")

@@ -263,6 +263,19 @@ class GunkanController(Controller):
         super().on_undo(who, seat, value)
         self._new_battle_state()
 
+    # a finished game is reviewed battle by battle, as a group counts it (not action by action)
+
+    def review_text(self) -> Text | None:
+        review = self.review()
+        return None if review is None else display.review_text(review)
+
+    def on_review(self, who: Who, seat, step: int) -> bool:
+        review = self.review()
+        stops = [i for i in display.battle_stops(review) if (i - review.at) * step > 0]
+        if stops:
+            review.at = stops[0] if step > 0 else stops[-1]
+        return bool(stops)
+
     # the referee ----------------------------------------------------------------------
 
     def on_weighing(self, who: Who, seat, weighing: Weighing) -> bool:
@@ -285,8 +298,8 @@ class GunkanController(Controller):
         if self.await_change:
             if weighing.changed:
                 self._judge_afresh()
-            elif self.notice == "gunkan_ui.reweigh":  # the pan that weighs like no piece, once it is known
-                self.notice = self._reweigh_key()
+            elif self.notice == Text("gunkan_ui.reweigh"):  # the pan that weighs like no piece, once it is known
+                self.notice = Text(self._reweigh_key())
             return
         self.weighing = all(p.kind not in (EMPTY, REFUSED) for p in weighing.pans)
         verdict = weighing.verdict
@@ -301,11 +314,11 @@ class GunkanController(Controller):
                 self.on_weighed(TABLE, None, COMPARISON[verdict.kind])
             else:
                 self._play([{"type": "reweigh"}])
-                self._redo(self._reweigh_key())
+                self._redo(Text(self._reweigh_key()))
             return
         found = identities(verdict, None if self.seesaw.counterweight_sensed else self.counterweight_tap)
         if found.redo:
-            self._redo(REDO_KEYS.get(found.redo) or self._reweigh_key())
+            self._redo(Text(REDO_KEYS.get(found.redo) or self._reweigh_key()))
             return
         actions = [{"type": "identified", "attacker": found.attacker, "defender": found.defender,
                     "counterweight": found.counterweight}]
@@ -313,8 +326,19 @@ class GunkanController(Controller):
             actions.insert(0, {"type": "declare", "kind": declaration_of(found.defender)})
         try:
             self._play(actions)  # one turn: both, or neither
-        except Refused:  # e.g. a class no longer in play: the weighing was wrong
-            self._redo("gunkan_ui.reweigh")
+        except Refused as refusal:  # a class no longer in play: the record, not the placing, is at odds
+            self._redo(self._lost(found) if refusal.key == "gunkan_errors.not_in_play" else Text("gunkan_ui.reweigh"))
+
+    def _lost(self, found) -> Text:
+        """Which recognised piece the record says is all lost: its pan, whose, and the battle that
+        took the last of its class (never the class: the table must not learn it)."""
+        state = self.state
+        for side, seat, piece in (("left", state.current.attacker, found.attacker),
+                                  ("right", state.current.defender, found.defender)):
+            if not state.in_play(seat, piece):
+                return Text(f"gunkan_ui.record_lost_{side}",
+                            {"seat": seat_name(seat), "n": state.last_lost(seat, piece)})
+        return Text("gunkan_ui.reweigh")
 
     def _reweigh_key(self) -> str:
         """What to do when the judge could not decide: a pan whose load weighs like no piece is
@@ -331,7 +355,7 @@ class GunkanController(Controller):
             self._sound("verdict" if tapped_mine else VERDICT_SOUNDS.get(battle.verdict, "verdict"))
             self.notice, self.weighing = None, False
 
-    def _redo(self, notice: str | None) -> None:
+    def _redo(self, notice: Text | None) -> None:
         """Ask the players to re-place: no verdict until a pan has been touched."""
         self.notice, self.await_change = notice, True
         if self.seesaw is not None:
@@ -346,7 +370,7 @@ class GunkanController(Controller):
     def _new_battle_state(self) -> None:
         self.counterweight_tap = False  # judging "identify": the attacker's word
         self.await_change = False  # after a re-weigh: wait until a pan is touched
-        self.notice: str | None = None  # a re-place message over the prompt
+        self.notice: Text | None = None  # a re-place message over the prompt
         self._reset_seesaw()
 
     def _reset_seesaw(self) -> None:

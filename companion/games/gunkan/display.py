@@ -27,6 +27,7 @@ def model(c, who) -> dict:
         "question": _question(c) if who == TABLE else None,
         "cue": {"n": c.cue[0], "sound": c.cue[1]} if c.cue else None,
         "pan_tones": ["text", "text"],  # in a battle: the attacker's colour left, the defender's right
+        "report": False,  # the detail is the end's report, read line by line (else lines centred under `big`)
     }
     if c.session is None:
         return shown | {"prompt": Text("gunkan_ui.new_game"), "tone": "panel", "big": None,
@@ -130,7 +131,7 @@ def _battle_prompt(c, view: dict) -> tuple[Text, str]:
     if c.seesaw is None:
         return Text("gunkan_ui.no_sensor"), tone
     if c.notice:
-        return Text(c.notice), "warn"
+        return c.notice, "warn"
     if view["prompt"] == "remove_counterweight":
         return Text("gunkan.prompt.remove_counterweight"), "warn"
     refused = next((p for p in c.pans if p.kind == "refused"), None)
@@ -165,29 +166,39 @@ def _log(view: dict) -> list[list]:
 def _over(view: dict) -> dict:
     winner = view["outcome"]["winner"]
     return {"prompt": Text("gunkan.prompt.over"), "tone": "panel" if winner is None else f"seat{winner}",
+            "report": True,
             "big": Text(f"gunkan.outcome.{view['outcome']['reason']}",
                         {"winner": "" if winner is None else seat_name(winner)}),
             "detail": _report(view) if "report" in view else []}
 
 
+def battle_stops(review) -> list[int]:
+    """Where a review stops (counts of actions): the start, after each battle, the end."""
+    states = review.states
+    return sorted({0, review.n} | {i for i in range(1, len(states))
+                                    if len(states[i].battles) != len(states[i - 1].battles)})
+
+
+def review_text(review) -> Text:
+    """Where the review stands, in battles: "勝負 3 / 10", at the end "終局（勝負 10）"."""
+    fought = len(review.states[-1].battles)
+    if review.at_end:
+        return Text("gunkan_ui.review_end", {"n": fought})
+    return Text("gunkan_ui.review_at", {"i": len(review.state.battles), "n": fought})
+
+
 def _step(then: dict, end: dict) -> dict:
-    """A finished game's review, `then` the table's view after the step shown: the log so
-    far and the newest battle (its pieces too when the end reveals them, `end`'s report)."""
-    log = _log(then)
-    battle, entry = then["battle"], then["log"][-1] if then["log"] else None
-    if battle:
-        n = len(then["log"]) + 1
-        big = Text("gunkan_ui.review_battle", {"n": n, "attacker": seat_name(battle["attacker"]),
-                                               "defender": seat_name(battle["defender"])})
-        detail = [[Text(f"gunkan.declared.{battle['declared']}")]] if battle["declared"] else []
-        tone = f"seat{battle['attacker']}"
-    elif entry:
-        n, big, detail, tone = entry["n"], Text(f"gunkan.verdict.{entry['verdict']}"), _removals(entry), "panel"
-    else:
-        n, big, detail, tone = 0, Text("gunkan_ui.review_start"), [], "panel"
-    if "report" in end and 0 < n <= len(end["log"]) and not battle:
-        detail.append(_report(end)[n])  # identify judging: the pieces of that battle
-    return {"log": log, "prompt": Text("gunkan.prompt.over"), "tone": tone, "big": big, "detail": detail}
+    """A finished game's review, `then` the table's view after a battle (or at the start): the log
+    so far and that battle's verdict (its pieces too when the end reveals them, `end`'s report)."""
+    entry = then["log"][-1] if then["log"] else None
+    if entry is None:
+        return {"log": _log(then), "prompt": Text("gunkan.prompt.over"), "tone": "panel",
+                "big": Text("gunkan_ui.review_start"), "detail": []}
+    detail = _removals(entry)
+    if "report" in end and entry["n"] <= len(end["log"]):
+        detail.append(_report(end)[entry["n"]])  # identify judging: the pieces of that battle
+    return {"log": _log(then), "prompt": Text("gunkan.prompt.over"), "tone": "panel",
+            "big": Text(f"gunkan.verdict.{entry['verdict']}"), "detail": detail}
 
 
 def _report(view: dict) -> list[list]:

@@ -178,14 +178,24 @@ class GunkanState(State):
     def lost(self) -> list[Counter]:
         """Per seat, the classes it has lost (judging "identify" only; secret until the end)."""
         tally = [Counter(), Counter()]
-        for battle in self.battles:
+        for _, seat, piece in self._losses():
+            tally[seat][piece] += 1
+        return tally
+
+    def _losses(self):
+        """(battle counted from 1, seat, class) of every piece lost (judging "identify")."""
+        for n, battle in enumerate(self.battles, 1):
             for seat, what in zip((battle.attacker, battle.defender), REMOVALS[battle.verdict]):
                 if what is not None and battle.piece_of(seat) is not None:
-                    tally[seat][battle.piece_of(seat)] += 1
-        return tally
+                    yield n, seat, battle.piece_of(seat)
 
     def in_play(self, seat: int, piece: str) -> bool:
         return self.lost[seat][piece] < FLEET[piece]
+
+    def last_lost(self, seat: int, piece: str) -> int | None:
+        """The battle in which `seat` lost the last of `piece` (None: some are left)."""
+        found = [n for n, s, p in self._losses() if (s, p) == (seat, piece)]
+        return found[FLEET[piece] - 1] if len(found) >= FLEET[piece] else None
 
     # -- steps ----------------------------------------------------------------
 

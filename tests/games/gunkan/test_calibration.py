@@ -147,3 +147,61 @@ def test_the_counterweight_is_sensed_where_the_stack_weighs_apart_from_the_carri
     apart = {**table, "counterweight": dataclasses.replace(table["counterweight"], mass_g=11.0)}  # 23 g
     assert counterweight_sensed(apart, accept)
     assert not counterweight_sensed({k: v for k, v in table.items() if k != "counterweight"}, accept)
+
+
+def zero_step(bench, grams="20") -> CalibrationFlow:
+    flow = bench.flow
+    flow.reference = flow.reference.cleared()
+    for key in grams:
+        flow.reference = flow.reference.key(key)
+    assert flow.choose_reference()
+    return flow
+
+
+LEFT = Text("gunkan_ui.wizard_left")
+
+
+def test_zero_on_a_loaded_pan_is_held_back_once_and_a_record_then_goes_back_to_zero():
+    """Issue 43: ゼロ点 zeroed a pan holding the mass (shown 「静止」, not 空); every 記録 then said the
+    pan held nothing, until やり直す. The calibration before tells a loaded pan; a record that finds
+    the mass reading nothing goes back to ゼロ点."""
+    bench = Bench()
+    flow = zero_step(bench)
+    bench.sim.place(0, grams=20.0)  # the mass put on before ゼロ点
+    bench.run(1.0)
+    assert flow.pan_state(0) == Text("gunkan_ui.wizard_still_loaded")
+    assert flow.pan_state(1) == Text("gunkan_ui.wizard_still_empty")
+    said = bench.record()
+    assert said == Text("gunkan_ui.wizard_zero_loaded", {"pan": Text("gunkan_ui.off_zero_pan.left"), "g": "20"})
+    assert flow.calibrator.index == 0  # not zeroed
+    assert bench.record() is None and flow.calibrator.index == 1  # asked twice: taken (as if the zero moved)
+    assert bench.record() == Text("gunkan_ui.wizard_zero_nothing", {"here": LEFT})  # the mass reads nothing
+    assert flow.calibrator.index == 0 and flow.calibrator.step.kind == "tare"  # ゼロ点 again, not やり直す
+    bench.sim.clear()
+    bench.run(1.0)
+    assert bench.record() is None  # empty: zeroed at once
+    bench.sim.place(0, grams=20.0)
+    assert bench.record() is None and flow.calibrator.index == 2
+
+
+def test_a_pan_lighter_than_at_zero_goes_back_to_zero_and_so_does_nothing_on_a_new_build():
+    bench = Bench()
+    flow = zero_step(bench)
+    bench.sim.place(1, grams=20.0)  # on the right pan at ゼロ点, taken on the second tap
+    bench.run(1.0)
+    assert bench.record() is not None and bench.record() is None and flow.calibrator.index == 1
+    bench.sim.clear()
+    bench.sim.place(0, grams=20.0)  # moved to the left pan, as asked: the right now reads -20 g
+    assert bench.record() == Text("gunkan_ui.wizard_zero_lighter", {"here": Text("gunkan_ui.wizard_right")})
+    assert flow.calibrator.index == 0
+
+    new = Bench()  # a seesaw never calibrated: no earlier zero tells a loaded pan
+    new.flow = CalibrationFlow(Seesaw(new.sim, None))
+    new.run(1.0)
+    flow = zero_step(new)
+    new.sim.place(0, grams=20.0)
+    new.run(1.0)
+    assert flow.pan_state(0) == Text("gunkan_ui.wizard_still")
+    assert new.record() is None and flow.calibrator.index == 1  # zeroed loaded: nothing could tell
+    assert new.record() == Text("gunkan_ui.wizard_zero_nothing", {"here": LEFT})
+    assert flow.calibrator.index == 0

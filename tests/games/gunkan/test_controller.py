@@ -257,12 +257,20 @@ def test_identify_mode_a_whole_game_and_the_report_at_the_end(store):
     assert c.session.state.battles[-1].attacker_piece == "submarine" and last(c) == "attacker_wins"
     empty(c)
 
-    # red's carrier is gone: a weighing that says so again is wrong, and nothing is logged
+    # red's carrier is gone: a weighing that says so again is wrong, and nothing is logged; the
+    # words say the record is at odds (which pan, whose, since which battle) and how to go on
     act(c, TABLE, "attack", 1)
     actions = list(c.session.actions)
     weigh(c, Verdict(LEFT, 1.0, "battleship", "carrier"))
     assert c.session.actions == actions == store.actions(c.session.id)  # no lone declaration either
-    assert words(c.display(TABLE)["prompt"]) == "量り直し：駒を一度下ろして、\n皿の中央に置き直してください"
+    assert words(c.display(TABLE)["prompt"]) == ("記録では、右の皿の駒（赤艦隊）は第2戦でなくなった種類です。\n"
+                                                 "盤を確かめ、その駒を取り除いて「勝負中止」を")
+    assert words(c.display(TABLE)["prompt"], "en").startswith(
+        "The record says the right pan's piece (Red fleet) is of a kind lost in battle 2. Check the board")
+    assert c.display(TABLE)["tone"] == "warn" and "cancel" in buttons(c)
+    weigh(c, None, changed=True)  # placed again: the record still says so
+    weigh(c, Verdict(LEFT, 1.0, "battleship", "carrier"))
+    assert words(c.display(TABLE)["prompt"]).startswith("記録では、右の皿の駒（赤艦隊）は第2戦")
     weigh(c, None, changed=True)
     weigh(c, Verdict(LEFT, 1.0, "battleship", "cruiser"))
     assert last(c) == "attacker_wins"

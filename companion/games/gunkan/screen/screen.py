@@ -50,6 +50,7 @@ class GunkanScreen(ControllerScreen):
     prompt_colour = ListProperty(theme.PANEL)
     big_text = StringProperty("")
     detail_text = StringProperty("")
+    report = BooleanProperty(False)  # the detail is the end's report: read line by line, from the left
     log_text = StringProperty("")
     judging_text = StringProperty("")
     pan_texts = ListProperty(["", ""])
@@ -183,6 +184,7 @@ class GunkanScreen(ControllerScreen):
         self.prompt_text, self.prompt_colour = self.words(model["prompt"]), TONES[model["tone"]]
         self.big_text = self.words(model["big"])
         self.detail_text = "\n".join(self.words(line) for line in model["detail"])
+        self.report = model["report"]
         self.log_text = "\n".join(self.words(line) for line in model["log"])
         self.weighing = model["weighing"]
         seesaw = self.ids.seesaw
