@@ -24,6 +24,7 @@ from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, Obj
                              StringProperty)
 from kivy.uix.button import Button
 
+from companion.games.navalwar.screen.cards import ManyFleets
 from companion.games.navalwar.screen.chart import SEAT_COLOURS
 from companion.games.navalwar.controller import NavalWarController
 from companion.games.navalwar.screen.count import CountView
@@ -38,7 +39,7 @@ from companion.ui.controller_screen import ControllerScreen
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 GOLD_HEX = "".join(f"{int(c * 255):02x}" for c in theme.GOLD[:3])
-COMPACT_FROM = 4  # more players than this: one-row fleet strips
+STRIPS_UP_TO = 4  # players: a strip per fleet, all in view; more, a card each (cards.py)
 FIRST_ON_FORM = 5  # up to this many players, the start form names who plays first
 START_MIN_WIDTH = 110  # px the plain Start keeps beside the first-player buttons
 
@@ -71,6 +72,7 @@ class NavalWarScreen(ControllerScreen):
     discard_text = StringProperty("")
     squadrons_text = StringProperty("")
     squadrons_room = NumericProperty(0)  # px the squadrons' lines keep for the round: the fleets never move up
+    many = BooleanProperty(False)  # more players than STRIPS_UP_TO: the fleets as cards
     extra_text = StringProperty("")  # the panel's extra button (roll, pick at random)
     can_back = BooleanProperty(False)
     can_undo = BooleanProperty(False)
@@ -93,6 +95,7 @@ class NavalWarScreen(ControllerScreen):
         self._salvo_slots = SalvoSlots()
         self._still = Stillness()  # the fleet list moves only while no finger is near (still.py)
         self._joined = JoinedShips(self._still, self.refresh)
+        self._many = ManyFleets(self.ids.many, self._still, self.choose)
         # kv ids are weak references: keep both panes alive while one is out of the tree
         self._panes = (self.ids.setup.__self__, self.ids.game.__self__)
         self._room_round = None
@@ -279,24 +282,26 @@ class NavalWarScreen(ControllerScreen):
         self.piles_text = model["piles"].render(tr) + red
         self.discard_text = model["discard_button"].render(tr)
         self.squadrons_text = "\n".join(t.render(tr) for t in model["squadrons"])
+        playing = any(f["is_turn"] for f in model["fleets"])
+        fleets = [self._joined.shown(fleet, (self.session.id, model["round"]), playing) for fleet in model["fleets"]]
+        self.many = model["players"] > STRIPS_UP_TO
         strips = self.ids.fleets
+        if self.many:
+            strips.clear_widgets()
+            self._many.draw(fleets, tr, model["targets"], model["fleet_targets"], model["seat"],
+                            (self.session.id, model["round"]))
+            return
+        self._many.clear()
         while len(strips.children) < model["players"]:
             strips.add_widget(FleetStrip())
         while len(strips.children) > model["players"]:
             strips.remove_widget(strips.children[0])
-        playing = any(f["is_turn"] for f in model["fleets"])
-        for strip, fleet in zip(reversed(strips.children), model["fleets"]):
-            fleet = self._joined.shown(fleet, (self.session.id, model["round"]), playing)
+        for strip, fleet in zip(reversed(strips.children), fleets):
             strip.colour = SEAT_COLOURS[fleet["seat"]]
-            strip.compact = model["players"] > COMPACT_FROM
             strip.pick = self.choose
             strip.slots_key = (self.session.id, model["round"])
             strip.show(fleet, fleet["name"], fleet["points"], tr, fleet["is_turn"], model["targets"],
                        model["fleet_targets"].get(fleet["seat"], ""))
-        if model["players"] > COMPACT_FROM:  # one header column for all, fitting the widest
-            width = max([92] + [strip.header_needs() for strip in strips.children])
-            for strip in strips.children:
-                strip.header_width = width
         self._follow(model["seat"])
 
     def _keep_squadrons_room(self, label, size) -> None:
