@@ -4,9 +4,11 @@ The screen draws `NavalWarController.display(TABLE)` and forwards every tap to i
 (companion/games/navalwar/controller.py holds the flow of play: the stages, which
 seat's entry is awaited, the choices of each step, undo).  Kept here is only what a
 screen owns: its panes and pop-ups, the ship catalogue's search, the input lock held
-after an entry (ui/input_lock.py; a step deeper into the choices takes none), and scrolling the fleet to move into view (still.py: the list moves only
-once no finger is near).  The left side shows the shared table: the piles with the next draw's chance of red (the full odds: behind the
-discards button), a strip per fleet (a target is tapped on it; four fit unscrolled); the
+after an entry (ui/input_lock.py; a step deeper into the choices takes none).  The left
+side shows the shared table: the piles with the next draw's chance of red (the full odds:
+behind the discards button), and the fleets, a target tapped on them: up to four players a
+strip each (fleets.py; the list scrolls to the player to move only once no finger is near,
+still.py), five or more a card each, all in view, one fleet's ships under them (cards.py); the
 right side the choices, where a die's banner stands in for the prompt, and a turn's main
 entries (カードを引く, 航空攻撃) in a row under them that never scrolls; the deal's
 catalogue takes the whole width, its names flowing so every ship shows at once.  A game's `players`
@@ -18,7 +20,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
@@ -31,7 +32,7 @@ from companion.games.navalwar.screen.count import CountView
 from companion.games.navalwar.screen.fleets import FleetStrip
 from companion.games.navalwar.screen.popups import InfoView, ScoresView
 from companion.games.navalwar.slots import SalvoSlots
-from companion.games.navalwar.screen.still import JoinedShips, Stillness, in_view, laid_out, to_top
+from companion.games.navalwar.screen.still import Follow, JoinedShips, Stillness
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
@@ -91,13 +92,15 @@ class NavalWarScreen(ControllerScreen):
         self._popup = None
         self._popup_stage = None  # the stage whose scores the open pop-up shows
         self._tiles: list[ChoiceTile] = []
-        self._shown_seat = None
         self._salvo_slots = SalvoSlots()
         self._still = Stillness()  # the fleet list moves only while no finger is near (still.py)
         self._joined = JoinedShips(self._still, self.refresh)
         self._many = ManyFleets(self.ids.many, self._still, self.choose)
+        self._follow = Follow(self._still, self.ids.fleet_scroll)
         # kv ids are weak references: keep both panes alive while one is out of the tree
         self._panes = (self.ids.setup.__self__, self.ids.game.__self__)
+        self._fleet_views = (self.ids.fleet_scroll.__self__, self.ids.many.__self__)  # one in the tree
+        self.ids.fleet_area.remove_widget(self.ids.many)
         self._room_round = None
         self.ids.squadrons.bind(texture_size=self._keep_squadrons_room)
         for field in self._name_fields():  # the start buttons say the names as typed
@@ -285,6 +288,10 @@ class NavalWarScreen(ControllerScreen):
         playing = any(f["is_turn"] for f in model["fleets"])
         fleets = [self._joined.shown(fleet, (self.session.id, model["round"]), playing) for fleet in model["fleets"]]
         self.many = model["players"] > STRIPS_UP_TO
+        area, shown = self.ids.fleet_area, self._fleet_views[self.many]
+        if shown.parent is not area:  # (out of the tree, the other takes no touch)
+            area.clear_widgets()
+            area.add_widget(shown)
         strips = self.ids.fleets
         if self.many:
             strips.clear_widgets()
@@ -312,22 +319,6 @@ class NavalWarScreen(ControllerScreen):
             self._room_round, self.squadrons_room = key, 0
         if self.squadrons_text:
             self.squadrons_room = max(self.squadrons_room, size[1])
-
-    def _follow(self, seat: int | None) -> None:
-        """Bring the fleet of a new player to move into view, once no finger is near and none
-        touched since (once, so people may scroll; only when it is not in view already)."""
-        if seat is None or seat == self._shown_seat:
-            return
-        self._shown_seat = seat
-        strip, asked = list(reversed(self.ids.fleets.children))[seat], self._still.lifted_at
-        self._still.when_still("follow", lambda: self._still.lifted_at == asked and Clock.schedule_once(
-            lambda dt: self._scroll_to(strip)))  # not if someone touched the table since: they are at it
-
-    def _scroll_to(self, strip) -> None:
-        if strip.parent is not None:
-            laid_out(self.ids.fleets)  # where the fleet is after the entry just drawn
-            if not in_view(self.ids.fleet_scroll, strip):
-                to_top(self.ids.fleet_scroll, strip)
 
     def _draw_panel(self, model: dict) -> None:
         tr = self.tr
