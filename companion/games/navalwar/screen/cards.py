@@ -23,7 +23,8 @@ from companion.games.navalwar.screen.fleets import badges
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
-CHIP_ROW = 66  # px a row of ship chips takes (two 18sp lines, padding, spacing)
+CHIP_ROW = 62  # px a row of ship chips takes (two 18sp lines, padding, spacing)
+HEADER = 28  # px the strip's header and padding take
 
 
 class FleetCard(ButtonBehavior, BoxLayout):
@@ -112,6 +113,6 @@ class ManyFleets:
         strip.colour = SEAT_COLOURS[self.seat]
         strip.pick = self._pick
         strip.slots_key = key + (self.seat,)
-        strip.rows = max(1, int(self.view.ids.room.height // CHIP_ROW))
+        strip.rows = max(1, int((self.view.ids.room.height - HEADER) // CHIP_ROW))
         strip.show(fleet, fleet["name"], fleet["points"], tr, fleet["is_turn"], targets,
                    fleet_targets.get(self.seat, ""))

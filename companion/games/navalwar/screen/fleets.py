@@ -93,7 +93,9 @@ class FleetStrip(ButtonBehavior, BoxLayout):
         self.badges = tr("navalwar.eliminated") if fleet["out"] else "  ".join(words)
         chips = self.ids.chips
         slots = self._kept_slots(fleet["ships"])
-        cols = max(3, math.ceil(len(slots) / self.rows)) if self.rows else 0
+        # three a row (the longest name fits), four if the rows would not hold them (the longest
+        # word fits: "Pennsylvania"); never more (a name would break mid-word)
+        cols = min(4, max(3, math.ceil(len(slots) / self.rows))) if self.rows else 0
         while len(chips.children) < len(slots):
             chips.add_widget(ShipChip(), index=0)  # appended at the end
         while len(chips.children) > len(slots):
