@@ -72,6 +72,7 @@ class ManyFleets:
         self._mover = None  # the player to move it was last brought back to
         self._drawn = None  # what the last draw drew, for a tap on a card
         self._taps = 0  # cards tapped
+        view.ids.room.bind(height=lambda *_: self._drawn and self._draw_focus())  # the rows it holds
 
     def draw(self, fleets: list[dict], tr, targets: dict, fleet_targets: dict, mover, key) -> None:
         cards = self.view.ids.cards
@@ -94,7 +95,7 @@ class ManyFleets:
         self.view.ids.cards.clear_widgets()
         self.view.ids.focus.ids.chips.clear_widgets()
         self.view.ids.focus.step = ""
-        self.seat = self._mover = None
+        self.seat = self._mover = self._drawn = None
 
     def show_fleet(self, seat: int) -> None:
         """A card was tapped: its fleet's ships below."""
