@@ -57,7 +57,7 @@ class FleetCard(ButtonBehavior, BoxLayout):
         self.is_turn = fleet["is_turn"]
         self.header = fleet["name"]
         self.points = f"{fleet['points']:+d}" if fleet["points"] else "0"
-        self.counts = tr("navalwar_ui.ships_short", n=len(fleet["ships"]))
+        self.counts = "" if fleet["out"] else tr("navalwar_ui.ships_short", n=len(fleet["ships"]))
         self.badges = tr("navalwar.eliminated") if fleet["out"] else "  ".join(badges(fleet, tr, "navalwar_ui.mines_card"))
         self.marked = any(ship["id"] in targets for ship in fleet["ships"])
 
