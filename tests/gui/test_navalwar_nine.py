@@ -181,3 +181,14 @@ def test_a_minefield_laid_moves_no_ship(gui, count):
     assert any(f["minefields"] for f in session.state.view(None)["fleets"])
     gui.screenshot(f"navalwar-{count}-minefield")
     assert places(drawn_ships(nw)) == before, "a ship moved when the minefield was laid"
+
+
+def test_an_eliminated_fleet_s_card_fits_in_english(gui):
+    gui.app.lang = "en"
+    nw = start(gui, 5)
+    fleet = nw.model["fleets"][3] | {"out": True, "ships": []}  # as the table shows a fleet out
+    card = next(c for c in nw.ids.many.ids.cards.children if c.seat == 3)
+    card.show(fleet, nw.tr, {}, "")
+    gui.pump(0.1)
+    assert card.badges == "Eliminated" and not card.counts
+    gui.screenshot("navalwar-5-en-eliminated")  # the layout check: nothing shortened
