@@ -83,7 +83,8 @@ class Player:
         """What a finger may touch now to move the game on, and the rarer touches beside."""
         nw = self.nw
         choices = [t for t in nw.ids.choices.children + nw.ids.primary.children if not t.disabled]
-        targets = [w for w in nw.ids.fleets.walk(restrict=True) if getattr(w, "step", "")]
+        targets = [w for fleets in (nw.ids.fleets, nw.ids.many) for w in fleets.walk(restrict=True)
+                   if (getattr(w, "step", "") or getattr(w, "marked", False))]  # a card: its ships
         moving = choices + targets + ([nw.ids.extra] if nw.extra_text else [])
         rare = ([nw.ids.back] if nw.can_back else []) + ([nw.ids.undo] if nw.can_undo else [])
         rare += [nw.ids.discards, nw.ids.chart_button]

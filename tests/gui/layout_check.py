@@ -107,7 +107,7 @@ def _ancestors(widget) -> set[int]:
 
 
 def _name(widget) -> str:
-    text = str(widget.text).replace("\n", "⏎")
+    text = str(getattr(widget, "text", "")).replace("\n", "⏎")
     return f"{type(widget).__name__} {text[:40]!r}"
 
 

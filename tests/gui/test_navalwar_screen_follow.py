@@ -1,11 +1,12 @@
-"""Naval War with five players or more: the fleet list keeps still under a finger (issue 29).
+"""Naval War: the fleets keep still under a finger (issue 29), and the player to move's
+fleet is in view (issue 43).
 
-The list followed the player to move on every turn change (each fleet two rows high with
-five players, three in view), so a finger on its way to a target met another fleet; and a
-ship joining a fleet could wrap its row onto a new one at once, moving every fleet under
-it.  Now the list follows only a fleet not wholly in view, brings it to the top (so the
-next player's, below it, needs no scroll), and only if nobody touched the table from the
-entry until 0.3 s after; a ship joining is drawn once no finger is down and 0.3 s after."""
+With up to four players, a strip per fleet: the list follows the player to move only when
+their fleet is not wholly in view (long names wrap the rows), brings it to the top, and only
+if nobody touched the table from the entry until 0.3 s after.  With five or more, a card per
+fleet, all in view; the ships shown under them are the new player to move's once no finger is
+near (0.3 s after the last lifted).  A ship joining a fleet is drawn once no finger is down
+and 0.3 s after."""
 
 from __future__ import annotations
 
@@ -17,8 +18,16 @@ from companion.games.navalwar.screen.still import STILL_S, in_view
 from test_navalwar_screen import deck_for, play_randomly, set_up
 
 
-def start(gui, count: int, deck: dict | None = None):
-    """A game of `count` players past the deal, set up on the start form by touch."""
+LONG = ["ship-conte-di-cavour", "ship-prince-of-wales", "ship-vittorio-veneto", "ship-north-carolina",
+        "ship-king-george-v", "ship-south-dakota", "ship-west-virginia", "ship-giulio-cesare",
+        "ship-pennsylvania", "ship-scharnhorst", "ship-washington", "ship-mississippi", "ship-gneisenau",
+        "ship-enterprise", "ship-california", "ship-andrea-doria", "ship-caio-duilio", "ship-duke-of-york",
+        "ship-new-jersey", "ship-kirishima"]  # the longest names: four fleets of them wrap their rows
+
+
+def start(gui, count: int, deck: dict | None = None, ships: list | None = None):
+    """A game of `count` players past the deal (of `ships` in turn, else any), set up on the
+    start form by touch."""
     gui.tap(gui.tile("navalwar"))
     nw = gui.screen
     nw.deck = deck or deck_for(count, draws=30)
@@ -29,7 +38,7 @@ def start(gui, count: int, deck: dict | None = None):
         session.play({"type": "first", "seat": 0})
     while session.state.view(None)["phase"] == "deal":
         acts = session.state.legal_actions()
-        session.play(acts[(len(session.actions) * 7) % len(acts)])
+        session.play({"type": "deal", "ship": ships.pop(0)} if ships else acts[(len(session.actions) * 7) % len(acts)])
     nw.refresh()
     gui.pump(STILL_S + 0.1)
     return nw
@@ -40,12 +49,22 @@ def strip_of(nw, seat: int):
 
 
 def places(nw) -> list[tuple]:
-    return [tuple(round(v) for v in strip.to_window(*strip.pos)) for strip in reversed(nw.ids.fleets.children)]
+    shown = nw.ids.many.ids.cards.children + nw.ids.many.ids.focus.ids.chips.children if nw.many else nw.ids.fleets.children
+    return [tuple(round(v) for v in w.to_window(*w.pos)) for w in reversed(shown)]
 
 
-@pytest.mark.parametrize("count", [5, 9])
+def below(nw) -> set:
+    """The ships shown under the cards."""
+    return {chip.name for chip in nw.ids.many.ids.focus.ids.chips.children}
+
+
+def afloat(nw, seat: int) -> set:
+    return {s["name"] for s in nw.session.state.view(None)["fleets"][seat]["ships"]}
+
+
+@pytest.mark.parametrize("count", [4])
 def test_the_list_follows_the_player_to_move_only_when_their_fleet_is_out_of_view(gui, count):
-    nw = start(gui, count)
+    nw = start(gui, count, ships=list(LONG))
     session, scroll = nw.session, nw.ids.fleet_scroll
     assert nw.ids.fleets.height > scroll.height  # it scrolls: what this is about
     gui.screenshot(f"navalwar-follow-{count}-start")
@@ -74,21 +93,25 @@ def test_the_list_follows_the_player_to_move_only_when_their_fleet_is_out_of_vie
     assert sum(moves) < len(moves), moves  # old: every turn change from the middle of the list on
 
 
-def test_the_list_does_not_move_under_a_finger_nor_after_it(gui):
+def test_the_ships_below_the_cards_do_not_change_under_a_finger(gui):
     nw = start(gui, 9)
-    session, scroll = nw.session, nw.ids.fleet_scroll
+    session = nw.session
     last = session.state.view(None)["players"] - 1
+    cards, shown = places(nw)[:9], below(nw)
+    assert shown == afloat(nw, 0)
     finger = gui.press_at(*nw.ids.prompt.to_window(*nw.ids.prompt.center))  # a finger resting on the prompt
-    scroll.scroll_y = 1  # the first fleets in view, the last out of it
-    while session.state.view(None)["seat"] != last:  # turns pass until the last fleet's
-        session.play(random.Random(len(session.actions)).choice(session.state.legal_actions()))
-        nw.refresh()
-    assert not in_view(scroll, strip_of(nw, last))
-    gui.pump(0.6)
-    assert scroll.scroll_y == 1, "the list moved under a finger"
-    finger.touch_up()
-    gui.pump(STILL_S + 0.3)
-    assert scroll.scroll_y == 1, "the list moved after a person touched the table"  # they are at it: it stays
+    try:
+        while session.state.view(None)["seat"] != last:  # turns pass until the last fleet's
+            session.play(random.Random(len(session.actions)).choice(session.state.legal_actions()))
+            nw.refresh()
+        gui.pump(0.6)
+        assert nw._many.seat == 0 and shown <= below(nw), "the ships below changed under a finger"
+    finally:
+        finger.touch_up()
+    gui.pump(0.1)
+    assert nw._many.seat == 0 and shown <= below(nw), "the ships below changed as the finger lifted"
+    gui.wait_until(lambda: afloat(nw, last) <= below(nw), timeout=3, what="the last player's ships below")
+    assert places(nw)[:9] == cards, "a card moved"
 
 
 def test_a_ship_joining_a_fleet_waits_for_the_finger_to_lift(gui):
@@ -103,7 +126,8 @@ def test_a_ship_joining_a_fleet_waits_for_the_finger_to_lift(gui):
     seat = session.state.view(None)["seat"]
     nw.refresh()
     gui.pump(STILL_S + 0.1)
-    strip = strip_of(nw, seat)
+    strip = nw.ids.many.ids.focus  # the player to move's fleet, under the cards
+    assert nw._many.seat == seat, (nw._many.seat, seat, session.state.view(None)["phase"], below(nw))
     chips, before = len(strip.ids.chips.children), places(nw)
     finger = gui.press_at(*nw.ids.prompt.to_window(*nw.ids.prompt.center))
     session.play(next(a for a in session.state.legal_actions()

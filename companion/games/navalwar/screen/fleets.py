@@ -1,4 +1,5 @@
-"""Naval War: the table's widgets, one compact strip per fleet with a chip per ship.
+"""Naval War: a fleet's strip, a chip per ship (a strip per fleet with few players; with
+many, the strip of the one fleet shown whole under the cards, cards.py).
 
 A ship or fleet that may be named now (a target) is outlined and tapped on the strip
 itself: its `step` goes to `pick`, the screen's choice handler.
@@ -10,13 +11,13 @@ squadron's three picks are tapped one after another).  A ship added joins at the
 
 from __future__ import annotations
 
-from kivy.metrics import sp
+import math
+
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.navalwar.data import card_value
-from companion.ui.cell_grid import text_texture
 
 
 class ShipChip(ButtonBehavior, BoxLayout):
@@ -31,6 +32,12 @@ class ShipChip(ButtonBehavior, BoxLayout):
     least = NumericProperty(0)  # px: a sunk ship's chip keeps the width it had afloat
     step = StringProperty("")  # the choice it enters when tapped ("": not a target now)
     pick = ObjectProperty(None, allownone=True)
+    cols = NumericProperty(0)  # chips a row, each as wide (0: as wide as the name, the row flowing)
+    fleet_seat = NumericProperty(-1)
+
+    @property
+    def takes_touch(self) -> bool:  # (the layout check's word: a target now, else the touch goes through)
+        return bool(self.step)
 
     def on_touch_down(self, touch):
         return super().on_touch_down(touch) if self.step else False  # else the fleet's
@@ -49,8 +56,8 @@ class FleetStrip(ButtonBehavior, BoxLayout):
     badges = StringProperty("")
     is_turn = BooleanProperty(False)
     out = BooleanProperty(False)
-    compact = BooleanProperty(False)  # many players: one row, header at the left
-    header_width = NumericProperty(92)  # compact: the header column, as wide as the widest fleet's words
+    below = BooleanProperty(False)  # the fleet shown whole under the cards (cards.py): always outlined
+    rows = NumericProperty(0)  # rows the chips may take, as many chips a row as that needs (0: flowing)
     warn = BooleanProperty(False)  # minefields or smoke in front of the fleet
     step = StringProperty("")  # the choice a tap on the fleet enters ("": none now)
     pick = ObjectProperty(None, allownone=True)
@@ -58,8 +65,11 @@ class FleetStrip(ButtonBehavior, BoxLayout):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self._slots: list[dict] = []  # every ship of the fleet this round, in its place
-        self._slots_for = None
+        self._slots: dict = {}  # slots_key -> every ship of the fleet this round, in its place
+
+    @property
+    def takes_touch(self) -> bool:
+        return bool(self.step)
 
     def on_touch_down(self, touch):
         if self.step:
@@ -78,18 +88,14 @@ class FleetStrip(ButtonBehavior, BoxLayout):
         self.is_turn = is_turn
         sign = "+" if points > 0 else ""
         self.header = f"{name}  {sign}{points}"
-        badges = [tr("navalwar_ui.hand_short", n=fleet["hand"])]
-        mines = sum(card_value(m["card"]) for m in fleet["minefields"])
-        if fleet["minefields"]:
-            badges.append(tr("navalwar_ui.mines_short", n=len(fleet["minefields"]), hits=mines))
-        if fleet["smoke"]:
-            badges.append(tr("navalwar.card_type.smoke"))
         self.warn = bool(fleet["minefields"] or fleet["smoke"])
-        if fleet["out"]:
-            badges = [tr("navalwar.eliminated")]
-        self.badges = (" " if self.compact else "  ").join(badges)
+        words = [tr("navalwar_ui.hand_short", n=fleet["hand"])] + badges(fleet, tr)
+        self.badges = tr("navalwar.eliminated") if fleet["out"] else "  ".join(words)
         chips = self.ids.chips
         slots = self._kept_slots(fleet["ships"])
+        # three a row (the longest name fits), four if the rows would not hold them (the longest
+        # word fits: "Pennsylvania"); never more (a name would break mid-word)
+        cols = min(4, max(3, math.ceil(len(slots) / self.rows))) if self.rows else 0
         while len(chips.children) < len(slots):
             chips.add_widget(ShipChip(), index=0)  # appended at the end
         while len(chips.children) > len(slots):
@@ -104,17 +110,27 @@ class FleetStrip(ButtonBehavior, BoxLayout):
             chip.detail = f"{gun} {ship['hits']}/{ship['defence']}" if afloat else tr("navalwar_ui.sunk_short")
             chip.hits, chip.defence, chip.carrier = ship["hits"], ship["defence"], ship["carrier"]
             chip.step, chip.pick = (targets.get(ship["id"], "") if afloat else ""), self.pick
+            chip.cols, chip.fleet_seat = cols, fleet["seat"]
 
     def _kept_slots(self, ships: list[dict]) -> list[tuple[dict, bool]]:
         """(ship, afloat) for every ship in the fleet this round, each in the place it had."""
-        if self._slots_for != self.slots_key:
-            self._slots, self._slots_for = [], self.slots_key
+        key = self.slots_key or ()
+        if key not in self._slots:  # a new round (or another fleet, shown under the cards)
+            self._slots = {k: v for k, v in self._slots.items() if k[:2] == key[:2]}
+        slots = self._slots.get(key, [])
         afloat = {ship["id"]: ship for ship in ships}
-        known = {ship["id"] for ship in self._slots}
-        self._slots = [afloat.get(ship["id"], ship) for ship in self._slots]
-        self._slots += [ship for ship in ships if ship["id"] not in known]
-        return [(ship, ship["id"] in afloat) for ship in self._slots]
+        known = {ship["id"] for ship in slots}
+        slots = [afloat.get(ship["id"], ship) for ship in slots] + [ship for ship in ships if ship["id"] not in known]
+        self._slots[key] = slots
+        return [(ship, ship["id"] in afloat) for ship in slots]
 
-    def header_needs(self) -> float:
-        """The width the compact header column needs for this fleet's name, points and badges."""
-        return max(text_texture(self.header, sp(18), True).width, text_texture(self.badges, sp(18)).width) + 12
+
+def badges(fleet: dict, tr, mines: str = "navalwar_ui.mines_short") -> list[str]:
+    """The fleet's minefields (how many, their hits: `mines`, the words) and smoke."""
+    found = []
+    if fleet["minefields"]:
+        hits = sum(card_value(m["card"]) for m in fleet["minefields"])
+        found.append(tr(mines, n=len(fleet["minefields"]), hits=hits))
+    if fleet["smoke"]:
+        found.append(tr("navalwar.card_type.smoke"))
+    return found

@@ -4,9 +4,11 @@ The screen draws `NavalWarController.display(TABLE)` and forwards every tap to i
 (companion/games/navalwar/controller.py holds the flow of play: the stages, which
 seat's entry is awaited, the choices of each step, undo).  Kept here is only what a
 screen owns: its panes and pop-ups, the ship catalogue's search, the input lock held
-after an entry (ui/input_lock.py; a step deeper into the choices takes none), and scrolling the fleet to move into view (still.py: the list moves only
-once no finger is near).  The left side shows the shared table: the piles with the next draw's chance of red (the full odds: behind the
-discards button), a strip per fleet (a target is tapped on it; four fit unscrolled); the
+after an entry (ui/input_lock.py; a step deeper into the choices takes none).  The left
+side shows the shared table: the piles with the next draw's chance of red (the full odds:
+behind the discards button), and the fleets, a target tapped on them: up to four players a
+strip each (fleets.py; the list scrolls to the player to move only once no finger is near,
+still.py), five or more a card each, all in view, one fleet's ships under them (cards.py); the
 right side the choices, where a die's banner stands in for the prompt, and a turn's main
 entries (カードを引く, 航空攻撃) in a row under them that never scrolls; the deal's
 catalogue takes the whole width, its names flowing so every ship shows at once.  A game's `players`
@@ -18,19 +20,19 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
 from kivy.uix.button import Button
 
+from companion.games.navalwar.screen.cards import ManyFleets
 from companion.games.navalwar.screen.chart import SEAT_COLOURS
 from companion.games.navalwar.controller import NavalWarController
 from companion.games.navalwar.screen.count import CountView
 from companion.games.navalwar.screen.fleets import FleetStrip
 from companion.games.navalwar.screen.popups import InfoView, ScoresView
 from companion.games.navalwar.slots import SalvoSlots
-from companion.games.navalwar.screen.still import JoinedShips, Stillness, in_view, laid_out, to_top
+from companion.games.navalwar.screen.still import Follow, JoinedShips, Stillness
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
@@ -38,7 +40,7 @@ from companion.ui.controller_screen import ControllerScreen
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 GOLD_HEX = "".join(f"{int(c * 255):02x}" for c in theme.GOLD[:3])
-COMPACT_FROM = 4  # more players than this: one-row fleet strips
+STRIPS_UP_TO = 4  # players: a strip per fleet, all in view; more, a card each (cards.py)
 FIRST_ON_FORM = 5  # up to this many players, the start form names who plays first
 START_MIN_WIDTH = 110  # px the plain Start keeps beside the first-player buttons
 
@@ -71,6 +73,7 @@ class NavalWarScreen(ControllerScreen):
     discard_text = StringProperty("")
     squadrons_text = StringProperty("")
     squadrons_room = NumericProperty(0)  # px the squadrons' lines keep for the round: the fleets never move up
+    many = BooleanProperty(False)  # more players than STRIPS_UP_TO: the fleets as cards
     extra_text = StringProperty("")  # the panel's extra button (roll, pick at random)
     can_back = BooleanProperty(False)
     can_undo = BooleanProperty(False)
@@ -89,12 +92,15 @@ class NavalWarScreen(ControllerScreen):
         self._popup = None
         self._popup_stage = None  # the stage whose scores the open pop-up shows
         self._tiles: list[ChoiceTile] = []
-        self._shown_seat = None
         self._salvo_slots = SalvoSlots()
         self._still = Stillness()  # the fleet list moves only while no finger is near (still.py)
         self._joined = JoinedShips(self._still, self.refresh)
+        self._many = ManyFleets(self.ids.many, self._still, self.choose)
+        self._follow = Follow(self._still, self.ids.fleet_scroll)
         # kv ids are weak references: keep both panes alive while one is out of the tree
         self._panes = (self.ids.setup.__self__, self.ids.game.__self__)
+        self._fleet_views = (self.ids.fleet_scroll.__self__, self.ids.many.__self__)  # one in the tree
+        self.ids.fleet_area.remove_widget(self.ids.many)
         self._room_round = None
         self.ids.squadrons.bind(texture_size=self._keep_squadrons_room)
         for field in self._name_fields():  # the start buttons say the names as typed
@@ -279,24 +285,30 @@ class NavalWarScreen(ControllerScreen):
         self.piles_text = model["piles"].render(tr) + red
         self.discard_text = model["discard_button"].render(tr)
         self.squadrons_text = "\n".join(t.render(tr) for t in model["squadrons"])
+        playing = any(f["is_turn"] for f in model["fleets"])
+        fleets = [self._joined.shown(fleet, (self.session.id, model["round"]), playing) for fleet in model["fleets"]]
+        self.many = model["players"] > STRIPS_UP_TO
+        area, shown = self.ids.fleet_area, self._fleet_views[self.many]
+        if shown.parent is not area:  # (out of the tree, the other takes no touch)
+            area.clear_widgets()
+            area.add_widget(shown)
         strips = self.ids.fleets
+        if self.many:
+            strips.clear_widgets()
+            self._many.draw(fleets, tr, model["targets"], model["fleet_targets"], model["seat"],
+                            (self.session.id, model["round"]))
+            return
+        self._many.clear()
         while len(strips.children) < model["players"]:
             strips.add_widget(FleetStrip())
         while len(strips.children) > model["players"]:
             strips.remove_widget(strips.children[0])
-        playing = any(f["is_turn"] for f in model["fleets"])
-        for strip, fleet in zip(reversed(strips.children), model["fleets"]):
-            fleet = self._joined.shown(fleet, (self.session.id, model["round"]), playing)
+        for strip, fleet in zip(reversed(strips.children), fleets):
             strip.colour = SEAT_COLOURS[fleet["seat"]]
-            strip.compact = model["players"] > COMPACT_FROM
             strip.pick = self.choose
             strip.slots_key = (self.session.id, model["round"])
             strip.show(fleet, fleet["name"], fleet["points"], tr, fleet["is_turn"], model["targets"],
                        model["fleet_targets"].get(fleet["seat"], ""))
-        if model["players"] > COMPACT_FROM:  # one header column for all, fitting the widest
-            width = max([92] + [strip.header_needs() for strip in strips.children])
-            for strip in strips.children:
-                strip.header_width = width
         self._follow(model["seat"])
 
     def _keep_squadrons_room(self, label, size) -> None:
@@ -307,22 +319,6 @@ class NavalWarScreen(ControllerScreen):
             self._room_round, self.squadrons_room = key, 0
         if self.squadrons_text:
             self.squadrons_room = max(self.squadrons_room, size[1])
-
-    def _follow(self, seat: int | None) -> None:
-        """Bring the fleet of a new player to move into view, once no finger is near and none
-        touched since (once, so people may scroll; only when it is not in view already)."""
-        if seat is None or seat == self._shown_seat:
-            return
-        self._shown_seat = seat
-        strip, asked = list(reversed(self.ids.fleets.children))[seat], self._still.lifted_at
-        self._still.when_still("follow", lambda: self._still.lifted_at == asked and Clock.schedule_once(
-            lambda dt: self._scroll_to(strip)))  # not if someone touched the table since: they are at it
-
-    def _scroll_to(self, strip) -> None:
-        if strip.parent is not None:
-            laid_out(self.ids.fleets)  # where the fleet is after the entry just drawn
-            if not in_view(self.ids.fleet_scroll, strip):
-                to_top(self.ids.fleet_scroll, strip)
 
     def _draw_panel(self, model: dict) -> None:
         tr = self.tr

@@ -1,12 +1,13 @@
-"""Naval War: the fleet list keeps still under a finger (issue 29: nothing moves under a finger).
+"""Naval War: the fleets keep still under a finger (issue 29: nothing moves under a finger).
 
-Two things would move it during a round.  Following the player to move: the list scrolled
-to the new player's fleet on every turn change with five players or more (each fleet two
-rows high, three in view), under the finger of whoever was about to tap a target.  Now it
-follows only when that fleet is not wholly in view, and then brings it to the top of the
-view, so the next players' fleets (clockwise: below it) are in view too and need no scroll.
-And a ship joining a fleet: its row can wrap, and every fleet under it moves down.  Both
-wait until no finger is on the screen and the last one lifted `STILL_S` ago.
+Three things would move them during a round.  Following the player to move: with up to four
+players the strips' list can be taller than the view (long names wrap a fleet's row), and
+scrolling it to each new player moved it under the finger of whoever was about to tap a
+target.  Now it follows only when that fleet is not wholly in view, and then brings it to the
+top of the view, so the next players' fleets (clockwise: below it) are in view too.  With
+five or more, the ships shown under the cards (cards.py) become the new player's.  And a ship
+joining a fleet: its row can wrap, and every fleet under it moves down.  All wait until no
+finger is on the screen and the last one lifted `STILL_S` ago.
 """
 
 from __future__ import annotations
@@ -99,6 +100,30 @@ def to_top(scroll, widget) -> None:
         return
     _, top = _content_span(scroll, widget)
     scroll.scroll_y = min(1.0, max(0.0, (top + PADDING - scroll.height) / room))
+
+
+class Follow:
+    """The strips' list (few players) brings the fleet of a new player to move into view, once
+    no finger is near and none touched since (once, so people may scroll; only when it is not
+    in view already)."""
+
+    def __init__(self, stillness: Stillness, scroll):
+        self._still, self._scroll = stillness, scroll
+        self._seat = None
+
+    def __call__(self, seat: int | None) -> None:
+        if seat is None or seat == self._seat:
+            return
+        self._seat = seat
+        strip, asked = list(reversed(self._scroll.children[0].children))[seat], self._still.lifted_at
+        self._still.when_still("follow", lambda: self._still.lifted_at == asked and Clock.schedule_once(
+            lambda dt: self._to(strip)))  # not if someone touched the table since: they are at it
+
+    def _to(self, strip) -> None:
+        if strip.parent is not None:
+            laid_out(self._scroll.children[0])  # where the fleet is after the entry just drawn
+            if not in_view(self._scroll, strip):
+                to_top(self._scroll, strip)
 
 
 class JoinedShips:
