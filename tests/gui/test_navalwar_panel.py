@@ -253,3 +253,17 @@ def test_the_start_forms_too_few_cards_breaks_no_word(gui):
     assert nw.session is None and "以上が必要です" in nw.ids.deck_error.text.replace("\n", "")
     assert not word_breaks.problems(gui.app), word_breaks.problems(gui.app)
     gui.screenshot("navalwar-panel-too-few")
+
+
+def test_the_harbours_catalogue_leaves_the_fleets_their_room(gui):
+    # the catalogue takes the whole width: the squadrons' line, squeezed to a letter a line,
+    # kept that height for the round and the fleet list had none left (seen by the bench, 9 players)
+    nw = started(gui, 4, seed=4)
+    rng = random.Random(4)  # a destroyer squadron on the table when an additional ship is drawn
+    turn_with(gui, nw, rng, lambda state, acts: acts[0] if state.view(None)["waiting"]["kind"] == "harbour"
+              and state.view(None)["squadrons"] else None)
+    assert nw.cataloguing and nw.squadrons_text
+    gui.tap(next(t for t in nw.ids.choices.children if t.step and not t.disabled))
+    gui.pump(0.1)
+    assert not nw.cataloguing and nw.ids.squadrons.height < 60 and nw.ids.fleet_scroll.height > 200, \
+        (nw.ids.squadrons.height, nw.ids.fleet_scroll.height)

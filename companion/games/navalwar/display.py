@@ -17,7 +17,8 @@ from companion.play.controller import TABLE, Text, Who
 SHIPS_IN_HAND = {9: 4}  # else 5
 # a step's main entries, in the row under the list that never scrolls: each keeps its place
 # (a faint slot for one not offered)
-PRIMARY = {"choose": ("draw", "air_strike"), "draw": ("hidden",), "stage_hand": ("no_red", "no_red_rest")}
+PRIMARY = {"choose": ("draw", "air_strike"), "draw": ("hidden", "discard"), "play": ("discard",),
+           "stage_hand": ("no_red", "no_red_rest")}
 ATTACKS = {"submarine": "navalwar.card_type.submarine", "torpedo_boat": "navalwar.card_type.torpedo_boat",
            "air": "navalwar.action.air_strike", "squadron": "navalwar.card_type.destroyer_squadron"}
 

@@ -297,7 +297,7 @@ class NavalWarScreen(ControllerScreen):
         key = (self.session.id, self.model.get("round")) if self.session else None
         if key != self._room_round:
             self._room_round, self.squadrons_room = key, 0
-        if self.squadrons_text:
+        if self.squadrons_text and not self.cataloguing:  # (squeezed by the harbour's catalogue: a char a line)
             self.squadrons_room = max(self.squadrons_room, size[1])
 
     def _follow(self, seat: int | None) -> None:
