@@ -83,12 +83,13 @@ class Labeller:
 
     def _card_steps(self, key: str, keys_of_type: dict[str, set], direct: bool = False) -> list[Step]:
         """The card, after its type when several cards of that type are offered (salvos to
-        play: listed at once, `direct`, as most turns play one)."""
+        play: listed at once, `direct`, as most turns play one; a red card always: one
+        touch names it, "機雷 2", and the next its target)."""
         kind = card_type(key)
         if direct and kind == "salvo":
             return [(f"card:{key}", salvo_short(key))]
         card = (f"card:{key}", card_text(key))
-        if len(keys_of_type.get(kind, ())) > 1:
+        if len(keys_of_type.get(kind, ())) > 1 and kind not in RED_TYPES:
             return [(f"type:{kind}", Text(f"navalwar.card_type.{kind}")), card]
         return [card]
 
@@ -133,6 +134,8 @@ class Labeller:
         if kind == "play":
             return self._card_steps(action["card"], plays, direct=True) + self._target(action)
         if kind == "discard":
+            if _is_red_step(f"card:{action['card']}"):  # it cannot be played: one button says so
+                return [(f"card:{action['card']}", Text("navalwar_ui.red_discard", {"card": card_text(action["card"])}))]
             return [("discard", Text("navalwar.action.discard"))] + self._card_steps(
                 action["card"], discards)
         if kind == "draw":

@@ -58,8 +58,7 @@ def _dealt(action) -> str | None:
 
 @dataclass
 class Pad:
-    """One sender's entry in progress: the steps chosen (at position `at`), and the last
-    entry it made."""
+    """One sender's entry in progress: the steps chosen (at position `at`), its last entry."""
 
     prefix: list = field(default_factory=list)
     last: Text | None = None
@@ -67,8 +66,7 @@ class Pad:
 
 
 class NavalWarController(Controller):
-    def __init__(self, store: Store, session: Session | None, deck_path: str | None = None,
-                 rng: random.Random | None = None):
+    def __init__(self, store: Store, session: Session | None, deck_path: str | None = None, rng=None):
         super().__init__(session)
         self.store = store
         self.deck_path = deck_path  # the setting navalwar.deck (None: the packaged cards)
@@ -148,7 +146,7 @@ class NavalWarController(Controller):
         if self._tree is None or self._tree[0] != position:
             state = self.session.state
             actions = state.legal_actions()
-            extras = shortcuts.extras(state, self._paths, self.names)
+            extras = shortcuts.extras(state, self._paths)
             self._tree = (position, ChoiceTree([a for _, a in extras] + actions,  # the shortcuts first
                                                [p for p, _ in extras] + self._paths(state, actions)))
         return self._tree[1]
@@ -194,9 +192,9 @@ class NavalWarController(Controller):
             seat, tree = self.actor(), self.tree()
             found += [Offer("choose", seat=seat, choices=tuple(c.id for c in tree.choices(self.shown_prefix(who)))),
                       Offer("enter", seat=seat)]  # any legal action, whole (a phone's list, a test)
-            if self.pad(who).prefix:
-                found.append(Offer("back", Text("navalwar_ui.back"), seat))
             kind = self.waiting()["kind"]
+            if self.pad(who).prefix or (kind == "strike" and who == TABLE):  # a target: back to the turn's choice
+                found.append(Offer("back", Text("navalwar_ui.back"), seat))
             if kind in ("die", "first"):
                 found.append(Offer("random", Text("navalwar_ui.roll" if kind == "die" else "navalwar_ui.pick_random"),
                                    seat))
@@ -335,7 +333,9 @@ class NavalWarController(Controller):
         self._play(who, action, entered(self.tree().labels(self.tree().path_of(action))))
 
     def on_back(self, who: Who, seat, value) -> None:
-        self.pad(who).prefix.pop()
+        """One step back: a step chosen, or (an air strike's target awaited) the entry that asked for it."""
+        pad = self.pad(who)
+        pad.prefix.pop() if pad.prefix else self.on_undo(who, seat, value)
 
     def on_random(self, who: Who, seat, value) -> None:
         """The companion rolls the die (or picks the first player) at random."""

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from companion.games.navalwar.choices import card_text, plain, target_of
 from companion.games.navalwar.data import card_value
+from companion.games.navalwar.slots import card_slots
 from companion.play.controller import TABLE, Text, Who
 
 SHIPS_IN_HAND = {9: 4}  # else 5
-PRIMARY = ("draw", "air_strike", "hidden")  # a turn's main entries, two at most in sight: never scrolled away
+# a step's main entries, in the row under the list that never scrolls: each keeps its place
+# (a faint slot for one not offered)
+PRIMARY = {"choose": ("draw", "air_strike"), "draw": ("hidden", "discard"), "play": ("discard",),
+           "stage_hand": ("no_red", "no_red_rest")}
 ATTACKS = {"submarine": "navalwar.card_type.submarine", "torpedo_boat": "navalwar.card_type.torpedo_boat",
            "air": "navalwar.action.air_strike", "squadron": "navalwar.card_type.destroyer_squadron"}
 
@@ -93,28 +97,42 @@ def _panel(c, who: Who, view: dict, offers: list) -> dict:
         else:
             salvo = choice.label.key == "navalwar_ui.salvo_short"  # a salvo to play: four a row
             panel["choices"].append({"id": choice.id, "label": choice.label, "red": choice.red,
-                                     "cols": 4 if salvo else panel["columns"], "primary": False, "salvo": salvo,
-                                     "order": 0 if salvo else 3 if choice.id == "hidden" else 2 if choice.red else 1})
-    # the most played first: salvos, the other cards (and discarding), a red card drawn, then
-    # a black card drawn alone (what is played with it is offered above)
-    panel["choices"].sort(key=lambda c: c.pop("order"))
-    for main in sorted((c for c in panel["choices"] if c["id"] in PRIMARY), key=lambda c: PRIMARY.index(c["id"]))[:2]:
-        main["primary"] = True
-    if panel["targets"] or panel["fleet_targets"]:
-        panel["prompt"] = panel["prompt"] + [Text("navalwar_ui.tap_target")]
+                                     "cols": 4 if salvo else panel["columns"], "primary": False, "salvo": salvo})
+    if not c.pad(who).prefix:
+        panel["choices"] = _in_places(c, kind, panel["choices"])
+    if panel["targets"] or panel["fleet_targets"]:  # a minefield's target is a fleet
+        panel["prompt"] = panel["prompt"] + [Text("navalwar_ui.tap_target" if panel["targets"] else "navalwar_ui.tap_fleet")]
     return panel
 
 
+def _in_places(c, kind: str, choices: list[dict]) -> list[dict]:
+    """A step's first panel in the places it always has: the salvos (most turns play one),
+    the red cards (in the composition's order, each in its slot: slots.card_slots), the
+    rest (the hand's other cards, 捨てる); then the main entries (the row that never scrolls)."""
+    red = card_slots([x for x in choices if x["red"]], list(c.session.state.composition.red_keys))
+    rows = [x for x in choices if x["salvo"]] + red
+    main = PRIMARY.get(kind, ())
+    rows += [x for x in choices if x not in rows and x["id"] not in main]
+    offered = {x["id"]: x for x in choices if x["id"] in main}
+    if offered:
+        rows += [offered.get(step) or {"id": "", "label": plain(""), "red": False, "gone": True} for step in main]
+        for x in rows[-len(main):]:
+            x["primary"], x["cols"] = True, len(main)
+    return rows
+
+
 def _catalogue(c, choices: list) -> list[dict]:
-    """The ship cards to deal, the ones dealt in recent games first, then by name."""
-    ships = {s.id: s for s in c.session.state.composition.ships}
+    """Every ship card, the ones dealt in recent games first, then by name: one dealt or taken
+    stays in its place, faint (`gone`), so no name moves under the finger (issue 43)."""
+    offered = {choice.id for choice in choices}
     recent = {ship: i for i, ship in enumerate(c.recent_ships())}
     found = []
-    for choice in choices:
-        ship = ships[choice.id.split(":", 1)[1]]
-        found.append({"id": choice.id, "label": plain(ship.name), "red": False,
+    for ship in c.session.state.composition.ships:
+        step = f"ship:{ship.id}"
+        found.append({"id": step if step in offered else "", "label": plain(ship.name), "red": False,
+                      "gone": step not in offered, "recent": ship.id in recent,
                       "ship": {"name": ship.name, "calibre": ship.calibre, "carrier": ship.carrier},
-                      "recent": ship.id in recent, "rank": (recent.get(ship.id, len(recent)), ship.name)})
+                      "rank": (recent.get(ship.id, len(recent)), ship.name)})
     return sorted(found, key=lambda entry: entry.pop("rank"))
 
 
@@ -162,8 +180,8 @@ def _prompt(c, view: dict) -> list:
         return [who, Text("navalwar_ui.red", {"card": card_text(waiting["card"])})]
     if kind in ("play", "choose", "stage_hand"):  # shorter than the rules' catalog text
         return [who, Text(f"navalwar_ui.waiting_{kind}")]
-    if kind == "draw" and view["phase"] == "turn":  # the card played is entered with the draw
-        return [who, Text("navalwar_ui.waiting_draw")]
+    if kind == "draw":  # the card played is entered with the draw; the first turn refills
+        return [who, Text("navalwar_ui.waiting_draw" if view["phase"] == "turn" else "navalwar_ui.waiting_refill")]
     return [who, Text(f"navalwar.waiting.{kind}", {"left": waiting.get("left", 0)})]
 
 

@@ -20,8 +20,9 @@ renderers.navalwar = (m) => {
     parts.push(el("div", { className: "card" }, [el("b", { textContent: t("nw_odds") }),
       ...rows.map((r) => el("div", { textContent: r }))]));
   }
-  if (choose && m.choices && m.choices.length) {
-    parts.push(el("div", { className: "keys nw" }, m.choices.map((c) => button(lines(c.label), () => act("choose", c.id),
+  const offered = (m.choices || []).filter((c) => !c.gone);  // the table's kept places: not buttons here
+  if (choose && offered.length) {
+    parts.push(el("div", { className: "keys nw" }, offered.map((c) => button(lines(c.label), () => act("choose", c.id),
       { className: c.red ? "red" : "", dataset: { choice: c.id } }))));
   }
   $("#main").replaceChildren(...parts);

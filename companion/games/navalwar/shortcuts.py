@@ -3,6 +3,8 @@
 The choice panels offer every legal action on its own (choices.py); beside them:
 - a black card drawn and a card then played: the hand's cards are offered at the draw
   itself (the draw is implied), and at the turn's choice of a player with carriers;
+- a red card drawn that has nothing to aim at (艦艇追加, or one only discarded): drawn and
+  played in its one touch (one with a target takes two: the card, the target);
 - that choice: a ship tapped at once is the air strike's target;
 - the first turn: "no more red cards" for the player to move and every one after
   (the refills taken as black cards).
@@ -21,15 +23,15 @@ from companion.play.controller import Text
 Paths = Callable  # (state, actions) -> one path of steps per action
 
 
-def extras(state, paths: Paths, names: list[str]) -> list[tuple[list[Step], tuple]]:
+def extras(state, paths: Paths) -> list[tuple[list[Step], tuple]]:
     kind = _kind(state)
     if kind == "choose":
-        return (_after(state, paths, "draw", lambda s: _singles(s, paths) + _black_draw(s, paths))
+        return (_after(state, paths, "draw", lambda s: _red_draw(s, paths) + _singles(s, paths) + _black_draw(s, paths))
                 + _after(state, paths, "air_strike", lambda s: _singles(s, paths)))
     if kind == "draw":
-        return _black_draw(state, paths)
+        return _red_draw(state, paths) + _black_draw(state, paths)
     if kind == "stage_hand":
-        return _no_more_red(state, paths, names)
+        return _no_more_red(state, paths)
     return []
 
 
@@ -64,7 +66,19 @@ def _black_draw(state, paths: Paths) -> list:
                   if _kind(s) == "play" and s.view(None)["seat"] == seat else [])
 
 
-def _no_more_red(state, paths: Paths, names: list[str]) -> list:
+def _red_draw(state, paths: Paths) -> list:
+    """A red card drawn and, when that is all it can do, played (or discarded) with it."""
+    found = []
+    actions = state.legal_actions()
+    for path, action in zip(paths(state, actions), actions):
+        if action["card"] != "hidden":
+            after = state.apply(action)
+            if _kind(after) == "red" and len(after.legal_actions()) == 1:
+                found.append((path, (action, *after.legal_actions())))
+    return found
+
+
+def _no_more_red(state, paths: Paths) -> list:
     """No red card left in any hand of the first turn: each "no red card", and the refills black."""
     actions, seats = [], []
     while state.view(None)["phase"] == "stage":
@@ -78,7 +92,7 @@ def _no_more_red(state, paths: Paths, names: list[str]) -> list:
         state = state.apply(action)
     if len(seats) < 2:
         return []
-    label = Text("navalwar_ui.no_red_rest", {"names": " ".join(names[s] for s in seats)})
+    label = Text("navalwar_ui.no_red_rest", {"n": len(seats)})  # a count: nine names made the button tall
     return [([("no_red_rest", label)], tuple(actions))]
 
 

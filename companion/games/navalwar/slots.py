@@ -23,5 +23,18 @@ class SalvoSlots:
             self._round, self._kept = round_key, {}
         kept = self._kept.setdefault(panel, [])
         kept += [step for step in salvos if step not in kept]
-        gone = {"id": "", "label": plain(""), "red": False, "cols": 4, "gone": True}
-        return [salvos.get(step, gone) for step in kept] + [c for c in choices if not c.get("salvo")]
+        return [salvos.get(step, _gone(4)) for step in kept] + [c for c in choices if not c.get("salvo")]
+
+
+def card_slots(choices: list[dict], keys: list[str]) -> list[dict]:
+    """The cards offered (`card:<key>` steps) in the composition's order `keys`, an empty slot
+    for each one not offered (its last copy seen, or nothing for it to do), if any is: from
+    turn to turn, 艦艇追加 or 機雷 2 stays where the finger knows it (issue 43)."""
+    offered = {c["id"]: c for c in choices}
+    if not any(f"card:{k}" in offered for k in keys):
+        return []
+    return [offered.get(f"card:{k}", _gone(2)) for k in keys]
+
+
+def _gone(cols: int) -> dict:
+    return {"id": "", "label": plain(""), "red": False, "cols": cols, "gone": True}

@@ -247,10 +247,10 @@ def test_a_card_entered_step_by_step_the_dice_rolled_or_entered_and_undo(store):
     assert c.view()["fleets"][0]["ships"][0]["hits"] == 3
     # said after the hit: the card and the ship, not the damage it had before (issue 29, finding 4)
     assert words(c.display(1)["last"]) == "入力済み：16″・3 → Aki: Yamato"
-    # Chie draws a submarine (entered at the table while her phone is a step into a
-    # minefield: the phone's step is dropped), its die entered from the real die, then one rolled
-    step(2, "choose", "type:minefield")
-    assert words(c.display(2)["chosen"]) == "機雷"
+    # Chie draws a submarine (entered at the table while her phone is a step into
+    # discard: the phone's step is dropped), its die entered from the real die, then one rolled
+    step(2, "choose", "discard")
+    assert words(c.display(2)["chosen"]) == "捨てる"
     step(TABLE, "enter", {"type": "draw", "card": "submarine"})
     assert c.display(2)["chosen"] == [] and "back" not in {o.kind for o in c.offers(2)}
     step(TABLE, "enter", {"type": "play", "card": "submarine", "ship": "ship-iowa"})
@@ -343,7 +343,7 @@ def test_shortcuts_enter_several_actions_as_one_entry_and_undo_takes_it_back_who
         step(TABLE, "enter", {"type": "deal", "ship": ship})
     # the first turn: one entry says nobody has a red card
     rest = {ch["id"]: words(ch["label"]) for ch in c.display(TABLE)["choices"]}
-    assert rest["no_red_rest"] == "以降 赤カードなし：\nP2 P3 P1"
+    assert rest["no_red_rest"] == "3人とも赤なし：\nまとめて進める"  # an action, its lines broken by hand (issue 42)
     step(TABLE, "choose", "no_red_rest")
     assert c.session.actions[-3:] == [{"type": "no_red"}] * 3 and c.view()["phase"] == "turn"
     # a black card drawn and a salvo played: the draw is implied by the card

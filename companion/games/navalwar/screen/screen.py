@@ -33,6 +33,7 @@ from companion.games.navalwar.screen.fleets import FleetStrip
 from companion.games.navalwar.screen.popups import InfoView, ScoresView
 from companion.games.navalwar.slots import SalvoSlots
 from companion.games.navalwar.screen.still import Follow, JoinedShips, Stillness
+from companion.games.navalwar.screen.tiles import ChoiceTile
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
@@ -47,16 +48,6 @@ START_MIN_WIDTH = 110  # px the plain Start keeps beside the first-player button
 
 class FirstButton(Button):
     """A start form button: start, with this player first."""
-
-
-class ChoiceTile(Button):
-    """A button of the choice panel: `step` is its id in the choice tree."""
-
-    step = StringProperty("")
-    red = BooleanProperty(False)
-    main = BooleanProperty(False)  # a turn's main entry, in the row that never scrolls
-    compact = BooleanProperty(False)  # the deal's catalogue: many at once
-    cols = NumericProperty(2)  # tiles a row (0: as wide as its text, the catalogue's flow)
 
 
 class NavalWarScreen(ControllerScreen):
@@ -92,6 +83,7 @@ class NavalWarScreen(ControllerScreen):
         self._popup = None
         self._popup_stage = None  # the stage whose scores the open pop-up shows
         self._tiles: list[ChoiceTile] = []
+        self._steps = None  # the panel drawn: its choices' ids
         self._salvo_slots = SalvoSlots()
         self._still = Stillness()  # the fleet list moves only while no finger is near (still.py)
         self._joined = JoinedShips(self._still, self.refresh)
@@ -317,14 +309,13 @@ class NavalWarScreen(ControllerScreen):
         key = (self.session.id, self.model.get("round")) if self.session else None
         if key != self._room_round:
             self._room_round, self.squadrons_room = key, 0
-        if self.squadrons_text:
+        if self.squadrons_text and not self.cataloguing:  # (squeezed by the harbour's catalogue: a char a line)
             self.squadrons_room = max(self.squadrons_room, size[1])
 
     def _draw_panel(self, model: dict) -> None:
         tr = self.tr
         self.cataloguing = model["catalogue"]
-        lines = [t.render(tr) for t in model["prompt"]] + [f"› {t.render(tr)}" for t in model["chosen"]]
-        self.prompt_text = "\n".join(lines)
+        self._fit_prompt([t.render(tr) for t in model["prompt"]], [t.render(tr) for t in model["chosen"]])
         seat = model["prompt_seat"]
         self.prompt_colour = _dim(SEAT_COLOURS[seat]) if seat is not None else theme.PANEL
         banner = model["banner"]
@@ -346,8 +337,8 @@ class NavalWarScreen(ControllerScreen):
         while len(self._tiles) < len(choices):  # buttons are reused: building them is slow
             self._tiles.append(ChoiceTile(on_release=lambda b: self.choose(b.step)))
         for tile, c in zip(self._tiles, choices):
-            tile.text, tile.step, tile.red = c["label"].render(tr), c["id"], c["red"]
-            tile.compact, tile.cols = self.cataloguing, 0 if self.cataloguing else c["cols"]
+            tile.cols = 0 if self.cataloguing else c["cols"]
+            tile.words, tile.step, tile.red = c["label"].render(tr), c["id"], c["red"]
             tile.opacity, tile.disabled = (0.25, True) if c.get("gone") else (1, False)  # a faint empty slot
             tile.main = c.get("primary", False)
             if tile.main:  # a turn's main entry: in the row under the list, always in sight
@@ -355,7 +346,22 @@ class NavalWarScreen(ControllerScreen):
                 pinned.add_widget(tile)
             else:
                 grid.add_widget(tile)
-        self.ids.choice_scroll.scroll_y = 1
+        steps = (self.session.id, model["prompt_seat"], tuple(c["id"] for c in choices))
+        if steps != self._steps:  # a new panel starts at its top; the same one redrawn stays as scrolled
+            self._steps, self.ids.choice_scroll.scroll_y = steps, 1
+
+    def _fit_prompt(self, lines: list[str], chosen: list[str]) -> None:
+        """The prompt in the head's three lines: who moves, what is awaited (or the steps
+        chosen so far, which say it), a target to tap; when that is more, without who moves
+        (the prompt's colour and the fleet's outline say it)."""
+        if chosen:
+            lines = lines[:1] + ["› " + " › ".join(chosen)] + lines[2:]
+        prompt = self.ids.prompt
+        for first in (0, 1):
+            self.prompt_text = "\n".join(lines[first:])
+            prompt.texture_update()
+            if prompt.texture_size[1] + 6 <= self.ids.head.height or first or len(lines) < 2:
+                return
 
     def _ship_matches(self, ship: dict) -> bool:
         """The search: part of the name, or the calibre ("16")."""
