@@ -111,7 +111,7 @@ def test_every_ship_dealt_by_touch_is_drawn_in_view(gui, lang):
     every_ship_seen(nw)
 
 
-@pytest.mark.parametrize("count, lang", [(6, "ja"), (9, "ja"), (6, "en"), (9, "en")])
+@pytest.mark.parametrize("count, lang", [(4, "ja"), (6, "ja"), (9, "ja"), (6, "en"), (9, "en")])
 def test_every_fleet_and_the_player_to_move_s_ships_are_in_view(gui, count, lang):
     gui.app.lang = lang
     nw = start(gui, count)

@@ -13,7 +13,7 @@ import word_breaks
 from companion.play.controller import TABLE
 from companion.games.navalwar.data import default_composition
 from companion.games.navalwar.screen.still import STILL_S
-from test_navalwar_screen import enter, tap_choice, tiles
+from test_navalwar_screen import enter, open_fleet_of, tap_choice, tiles
 
 FIRST_TURN = {"stage_hand", "draw"}
 
@@ -207,9 +207,10 @@ def test_a_red_card_drawn_takes_two_touches(gui, lang):
             continue
         gui.pump(STILL_S + 0.05)
         assert waiting(nw) == "red"
-        targets = [t for t in tiles(nw).values() if t.step and not t.disabled]
         gui.screenshot(f"navalwar-panel-red-{kind}-target-{lang}")
-        tap_choice(gui, rng.choice(targets))  # the second: its target
+        target = rng.choice(nw.controller.tree().choices(nw.controller.shown_prefix(TABLE))).id
+        open_fleet_of(gui, nw, target)  # four players or more: a ship in another fleet is its card first
+        tap_choice(gui, tiles(nw)[target])  # the second: its target
         entered = nw.session.actions[before:]
         played = entered[entered.index(draw) + 1]
         assert played["type"] == "play" and played["card"] == draw["card"], entered
@@ -265,5 +266,5 @@ def test_the_harbours_catalogue_leaves_the_fleets_their_room(gui):
     assert nw.cataloguing and nw.squadrons_text
     gui.tap(next(t for t in nw.ids.choices.children if t.step and not t.disabled))
     gui.pump(0.1)
-    assert not nw.cataloguing and nw.ids.squadrons.height < 60 and nw.ids.fleet_scroll.height > 200, \
-        (nw.ids.squadrons.height, nw.ids.fleet_scroll.height)
+    assert not nw.cataloguing and nw.ids.squadrons.height < 60 and nw.ids.fleet_area.height > 200, \
+        (nw.ids.squadrons.height, nw.ids.fleet_area.height)

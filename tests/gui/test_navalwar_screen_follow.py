@@ -1,9 +1,9 @@
 """Naval War: the fleets keep still under a finger (issue 29), and the player to move's
 fleet is in view (issue 43).
 
-With up to four players, a strip per fleet: the list follows the player to move only when
+With up to three players, a strip per fleet: the list follows the player to move only when
 their fleet is not wholly in view (long names wrap the rows), brings it to the top, and only
-if nobody touched the table from the entry until 0.3 s after.  With five or more, a card per
+if nobody touched the table from the entry until 0.3 s after.  With four or more, a card per
 fleet, all in view; the ships shown under them are the new player to move's once no finger is
 near (0.3 s after the last lifted).  A ship joining a fleet is drawn once no finger is down
 and 0.3 s after."""
@@ -62,7 +62,7 @@ def afloat(nw, seat: int) -> set:
     return {s["name"] for s in nw.session.state.view(None)["fleets"][seat]["ships"]}
 
 
-@pytest.mark.parametrize("count", [4])
+@pytest.mark.parametrize("count", [3])
 def test_the_list_follows_the_player_to_move_only_when_their_fleet_is_out_of_view(gui, count):
     nw = start(gui, count, ships=list(LONG))
     session, scroll = nw.session, nw.ids.fleet_scroll

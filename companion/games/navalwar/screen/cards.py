@@ -1,4 +1,4 @@
-"""Naval War with five players or more: every fleet a card, all in view, and one fleet's
+"""Naval War with four players or more: every fleet a card, all in view, and one fleet's
 ships below them, big enough to tap (issue 43: nine at 800×480 without scrolling).
 
 A card is a fleet at a glance: name and points, ships afloat, its minefields and smoke.
