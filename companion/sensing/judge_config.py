@@ -41,7 +41,7 @@ class JudgeConfig:
     sparse_confirm_s: float = 5.2  # readings blind to ringing (and to a hand's tremor) must show a pan's first
     # class this long, unbroken (and a still misfit, before a reweigh): longer than a finger resting on the piece
     # (the premise: up to 5 s, the bench's finger_linger and finger_still; docs/judge.md)
-    centre_margin_g: float = 0.0  # a first class further than this outside its pieces' spread holds sparse_confirm_s
+    centre_margin_g: float = 0.05  # a first class further than this outside its pieces' spread holds sparse_confirm_s
     # (a finger resting without a tremor: docs/judge.md)
     accept_fraction: float = 0.4  # of the free gap to a neighbour, added to a class's spread
     empty_fraction: float = 0.5  # under this share of the lightest class: an empty pan
