@@ -312,15 +312,12 @@ class Judge:
         or a finger's small push), the new class must hold for `confirm_s` first; a first class
         (after a misfit too) read sparsely, or off its pieces' weights (`centre_margin_g`: a
         still finger on a lighter piece), must hold unbroken for `sparse_confirm_s`."""
-        cfg = self.config
-        self._unfit_since[channel] = None
-        seen = self._seen[channel]
-        first, sparse, margin = seen in (None, MISFIT), self._sparse(channel), cfg.centre_margin_g
+        cfg, seen, margin, self._unfit_since[channel] = self.config, self._seen[channel], self.config.centre_margin_g, None
+        first, sparse = seen in (None, MISFIT), self._sparse(channel)
         apart = not est.reason and group.centred(est.low, est.high, margin) is False  # a level off its pieces
         if first and not (sparse or apart or group.centred(*(est.low, est.high) if est.reason else (est.level,) * 2, margin)):
             return PanState(UNSTABLE, reason="confirming")  # not yet known to lie where its pieces weigh
-        long_first = first and (sparse or apart)
-        hold = cfg.sparse_confirm_s if long_first else 0.0 if seen is None else cfg.confirm_s
+        hold = cfg.sparse_confirm_s if first and (sparse or apart) else 0.0 if seen is None else cfg.confirm_s
         now, changing = self._windows[channel][-1].t, self._changing[channel]
         since, held = changing[1:] if changing and changing[0] == group.name else (now, 0.0)
         hold = max(hold, held)  # an off-centre first class holds on, even once it centres
