@@ -18,7 +18,7 @@ class JudgeConfig:
     noise_floor_g: float = 0.03  # never assume a quieter signal than this per reading
     idle_band_g: float = 1.0  # a pan reading within this of zero is idle (for the noise estimate)...
     idle_block_s: float = 0.1  # ...and each block this long (at least min_samples + 3) gives one estimate
-    noise_quantile: float = 0.25  # ...the noise this quantile of the blocks' (unbiased): a sway, a knock only add
+    noise_quantile: float = 0.35  # ...the noise this quantile of the blocks' (unbiased): a sway, a knock only add
     outlier_sigmas: float = 6.0  # residuals beyond this are spikes, left out
     noise_margin_g: float = 0.05  # added around the window's extremes
     fit_z: float = 3.3  # residuals this far above the noise (chi-square, z-score): not a line

@@ -276,7 +276,7 @@ def test_ringing_is_taken_early_only_while_the_other_pan_lies_still():
 def test_a_recorded_straightening_push_is_not_named_at_its_top():
     """A bench battle (stress, seed 1) where the judge before this rule named a straightened
     submarine a minesweeper: the push began before the piece was named.  (With the noise taken as
-    its blocks' low quartile the tremor test reads a hand (`held`) until the push: no class at all.)"""
+    a low quantile of its blocks' the tremor test reads a hand (`held`) until the push: no class at all.)"""
     rows = np.loadtxt(DATA / "straightened-submarine-80hz.csv", delimiter=",", comments="#")
     j = judge()
     named = set()
