@@ -80,6 +80,15 @@ class ClassGroup:
     def fits(self, low: float, high: float) -> bool:
         return self.accept_low <= low and high <= self.accept_high
 
+    def centred(self, low: float, high: float, margin: float) -> bool | None:
+        """Whether [low, high] lies within a member's spread widened by `margin` (where its pieces
+        weigh, not only what its band lets in: a finger on a lighter piece lands anywhere in it);
+        False when it lies clear of every member's, None when it straddles an edge."""
+        cores = [(c.low - margin - 1e-9, c.high + margin + 1e-9) for c in self.members]  # (1e-9: rounding)
+        if any(lo <= low and high <= hi for lo, hi in cores):
+            return True
+        return False if all(low > hi or high < lo for lo, hi in cores) else None
+
     def overlaps(self, other: "ClassGroup") -> bool:
         return self.low <= other.high and other.low <= self.high
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import statistics
 from collections import deque
 from dataclasses import dataclass
 from enum import Enum
@@ -150,8 +151,12 @@ class NoiseMeter:
 
     @property
     def noise_g(self) -> float:
-        runs = sorted(self._runs)
-        return runs[len(runs) // 2] if len(runs) >= 5 else self.cfg.noise_prior_g
+        """The blocks' `noise_quantile` (a table swaying or knocked only adds scatter), unbiased."""
+        runs, q = sorted(self._runs), self.cfg.noise_quantile
+        if len(runs) < 5:
+            return self.cfg.noise_prior_g
+        dof, z = self._block_n - 2, statistics.NormalDist().inv_cdf(q)
+        return runs[int(q * len(runs))] * math.sqrt(chi2_limit(dof, 0.0) / chi2_limit(dof, z))
 
     def add(self, reading) -> None:
         block, band = self._block, self.cfg.idle_band_g

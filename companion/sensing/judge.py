@@ -126,7 +126,7 @@ class Judge:
         self._unfit_since: list[float | None] = [None, None]
         self._hands = [HandWatch(config) for _ in range(2)]  # a hand's tremor on each pan
         self._seen: list[str | None] = [None, None]  # the class a pan showed last (MISFIT: none fitted)
-        self._changing: list[tuple[str, float] | None] = [None, None]  # another class, since when
+        self._changing: list[tuple[str, float, float] | None] = [None, None]  # another class, since, hold
         self._empty_run = [0, 0]  # readings in a row under the empty threshold
         self._noise = [NoiseMeter(config, rate_hz) for _ in range(2)]
         self._sway = SwayWatch(config)  # both pans swaying together
@@ -291,8 +291,9 @@ class Judge:
         return self._blind(w, min(len(w), self.config.min_samples))
 
     def _unfit(self, channel: int) -> PanState:
-        """A still weight that fits nothing: wait a little, then ask for a reweigh."""
-        if self._sparse(channel):
+        """A still weight that fits nothing: wait out a finger that may rest on it, then ask for a reweigh."""
+        changing = self._changing[channel]
+        if self._sparse(channel) or (changing and changing[2] >= self.config.sparse_confirm_s):
             self._changing[channel] = None  # a class about to be confirmed must hold unbroken
         now = self._windows[channel][-1].t
         since = self._unfit_since[channel]
@@ -300,28 +301,29 @@ class Judge:
             self._unfit_since[channel] = since = now
         if now - since >= self.config.misfit_after_s and self._seen[channel] is None:
             self._seen[channel] = MISFIT  # a class fitted later, without emptying, is a change
-        sparse_wait = self.config.sparse_confirm_s if self._sparse(channel) else 0.0  # a finger may rest on it
-        if now - since >= max(self.config.reweigh_after_s, sparse_wait):
+        if now - since >= max(self.config.reweigh_after_s, self.config.sparse_confirm_s):  # a finger may rest on it
             return PanState(REWEIGH, reason="between_classes")
         return PanState(UNSTABLE, reason="settling")
 
-    def _fitted(self, channel: int, group: ClassGroup) -> PanState:
-        """A pan that fits `group` now.  If it showed another class before without
-        being emptied (a finger straightening the piece, or a piece stacked on
-        it), or a still weight that fitted none for `misfit_after_s` (a foreign
-        object, pushed into a band by the other pan's landing or a finger's small
-        push), the new class must hold for `confirm_s` first; read sparsely, the
-        first class (after a misfit too) must hold for `sparse_confirm_s`."""
-        self._unfit_since[channel] = None
-        seen = self._seen[channel]
-        sparse_first = self._sparse(channel) and seen in (None, MISFIT)
-        hold = self.config.sparse_confirm_s if sparse_first else 0.0 if seen is None else self.config.confirm_s
+    def _fitted(self, channel: int, group: ClassGroup, est: Estimate) -> PanState:
+        """A pan that fits `group` now.  If it showed another class before without being emptied
+        (a finger straightening the piece, or a piece stacked on it), or a still weight that fitted
+        none for `misfit_after_s` (a foreign object, pushed into a band by the other pan's landing
+        or a finger's small push), the new class must hold for `confirm_s` first; a first class
+        (after a misfit too) read sparsely, or off its pieces' weights (`centre_margin_g`: a
+        still finger on a lighter piece), must hold unbroken for `sparse_confirm_s`."""
+        cfg, seen, margin, self._unfit_since[channel] = self.config, self._seen[channel], self.config.centre_margin_g, None
+        first, sparse = seen in (None, MISFIT), self._sparse(channel)
+        apart = not est.reason and group.centred(est.low, est.high, margin) is False  # a level off its pieces
+        if first and not (sparse or apart or group.centred(*(est.low, est.high) if est.reason else (est.level,) * 2, margin)):
+            return PanState(UNSTABLE, reason="confirming")  # not yet known to lie where its pieces weigh
+        hold = cfg.sparse_confirm_s if first and (sparse or apart) else 0.0 if seen is None else cfg.confirm_s
+        now, changing = self._windows[channel][-1].t, self._changing[channel]
+        since, held = changing[1:] if changing and changing[0] == group.name else (now, 0.0)
+        hold = max(hold, held)  # an off-centre first class holds on, even once it centres
         if seen != group.name and hold > 0:
-            now = self._windows[channel][-1].t
-            changing = self._changing[channel]
-            if changing is None or changing[0] != group.name:
-                self._changing[channel] = changing = (group.name, now)
-            if now - changing[1] < hold:
+            self._changing[channel] = (group.name, since, hold)
+            if now - since < hold:
                 return PanState(UNSTABLE, reason="changed" if seen else "confirming")
         self._seen[channel], self._changing[channel] = group.name, None
         return PanState("class", group)
@@ -369,7 +371,7 @@ class Judge:
             return PanState(WAITING, reason="empty")
         for group in groups:
             if group.fits(est.low, est.high):
-                return self._fitted(channel, group)
+                return self._fitted(channel, group, est)
         return self._unfit(channel)
 
     # -- verdicts --------------------------------------------------------------

@@ -18,6 +18,7 @@ class JudgeConfig:
     noise_floor_g: float = 0.03  # never assume a quieter signal than this per reading
     idle_band_g: float = 1.0  # a pan reading within this of zero is idle (for the noise estimate)...
     idle_block_s: float = 0.1  # ...and each block this long (at least min_samples + 3) gives one estimate
+    noise_quantile: float = 0.35  # ...the noise this quantile of the blocks' (unbiased): a sway, a knock only add
     outlier_sigmas: float = 6.0  # residuals beyond this are spikes, left out
     noise_margin_g: float = 0.05  # added around the window's extremes
     fit_z: float = 3.3  # residuals this far above the noise (chi-square, z-score): not a line
@@ -41,9 +42,11 @@ class JudgeConfig:
     sparse_confirm_s: float = 5.2  # readings blind to ringing (and to a hand's tremor) must show a pan's first
     # class this long, unbroken (and a still misfit, before a reweigh): longer than a finger resting on the piece
     # (the premise: up to 5 s, the bench's finger_linger and finger_still; docs/judge.md)
+    centre_margin_g: float = 0.0  # a first class further than this outside its pieces' spread holds sparse_confirm_s
+    # (a finger resting without a tremor: docs/judge.md)
     accept_fraction: float = 0.4  # of the free gap to a neighbour, added to a class's spread
     empty_fraction: float = 0.5  # under this share of the lightest class: an empty pan
-    reweigh_after_s: float = 0.5  # a still weight fitting no class this long: reweigh (read sparsely: sparse_confirm_s)
+    reweigh_after_s: float = 0.5  # a still weight fitting no class this long (and sparse_confirm_s: a finger): reweigh
     misfit_after_s: float = 0.25  # ...and after this long a class fitted later is a change (confirm_s)
     rising_window_s: float = 0.5  # over this long after the press's peak (at least half of it)...
     rising_max_g_s: float = 0.4  # ...a rise faster than this, two standard errors sure, is a hand letting go

@@ -80,12 +80,35 @@ def test_unstable_while_moving():
 
 
 def test_between_classes_waits_then_asks_to_reweigh():
-    verdicts = feed(judge(), 18.0, 21.0, noise=0.05)  # halfway between battleship and carrier
+    """Between classes a still finger may rest on a lighter piece (up to 5 s): a reweigh only after HOLD_S."""
+    steady = np.ones(int((HOLD_S + 1.0) * RATE))
+    verdicts = feed(judge(), 18.0 * steady, 21.0 * steady, noise=0.05)  # halfway between battleship and carrier
     kinds = [v.kind for v in verdicts]
     assert REWEIGH in kinds and not any(k in (LEFT, RIGHT, BALANCED) for k in kinds)
     first = kinds.index(REWEIGH)
-    assert verdicts[first].t >= 0.5
+    assert verdicts[first].t >= HOLD_S
     assert all(k == UNSTABLE for k in kinds[8:first])
+
+
+def test_a_still_finger_off_a_class_centre_waits_for_its_lift():
+    """At 80/s a cruiser (18 g) under a resting finger without a tremor (+14 %, 20.5 g) lies in the
+    battleship's band but off its pieces' weights (20 ± 0.3 g): it holds, and the verdict comes once
+    the finger has left (issue 44: before, a battleship on a balance)."""
+    finger_s, after_s = 3.0, 1.0
+    left = np.r_[np.full(int(finger_s * RATE), 18.0 * 1.14), np.full(int(after_s * RATE), 18.0)]
+    verdicts = feed(judge(), left, np.full(len(left), 18.0), noise=0.05)
+    verdict = first_final(verdicts)
+    assert (verdict.kind, verdict.left, verdict.right) == (BALANCED, "cruiser", "cruiser")
+    assert verdict.t >= finger_s
+
+
+def test_an_off_centre_piece_is_named_after_the_hold():
+    """A battleship read 20.6 g (in its band, off its pieces' 20 ± 0.3 g by more than centre_margin_g)
+    is named, after HOLD_S: a wait, not a reweigh."""
+    steady = np.ones(int((HOLD_S + 1.0) * RATE))
+    verdict = first_final(feed(judge(), 20.6 * steady, 18.0 * steady, noise=0.05))
+    assert (verdict.kind, verdict.left, verdict.right) == (LEFT, "battleship", "cruiser")
+    assert verdict.t >= HOLD_S
 
 
 def test_a_spike_pair_does_not_change_the_verdict():
@@ -104,8 +127,9 @@ def hand_sweep():
 
 
 def test_never_a_wrong_class_during_any_hand_transient():
-    """Noiseless worst cases: each class at both ends of its spread, every hand in the sweep."""
-    t = np.arange(0.0, 1.5, 1 / RATE)
+    """Noiseless worst cases: each class at both ends of its spread, every hand in the sweep (named
+    by the end: at its spread's very edge a ringing tail's level may lie off it, and it holds HOLD_S)."""
+    t = np.arange(0.0, 1.5 + HOLD_S, 1 / RATE)
     for cls in RIGHT_CLASSES[::3]:
         for mass in (cls.low, cls.high):
             for hand in hand_sweep():
@@ -251,7 +275,8 @@ def test_ringing_is_taken_early_only_while_the_other_pan_lies_still():
 
 def test_a_recorded_straightening_push_is_not_named_at_its_top():
     """A bench battle (stress, seed 1) where the judge before this rule named a straightened
-    submarine a minesweeper: the push began before the piece was named."""
+    submarine a minesweeper: the push began before the piece was named.  (With the noise taken as
+    a low quantile of its blocks' the tremor test reads a hand (`held`) until the push: no class at all.)"""
     rows = np.loadtxt(DATA / "straightened-submarine-80hz.csv", delimiter=",", comments="#")
     j = judge()
     named = set()
@@ -260,7 +285,7 @@ def test_a_recorded_straightening_push_is_not_named_at_its_top():
         state = j.identify(1)
         if state.kind == "class":
             named.add(state.group.name)
-    assert named == {"submarine"}
+    assert named <= {"submarine"}
 
 
 def test_a_knock_read_10_times_a_second_does_not_name_an_odd_object():
@@ -330,7 +355,7 @@ def test_an_odd_object_straightened_by_a_finger_is_not_named_at_the_pushs_top():
         state = j.identify(pan)
         if reset and first is None and state.kind in ("class", REWEIGH):
             first = state.kind
-    assert first == REWEIGH
+    assert first in (None, REWEIGH)  # never a class: a reweigh, or still waiting out a finger when it ends
 
 
 def first_class_time(j, grams, rate, noise=0.05):
@@ -413,7 +438,8 @@ def test_a_first_class_waits_while_a_tremor_as_faint_as_the_noise_may_be_there()
         return {name for name, _ in classes_shown(config, press(t, 20.0, hand), noise=0.084, seed=seed)}
 
     assert all(names(JudgeConfig(), seed) == {"battleship"} for seed in range(10))
-    assert any("carrier" in names(JudgeConfig(tremor_clear_z=JudgeConfig().tremor_z), seed) for seed in range(10))
+    unwary = JudgeConfig(tremor_clear_z=JudgeConfig().tremor_z, centre_margin_g=1.0)  # 22.4 g: off a carrier's 22 ± 0.3
+    assert any("carrier" in names(unwary, seed) for seed in range(10))
 
 
 def test_a_faint_tremor_soon_after_a_steady_hand_holds_the_first_class():
@@ -432,7 +458,7 @@ def test_a_faint_tremor_soon_after_a_steady_hand_holds_the_first_class():
         return {name for name, _ in classes_shown(config, grams, noise=0.08, seed=seed)}
 
     assert all(names(JudgeConfig(), seed) == {"battleship"} for seed in range(12))
-    assert any("carrier" in names(JudgeConfig(tremor_steady_s=math.inf), seed) for seed in range(12))
+    assert any("carrier" in names(JudgeConfig(tremor_steady_s=math.inf, centre_margin_g=1.0), seed) for seed in range(12))
 
 
 @pytest.mark.parametrize("knock_at, knock_g, seed", [(0.75, 0.5, 0), (0.95, 1.0, 7), (1.25, 0.5, 11)])
