@@ -1,6 +1,7 @@
 """`bench/seats.py --network PROFILE`: two phones in Debian's Chromium (each a browser
 context of its own, as on its own phone) play Ultimate Tic-Tac-Toe through
-tests/seats/netem.py's proxy (issue 42).
+tests/seats/netem.py's proxy (issue 42), `watchers` more phones watching through it
+(`--watchers 7`: the issue's nine phones on one link).
 
 - a link profile (quiet, home, busy, slow): `taps` taps, alternately on each phone;
   tap_to_ack_ms (in the page: from the tap until its "✓"), taps_lost (no "✓" within 20 s),
@@ -16,6 +17,7 @@ tests/seats/netem.py's proxy (issue 42).
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import tempfile
@@ -34,7 +36,7 @@ def p95(values: list[float]) -> float:
 
 
 def run(profile: str, taps: int = 40, outages: tuple[float, ...] = (5, 20, 60, 300), wifi: bool = False,
-        seed: int = 42, sleep: bool = False) -> dict:
+        seed: int = 42, sleep: bool = False, watchers: int = 0) -> dict:
     from playwright.sync_api import sync_playwright
 
     from companion.games.uttt.controller import UtttController
@@ -42,32 +44,45 @@ def run(profile: str, taps: int = 40, outages: tuple[float, ...] = (5, 20, 60, 3
     from tests.seats.netem import PROFILES, Network
 
     table = Table(Path(tempfile.mkdtemp(prefix="bench-seats-net-")), UtttController.open)
-    net = Network(table.port, seed=seed)
+    net = Network(table.port, seed=seed, spread=watchers > 0)  # (6 phones without a seat an address: gate.py)
     rng = random.Random(seed)
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            phones, opened = [], [0, 0]
-            for seat in (0, 1):
+            phones, opened, url = {}, [0] * (2 + watchers), table.join_url(net.url)
+            for n in [*range(2, 2 + watchers), 0, 1]:  # the watchers first (the QR's third button: it goes
                 context = browser.new_context(viewport=PHONE, locale="en-US", has_touch=True, is_mobile=True)
                 page = context.new_page()
-                page.on("websocket", lambda ws, seat=seat: opened.__setitem__(seat, opened[seat] + 1))
-                page.goto(table.join_url(net.url))
-                page.locator(".list button").nth(seat).click()
-                page.wait_for_function("document.querySelector('#who').textContent.includes('%d')" % (seat + 1))
-                page.evaluate(HOOK)
-                phones.append(page)
+                page.on("websocket", lambda ws, n=n: opened.__setitem__(n, opened[n] + 1))
+                page.goto(url)
+                page.locator(".list button").nth(min(n, 2)).click()
+                page.wait_for_function("document.querySelector('#who').textContent.includes('%s')" % (
+                    n + 1 if n < 2 else "atch"))
+                page.evaluate(HOOK)  # once both seats have their phones), then the two seats
+                phones[n] = page
+            phones, watching = [phones[0], phones[1]], [phones[n] for n in range(2, 2 + watchers)]
             if profile == "outage":
                 report = {"outages": [_outage(table, net, phones, rng, s, wifi, sleep) for s in outages]}
             else:
                 net.profile = PROFILES[profile]
                 report = _play(table, phones, rng, taps)
-                report["sockets_closed"] = sum(opened) - 2
+                report["sockets_closed"] = sum(opened) - len(opened)
+                report["watchers_behind"] = sum(not _caught_up(table, page) for page in watching)
             browser.close()
     finally:
         net.stop()
         table.stop()
-    return {"network": profile, "engine": "chromium", "phones": 2} | report
+    return {"network": profile, "engine": "chromium", "phones": 2 + watchers} | report
+
+
+def _caught_up(table, page) -> bool:
+    """Whether a watching phone shows the table's board as it is now, within 20 s."""
+    cells = json.dumps(table.call(lambda: table.controller.session.state.view(None)["cells"]), separators=(",", ":"))
+    try:
+        page.wait_for_function(f"shown && JSON.stringify(shown.model.board.cells) === '{cells}'", timeout=20000)
+        return True
+    except Exception:  # noqa: BLE001  (playwright's TimeoutError: the watcher fell behind)
+        return False
 
 
 def _tap(table, page, rng) -> bool:

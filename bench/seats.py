@@ -28,9 +28,11 @@ link is not taken for a lost one); back <= 1 s; <= 25 MB.
 --network PROFILE: two phones in Chromium through a bad network (bench/_seats_network.py):
 quiet, home, busy or slow (taps lost, sockets closed, tap->ack), or outage (back in the
 seat after each of --outages seconds; --wifi: the browsers offline too; --sleep: the
-pages frozen too, as phones with their screens off).
+pages frozen too, as phones with their screens off); --watchers N: N more phones watching
+(7: the issue's nine), each connection from a loopback address of its own.
 Usage: python bench/seats.py [--json] [--taps N] [--cuts N] [--app [--drops N]]
        python bench/seats.py --network {quiet,home,busy,slow,outage} [--outages 5,20,60,300] [--wifi] [--sleep]
+                             [--watchers 7]
 """
 
 from __future__ import annotations
@@ -449,13 +451,15 @@ def main() -> None:
     parser.add_argument("--outages", default="5,20,60,300", help="with --network outage: seconds, comma-separated")
     parser.add_argument("--wifi", action="store_true", help="with --network outage: the browsers offline too")
     parser.add_argument("--sleep", action="store_true", help="with --network outage: the pages frozen too")
+    parser.add_argument("--watchers", type=int, default=0, help="with --network: phones watching besides the seated two")
     args = parser.parse_args()
     if args.network:
         sys.path.insert(0, str(ROOT))
         from bench._seats_network import run
 
         outages = tuple(float(s) for s in args.outages.split(","))
-        report = run(args.network, min(args.taps, 40), outages, args.wifi, sleep=args.sleep)  # at most one game's taps
+        report = run(args.network, min(args.taps, 40), outages, args.wifi, sleep=args.sleep,  # at most one game's taps
+                     watchers=args.watchers)
     else:
         report = app(args.taps, args.cuts, args.drops, args.gap) if args.app else table(args.taps, args.cuts)
     print(json.dumps(report) if args.json else json.dumps(report, indent=2))

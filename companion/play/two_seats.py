@@ -7,10 +7,15 @@ seat is the one named `COMPUTER` among the players) and "tracker" (a fully physi
 game, the companion keeps count).  The panel's choices are `setup`; `choosing` says it
 is open (over a game in progress too, which stays until Start).
 
-A fleet is entered behind a cover: the cover stage offers "open" to the table (or to
-the placer's phone), and from then on the placer holds the shared screen (`holder()`;
-`private` names it) until it hides its fleet again.  Against the computer there is
-nobody to hide from: the screen opens to its placer at once (`opens_at_once`).
+A fleet is entered behind a cover: the cover stage offers "open" to the table, and
+from then on the placer holds the shared screen (`holder()`; `private` names it) until
+it hides its fleet again.  Against the computer there is nobody to hide from: the
+screen opens to its placer at once (`opens_at_once`).  A seat held by a phone places
+on its phone, at the same time as the other seat (on its own phone, or at the table in
+the rules' order, `table_placer()`): its own stage is "place" while fleets go in
+(`stage_of`), and the attacks begin once both fleets are in (the rules' `placers()`
+say who still places; a placement for a seat other than the one to move names it).
+Undo while placing takes back the placer's own last ship (`take_back`).
 
 A game subclasses `TwoSeatFlow`, says its `KIND`, `SETUP` (the panel's defaults:
 "opponent", "level" and the options named in `OPTIONS`), `ROLES` (player names that
@@ -24,15 +29,9 @@ import random
 from typing import ClassVar
 
 from companion.play.controller import TABLE, Controller, Offer, Text, Who
+from companion.play.state import Refused
 from companion.play.session import Session
 from companion.store import Lineup, Store
-
-
-def may_undo_placing(placed: list[int], seat: int, first: int) -> bool:
-    """While fleets are placed in turn, Undo takes back only `seat`'s own last
-    ship: always for the second placer, for the first until the second begins."""
-    second = 1 - first
-    return placed[seat] > 0 and (seat == second or placed[second] == 0)
 
 
 class TwoSeatFlow(Controller):
@@ -102,6 +101,40 @@ class TwoSeatFlow(Controller):
         return seat is not None and seat not in self.computer_seats and (
             who == seat or (who == TABLE and seat in self.at_table))
 
+    def placers(self) -> tuple[int, ...]:
+        """The seats still entering their fleets, in the rules' order."""
+        return self.session.state.placers() if self.session is not None else ()
+
+    def table_placer(self) -> int | None:
+        """The seat whose fleet goes in at the table next (behind the cover, or the computer's
+        in its turn): the rules' order, passing over the seats on phones, which place meanwhile."""
+        seat = next((s for s in self.placers() if s not in self.remote), None)
+        return None if seat in self.computer_seats and seat != self.session.state.to_move() else seat
+
+    def placing(self, who: Who) -> int | None:
+        """The seat whose fleet `who` enters now: the placer holding the table's screen (for
+        the table and that seat), or a phone's own seat while fleets go in."""
+        if self.session is None or self.stage() in ("setup", "report"):
+            return None
+        if who in (TABLE, self.private):
+            return self.private
+        return who if who in self.remote and self.session.state.phase == "place" else None
+
+    def stage_of(self, who: Who) -> str:
+        """The stage `who` sees: the shared screen's, but "place" for a phone placing its fleet."""
+        return "place" if who != TABLE and self.placing(who) is not None else self.stage()
+
+    def placed_by(self, seat: int, action):
+        """A placing action (or any other, as it is) for `seat`: naming the seat unless the
+        rules place for it anyway (it is the seat to move); one naming another seat is refused."""
+        if not isinstance(action, dict) or action.get("type") not in ("place", "unplace"):
+            return action
+        if action.get("seat", seat) != seat:
+            raise Refused("play.not_yours", kind=action["type"])
+        action = {key: value for key, value in action.items() if key != "seat"}
+        named = action["type"] == "unplace" or seat != self.session.state.to_move()
+        return action | {"seat": seat} if named else action
+
     def holder(self) -> Who:
         """Who has the shared screen now: the placer in the place stage (unless it places
         on its phone), else the table."""
@@ -110,11 +143,13 @@ class TwoSeatFlow(Controller):
     # the cover -------------------------------------------------------------------------
 
     def _settle(self) -> None:
-        """Open the screen at once to a placer nobody is to be hidden from (`opens_at_once`)."""
-        state = self.session.state if self.session else None
-        if (state is not None and not self.choosing and self.private is None and state.phase == "place"
-                and self.opens_at_once(state.to_move())):
-            self.private = state.to_move()
+        """Open the screen at once to a placer nobody is to be hidden from (`opens_at_once`);
+        a seat a phone takes over while placing at the table goes on placing on the phone."""
+        if self.private in self.remote:
+            self.private = None
+        seat = self.table_placer() if self.session is not None and not self.choosing else None
+        if self.private is None and seat is not None and self.opens_at_once(seat):
+            self.private = seat
 
     def opens_at_once(self, seat: int) -> bool:
         """Whether `seat` places without a cover: against the computer, at the table."""
@@ -125,15 +160,57 @@ class TwoSeatFlow(Controller):
         super().changed()
 
     def cover_offers(self, who: Who) -> list[Offer]:
-        """The cover opens the shared screen to its placer: only the table's own button does
-        (a seat held by a phone opens on that phone instead)."""
-        seat = self.session.state.to_move()
-        if who != (seat if seat in self.remote else TABLE) or not self.mine(who, seat):
+        """The cover opens the shared screen to its placer: the table's own button (a seat
+        held by a phone places there)."""
+        seat = self.table_placer()
+        if who != TABLE or not self.mine(who, seat):
             return []
         return [Offer("open", Text(f"{self.KIND}_ui.i_am", {"player": self.names[seat]}), seat)]
 
     def on_open(self, who: Who, seat, value) -> None:
         self.private = seat
+
+    # undo -----------------------------------------------------------------------------
+
+    def undoer(self, who: Who) -> bool:
+        """Whether `who` may undo what `undo_points` allows (not placing): the seat to move's."""
+        return self.mine(who, self.session.state.to_move())
+
+    def undo_offer(self, who: Who) -> list[Offer]:
+        """Undo, when `who` may: its own last ship while it places, else as `undo_points` and `undoer` say."""
+        seat = self.placing(who)
+        allowed = self.may_take_back(seat) if seat is not None else bool(self.undo_points()) and self.undoer(who)
+        return [Offer("undo", Text("app.undo"))] if allowed else []
+
+    def may_take_back(self, seat: int) -> bool:
+        """Whether `seat`'s last ship may come off: while fleets go in, or (the table's last
+        placer, before it hides its fleet) while it is the log's last action."""
+        state = self.session.state
+        return bool(state.fleets[seat]) and (state.phase == "place" or self._placed_last(seat))
+
+    def _placed_last(self, seat: int) -> bool:
+        actions = self.session.actions
+        if not actions or actions[-1].get("type") != "place":
+            return False
+        if "seat" in actions[-1]:
+            return actions[-1]["seat"] == seat
+        return self.session.game.replay(self.session.record.options, actions[:-1]).to_move() == seat
+
+    def take_back(self, seat: int) -> None:
+        """`seat`'s last ship off the board: the log's last action when it is that ship, else an
+        "unplace" action (the other seat placed since: each fleet goes in on its own)."""
+        if self._placed_last(seat):
+            self.session.undo(1)
+        else:
+            self.play_turn([{"type": "unplace", "seat": seat}])
+
+    def on_undo(self, who: Who, seat, value) -> None:
+        """(Offered only as `undo_offer` says.)"""
+        placer = self.placing(who)
+        if placer is None:
+            super().on_undo(who, seat, value)
+        else:
+            self.take_back(placer)
 
     def on_hide(self, who: Who, seat, value) -> None:
         """The placer's fleet is in: the cover's turn again (or the game's)."""

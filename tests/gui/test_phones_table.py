@@ -98,28 +98,33 @@ def test_a_kuku_seat_on_a_phone_places_there_and_the_table_never_shows_its_fleet
     page.goto(room.join_url(f"http://127.0.0.1:{app.seats.port}"))
     until(gui, page, lambda: page.locator(".list button").count() == 3)
     page.locator(".list button").nth(0).click()
-    # no hand-over on the phone: it places at once; the table stays covered, saying where Aki places
+    # no hand-over on the phone: it places at once; the table's own seat places meanwhile (issue 42)
     until(gui, page, lambda: room.claimed() == {0: True} and page.locator(".keys.pad button").count() == 9)
-    assert kuku.stage == "cover" and "電話" in kuku.cover_text and kuku.ids.cover_panel.ids.button.disabled
-    gui.tap(kuku.ids.cover_panel.ids.button)
-    assert kuku.stage == "cover"
-    gui.screenshot("table-kuku-placing-on-phone")
-    for row, col in [(9, 9), (1, 1), (5, 5)]:
-        page.locator(".keys.pad button").nth(row - 1).click()
-        page.locator(".keys.pad button").nth(col - 1).click()
-        until(gui, page, lambda: page.locator("#ack").inner_text().startswith("✓"))
-        page.evaluate("ack('')")
-    until(gui, page, lambda: len(kuku.controller.session.state.fleets[0]) == 3)
-    assert kuku.grid.ships == {}  # the table draws no ship of Aki's
-    gui.screenshot("table-kuku-aki-placed-on-phone")
-    page.screenshot(path=str(SHOTS / "phone-kuku-placed-ja.png"))
-    page.locator('#actions button[data-kind="hide"]').click()
+    assert kuku.stage == "cover" and kuku.cover_text == "Benに画面を渡してください"
+    assert not kuku.ids.cover_panel.ids.button.disabled
 
-    until(gui, page, lambda: kuku.stage == "cover" and not kuku.ids.cover_panel.ids.button.disabled)  # Ben's, at the table
-    assert "Benが船を置いています" in page.locator("#status").inner_text()  # the phone waits, told why
-    gui.tap(kuku.ids.cover_panel.ids.button)
-    for cell in ("1×1", "2×2", "3×3"):
+    def phone_places(cells):
+        for row, col in cells:
+            page.locator(".keys.pad button").nth(row - 1).click()
+            page.locator(".keys.pad button").nth(col - 1).click()
+            until(gui, page, lambda: page.locator("#ack").inner_text().startswith("✓"))
+            page.evaluate("ack('')")
+
+    phone_places([(9, 9)])
+    gui.screenshot("table-kuku-placing-on-phone")
+    gui.tap(kuku.ids.cover_panel.ids.button)  # Ben places at the table while Aki places on the phone
+    assert kuku.stage == "place" and kuku.private_seat == 1
+    for cell in ("1×1", "2×2"):
         gui.tap_cell(kuku.grid, cell)
+    phone_places([(1, 1), (5, 5)])
+    until(gui, page, lambda: len(kuku.controller.session.state.fleets[0]) == 3)
+    table_fleet = kuku.controller.display(kuku.controller.holder())["board"]["fleet"]
+    assert table_fleet and all(token.startswith("1:") for token in table_fleet)  # no ship of Aki's
+    gui.screenshot("table-kuku-placing-with-a-phone")
+    until(gui, page, lambda: "Benが船を置いています" in page.locator("#status").inner_text())  # Aki waits, told why
+    page.screenshot(path=str(SHOTS / "phone-kuku-placed-ja.png"))
+    assert page.locator('#actions button[data-kind="hide"]').count() == 0  # nothing to hide on a phone
+    gui.tap_cell(kuku.grid, "3×3")
     gui.tap(kuku.ids.done)
     until(gui, page, lambda: kuku.stage == "play")
     # Aki attacks on the phone: the table says so and offers no keypad that would ignore its taps
@@ -199,12 +204,12 @@ def test_a_phone_gone_mid_game_never_holds_the_table_hostage(gui, page):
     page.locator(".list button").nth(0).click()
     until(gui, page, lambda: room.claimed() == {0: True} and page.locator(".keys.pad button").count() == 9)
     phones = kuku.ids.cover_panel.ids.phones
-    assert kuku.ids.cover_panel.ids.button.disabled and phones.text == "電話"
+    assert kuku.cover_text == "Benに画面を渡してください" and phones.text == "電話"  # Ben may place meanwhile
     context = page.context
     idle = context.new_page()  # a blank tab to wait with
     page.close()  # Aki's phone is gone (its socket closed; a silent one is cut after 8 s)
     until(gui, idle, lambda: set(room.away()) == {0})
-    assert phones.text == "電話！" and kuku.ids.cover_panel.ids.button.disabled  # held, and said
+    assert phones.text == "電話！" and not kuku.ids.cover_panel.ids.button.disabled  # said; Ben's cover still opens
 
     gui.tap(phones)
     gui.pump(0.2)
@@ -220,7 +225,9 @@ def test_a_phone_gone_mid_game_never_holds_the_table_hostage(gui, page):
     assert room.lent == {0} and phones.text == "電話"
     shown.dismiss()
     gui.pump(0.1)
-    until(gui, idle, lambda: kuku.stage == "place")  # the table may place Aki's fleet (the phone had begun)
+    until(gui, idle, lambda: kuku.cover_text == "Akiに画面を渡してください")  # the table may place Aki's fleet
+    gui.tap(kuku.ids.cover_panel.ids.button)
+    assert kuku.stage == "place" and kuku.private_seat == 0
     gui.screenshot("table-kuku-lent-placing")
     gui.tap_cell(kuku.grid, "9×9")
     assert len(kuku.controller.session.state.fleets[0]) == 1  # placed at the table, kept

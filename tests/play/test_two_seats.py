@@ -35,6 +35,9 @@ class Hide(State):
     def to_move(self):
         return None if self.winner is not None else self.turn
 
+    def placers(self):  # the seats still to hide a ship (in turn: this game's rules take no seat)
+        return (self.turn,) if self.phase == "place" else ()
+
     def legal_actions(self):
         kind = {"place": "hide", "guess": "guess"}.get(self.phase)
         return [{"type": kind, "cell": cell} for cell in range(4)] if kind else []

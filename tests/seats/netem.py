@@ -80,6 +80,8 @@ class Link:
     profile: Profile = PROFILES["quiet"]
     seed: int | None = None
     carried: list[Carried] = field(default_factory=list)
+    spread: bool = False  # each connection reaches the table from a loopback address of its own (127.0.0.2 …),
+    # as phones on a hotspot each have theirs: the table's limits per address count one phone each
 
     async def start(self, host: str = "127.0.0.1") -> str:
         self.loop = asyncio.get_running_loop()
@@ -164,7 +166,8 @@ class Link:
         phone_reader, phone_writer = await asyncio.open_connection(sock=conn)
         await self.up.wait()  # accepted as the link went: it goes on once the link is back
         try:
-            table_reader, table_writer = await asyncio.open_connection(*self.target)
+            local = (f"127.0.0.{2 + len(self.carried) % 250}", 0) if self.spread else None
+            table_reader, table_writer = await asyncio.open_connection(*self.target, local_addr=local)
         except OSError:
             phone_writer.transport.abort()
             record.closed, record.by = time.monotonic(), "table"
@@ -232,9 +235,10 @@ class Link:
 class Network:
     """A `Link` on a thread of its own (for tests that drive browsers synchronously)."""
 
-    def __init__(self, port: int, profile: Profile = PROFILES["quiet"], seed: int | None = 0, host: str = "127.0.0.1"):
+    def __init__(self, port: int, profile: Profile = PROFILES["quiet"], seed: int | None = 0, host: str = "127.0.0.1",
+                 spread: bool = False):
         self.loop = asyncio.new_event_loop()
-        self.link = Link((host, port), profile, seed)
+        self.link = Link((host, port), profile, seed, spread=spread)
         self._thread = threading.Thread(target=self.loop.run_forever, name="netem", daemon=True)
         self._thread.start()
         self.url = self._call(self.link.start(host))

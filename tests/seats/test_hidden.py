@@ -43,14 +43,15 @@ async def test_two_phones_place_and_attack_and_hear_no_secret_of_the_other(phone
     for seat, (leader, normals) in FLEETS.items():
         with pytest.raises(Refused):  # a seat held by a phone: the table's cover stays shut
             controller.act(TABLE, "open")
-        assert controller.display(TABLE)["cover"] == Text("seats.on_phone", {"player": ["Aki", "Ben"][seat]})
+        assert controller.display(TABLE)["cover"] == [Text("seats.on_phone", {"player": name})
+                                                      for name in ["Aki", "Ben"][seat:]]  # those still placing
         phone = seat_phones[seat]
-        assert controller.private == seat  # it places on its phone at once: no cover to open there
+        assert controller.stage_of(seat) == "place"  # it places on its phone at once: no cover to open there
         assert controller.display(TABLE)["stage"] == "cover"  # the table stays covered
         assert controller.holder() == TABLE and controller.display(TABLE)["board"]["fleet"] == []
         with pytest.raises(Refused):  # nor may the table place for it
             controller.act(TABLE, "cell", "4×4")
-        for kind, value in [("kind", "leader"), ("cell", leader)] + [("cell", n) for n in normals] + [("hide", None)]:
+        for kind, value in [("kind", "leader"), ("cell", leader)] + [("cell", n) for n in normals]:  # nothing to hide
             seq += 1
             await act(phone, seq, kind, value)
     assert controller.stage() == "play"

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from companion.games.kuku.controller import KukuController
-from companion.play.controller import TABLE
+from companion.play.controller import TABLE, Text
 from companion.seats.claims import Claims
 from companion.seats.room import Room
 from tests.seats.test_protocol import seated
@@ -29,7 +29,7 @@ def table(store):
 async def test_a_phone_told_why_the_rules_refuse_its_move_in_their_words(phones, table):
     controller, room = table
     phone, _ = await seated(phones, room, 0)
-    assert controller.stage() == "place" and controller.private == 0  # its seat places on the phone
+    assert controller.stage_of(0) == "place" and controller.private is None  # its seat places on the phone
     place = {"type": "place", "kind": "leader", "cell": "9×4"}
     await phone.send({"type": "act", "id": 1, "kind": "move", "value": place})
     await phone.next("done")
@@ -43,15 +43,17 @@ async def test_a_phone_told_why_the_rules_refuse_its_move_in_their_words(phones,
 
 async def test_each_phone_is_told_what_its_own_screen_can_do(table):
     """Issue 42 item 5: a phone's board takes no taps (its keypad does), and a phone has no
-    fleet to hide from anyone: its words say so; the table's stay as they were."""
+    fleet to hide from anyone: no 「置けた（かくす）」, it waits for the other's fleet, saying
+    so; the table's words stay as they were."""
     controller, room = table
     controller.hold_remote(frozenset({0, 1}))
     for seat, (leader, normals) in {0: ("9×9", ["1×1", "5×5"]), 1: ("2×1", ["3×8", "7×7"])}.items():
         for kind, cell in [("leader", leader)] + [("normal", cell) for cell in normals]:
             controller.act(seat, "move", {"type": "place", "kind": kind, "cell": cell})
-        hide = next(o for o in controller.display(seat)["offers"] if o.kind == "hide")
-        assert hide.label.key == "kuku_ui.fleet_done_phone"  # 「置けた」, not 「置けた（かくす）」
-        controller.act(seat, "hide")
+        if seat == 0:
+            model = controller.display(0)
+            assert [o.kind for o in model["offers"]] == ["undo"]  # nothing to hide
+            assert model["status"] == Text("kuku_ui.other_placing", {"player": "Ben"})
     assert controller.stage() == "play"
     mover = controller.session.state.to_move()
     assert controller.display(mover)["status"].key == "kuku_ui.to_attack_keys"  # 「キーでマス…」

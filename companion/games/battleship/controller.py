@@ -18,7 +18,7 @@ What a seat has in hand (the ship picked to place, its direction, the cell aimed
 is its `Desk`, whether it plays at the table or from its own screen.  A refusal (the
 rules' or the flow's) is raised to the sender as `Refused`, saying why.
 
-Undo: while placing, one's own last ship (`may_undo_placing`); in a refereed battle,
+Undo: while placing, one's own last ship (`take_back`); in a refereed battle,
 only shots of a salvo not fired yet; in a tracked game any action (each was typed
 in).  The computer's turn (its whole fleet, a shot, or a salvo with its fire) is
 committed as one turn.
@@ -36,7 +36,7 @@ from companion.games.battleship.rules import VARIANTS
 from companion.games.battleship.texts import ROLES, computer_turn, fill_fleet, lineup
 from companion.play.controller import TABLE, Offer, Refused, Text, Who, refusal
 from companion.play.session import Session
-from companion.play.two_seats import TwoSeatFlow, may_undo_placing
+from companion.play.two_seats import TwoSeatFlow
 
 KIND = "battleship"
 OPPONENTS = ("2p", "cpu", "tracker")
@@ -97,13 +97,7 @@ class BattleshipController(TwoSeatFlow):
             return "place"
         if self.result is not None:
             return "result"
-        return "cover" if self.phase() == "place" and self.session.state.to_move() in self.at_table else "play"
-
-    def _settle(self) -> None:
-        """A seat a phone takes over while placing at the table goes on placing on the phone."""
-        if self.private in self.remote:
-            self.private = None
-        super()._settle()
+        return "cover" if self.phase() == "place" and self.table_placer() in self.at_table else "play"
 
     def phase(self) -> str:
         """The rules' phase of the game in progress: place, shoot, answer or over."""
@@ -142,13 +136,11 @@ class BattleshipController(TwoSeatFlow):
     # offers ------------------------------------------------------------------------
 
     def offers(self, who: Who) -> list[Offer]:
-        stage = self.stage()
+        stage = self.stage_of(who)
         found = [] if stage == "setup" else self._stage_offers[stage](who)
         if who == TABLE:
             found += self._table_offers(stage)
-        if self.undo_points() and self.undoer(who):
-            found.append(Offer("undo", Text("app.undo")))
-        return found
+        return found + ([] if stage == "setup" else self.undo_offer(who))
 
     def _table_offers(self, stage: str) -> list[Offer]:
         if stage == "setup":
@@ -162,9 +154,11 @@ class BattleshipController(TwoSeatFlow):
         return found + self.review_offers()
 
     def _offers_place(self, who: Who) -> list[Offer]:
-        seat = self.private
+        seat = self.placing(who)
         if who != seat:
             return []
+        if seat in self.remote:  # a phone's fleet, once in, waits for the other: nothing to hide
+            return self._placing(seat) if self.to_place(seat) else []
         back = [Offer("new", Text("battleship_ui.to_setup"))]  # the start panel, the game kept behind it
         if not self.to_place(seat):
             return [Offer("done", Text("battleship_ui.fleet_done"), seat)] + back
@@ -187,8 +181,6 @@ class BattleshipController(TwoSeatFlow):
         if not self.mine(who, seat):
             return []
         found = [Offer("move", seat=seat)]  # a rules action as it is, e.g. from a phone
-        if self.phase() == "place":  # a phone's seat places on the phone, in the play stage
-            return found + self._placing(seat)
         if self.phase() == "answer":
             return found + [Offer("answer", seat=seat, choices=tuple(state.answer_options()))]
         if self.shooter(who) is not None:
@@ -199,38 +191,17 @@ class BattleshipController(TwoSeatFlow):
 
     # undo ----------------------------------------------------------------------------
 
-    def placer(self) -> int | None:
-        """Whose last ship Undo would take back: the placer holding the screen, or a
-        phone's seat that placed last (None: not placing, or not on a phone)."""
-        if self.stage() == "place":
-            return self.private
-        if self.session is None or self.phase() != "place":
-            return None
-        state = self.session.state
-        second = 1 - state.options["first"]
-        seat = second if state.fleets[second] else 1 - second
-        return seat if seat in self.remote else None
-
     def undoer(self, who: Who) -> bool:
-        """Whether `who` is offered Undo: the placer its own ships; else the table, or the
-        seat to move for its own shots."""
-        placer = self.placer()
-        if placer is not None:
-            return who == placer
+        """Whether `who` is offered Undo (not placing): the table, or the seat to move for its own shots."""
         return who == TABLE or self.mine(who, self.session.state.turn)
 
     def undo_points(self) -> list[int]:
-        """Back one action, when Undo may take it back now (see the module's docstring)."""
+        """Back one action, when Undo may take it back now (see the module's docstring; placing: `take_back`)."""
         session = self.session
-        if session is None or not session.actions or self.computer_to_move() is not None:
+        if session is None or not session.actions or self.computer_to_move() is not None or self.stage() != "play":
             return []
-        stage, state = self.stage(), session.state
-        if self.placer() is not None:
-            allowed = may_undo_placing([len(fleet) for fleet in state.fleets], self.placer(), state.options["first"])
-        elif stage != "play":
-            allowed = False
-        else:
-            allowed = self.opponent == "tracker" or (self.phase() == "shoot" and bool(state.pending))
+        state = session.state
+        allowed = self.opponent == "tracker" or (self.phase() == "shoot" and bool(state.pending))
         return [len(session.actions) - 1] if allowed else []
 
     # input ---------------------------------------------------------------------------
@@ -255,12 +226,13 @@ class BattleshipController(TwoSeatFlow):
             "continue": self.on_continue, "toggle": self.on_toggle, "start": self.on_start}
 
     def on_move(self, who: Who, seat, action) -> None:
-        self._play([action])
+        self._play([self.placed_by(seat, action)])
 
     def on_cell(self, who: Who, seat, cell: int) -> None:
         state, desk = self.session.state, self.desks[seat]
         if self.phase() == "place":
-            self._play([{"type": "place", "ship": self.ship(seat), "cell": label(cell), "dir": desk.direction}])
+            self._play([self.placed_by(seat, {"type": "place", "ship": self.ship(seat), "cell": label(cell),
+                                              "dir": desk.direction})])
             return
         shot = {"type": "shot", "cell": label(cell)}
         if state.salvo:
@@ -294,7 +266,7 @@ class BattleshipController(TwoSeatFlow):
         desk.direction = "v" if desk.direction == "h" else "h"
 
     def on_random(self, who: Who, seat, value) -> None:
-        self._play(fill_fleet(self.session.state.view(seat), self.rng))
+        self._play([self.placed_by(seat, action) for action in fill_fleet(self.session.state.view(seat), self.rng)])
 
     def on_continue(self, who: Who, seat, value) -> None:
         self.result = None

@@ -16,7 +16,7 @@ from companion.play.session import tally
 
 
 def model(c, who: Who) -> dict:
-    stage, offers = c.stage(), c.offered(who)
+    stage, offers = c.stage_of(who), c.offered(who)
     found = {"stage": stage, "setup": dict(c.setup), "offers": offers,
              "can_undo": any(o.kind == "undo" for o in offers), "thinking": c.computer_to_move() is not None,
              "sea": {"marks": "." * CELLS, "rings": [], "aim": None, "interactive": False, "caption": None}}
@@ -47,9 +47,15 @@ def _cover(c, who, sea) -> dict:
 
 
 def _place(c, who, sea) -> dict:
-    seat = c.private
+    seat = c.placing(who)
+    seat = c.private if seat is None else seat  # (a reader not placing: the table's placer)
     found = {"title": Text("battleship_ui.place_title", {"player": c.names[seat]}),
              "band": c.roles()[seat]}
+    if who in c.remote:  # a phone: the hint, then (its fleet in) whom it waits for; both fleets' counts
+        other = c.names[1 - seat]
+        found["status"] = [found["title"], Text("battleship_ui.place_hint")] if c.to_place(seat) else [
+            Text("battleship_ui.fleet_in_wait", {"player": other})]
+        found["afloat"] = _fleets(c.session.state.view(None), c.names)
     return found | (_placing(c, seat, sea) if who == seat else {})
 
 
@@ -92,10 +98,6 @@ def _play(c, who, sea) -> dict:
             home = players.index("you") if c.opponent == "cpu" else shooter
         shown = 1 - home if c.view_other else home
     _show_board(sea, view, shown)
-    placing = {}
-    if phase == "place" and who == view["to_move"]:  # a phone's seat places on the phone
-        placing = _placing(c, who, {}) | {"status": [Text("battleship_ui.place_title", {"player": names[who]}),
-                                                      Text("battleship_ui.place_hint")]}
     sea["interactive"] = c.shooter(who) is not None
     if phase == "answer":  # the shot awaiting its answer, on the shooter's target grid only
         sea["aim"] = index(view["pending"][0]) if shown == shooter else None
@@ -112,7 +114,7 @@ def _play(c, who, sea) -> dict:
             "answers": answers, "answer_labels": [said(a) for a in answers],
             "news": news(view, names, 2 if c.opponent == "cpu" else 1),
             "afloat": _fleets(view, names),
-            "bottom": _bottom(c, who, view)} | placing
+            "bottom": _bottom(c, who, view)}
 
 
 def _fleets(view: dict, names: list) -> Text:
@@ -131,10 +133,9 @@ def _status(c, who, view: dict, names: list) -> list[Text]:
         return [Text("battleship.winner", {"player": names[view["winner"]]})]
     if view["to_move"] in c.computer_seats:
         return [Text("battleship_ui.cpu_placing" if phase == "place" else "battleship_ui.cpu_thinking")]
-    if phase == "place":  # a phone's seat places there
-        seat = view["to_move"]
+    if phase == "place":  # the seats still placing do so on their phones
         return [Text("battleship_ui.phone_placing", {"player": names[seat], "n": view["placed"][seat],
-                                                      "m": len(NAMES)})]
+                                                      "m": len(NAMES)}) for seat in c.placers() if seat in c.remote]
     if phase == "answer":
         return [Text("battleship.phase_answer", {"player": names[1 - shooter], "cell": view["pending"][0]})]
     on_phone = who == TABLE and shooter in c.remote  # the table waits for a phone

@@ -45,6 +45,7 @@ renderers.battleship = (m) => {
   if (m.stage === "setup") { $("#main").replaceChildren(); return; }
   const placing = place && !place.done && offers.cell;
   const shooting = !placing && offers.cell;
+  const waiting = m.stage === "place" && !placing; // its fleet is in: the other's still goes in
   const parts = [];
   if (placing) {
     parts.push(el("div", { className: "row wrap" }, place.to_place.map((ship) => button(place.names[ship],
@@ -65,7 +66,7 @@ renderers.battleship = (m) => {
     parts.push(el("div", { className: "zoomhead" }, [seaPicture(classOf, tap, true),
       button(t("whole_sea"), () => { quarter = null; draw(); })]));
     parts.push(zoomed(classOf, legal, (cell) => act("cell", cell)));
-  } else {
+  } else if (!waiting) {
     const caption = placing ? t("your_sea_placing") : lines(m.sea.caption || ""); // the table's caption names the shots
     parts.push(el("div", { className: "small", textContent: caption }), seaPicture(classOf, tap));
   }
@@ -74,7 +75,7 @@ renderers.battleship = (m) => {
       className: "wide", dataset: { kind: "fire" } }));
   }
   if (!placing && m.fleet) { // its own sea under the shots, to look at
-    parts.push(el("div", { className: "small", textContent: t("your_sea") }), seaPicture(ownSea(m), null, true));
+    parts.push(el("div", { className: "small", textContent: t("your_sea") }), seaPicture(ownSea(m), null, !waiting));
   }
   for (const text of [m.afloat, ...(m.news || []).map((v) => `${v.by}: ${v.shots.join("  ")}`)]) {
     if (text) parts.push(el("div", { className: "small", textContent: lines(text) }));

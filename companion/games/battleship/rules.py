@@ -16,7 +16,10 @@ Options
   fleet could have given (see `deduce`) are refused.
 
 Actions (cells spelled "A1".."J10", ships by their English key)
-- {"type": "place", "ship": "cruiser", "cell": "C3", "dir": "h"|"v"}  top/left end
+- {"type": "place", "ship": "cruiser", "cell": "C3", "dir": "h"|"v"}  top/left end, for
+  the first seat still placing, or with "seat": 1 for that one (seats placing on screens
+  of their own place at the same time); {"type": "unplace", "seat": 1} takes back its
+  last ship while fleets go in.  The shooting begins once both fleets are in.
 - {"type": "shot", "cell": "B5"}
 - {"type": "fire"}  salvo: resolve the shots entered this turn
 - {"type": "answer", "result": "miss"|"hit"|"sunk", "ship": ...}  tracker only;
@@ -77,13 +80,15 @@ class BattleshipState(State):
 
     def placer(self) -> int | None:
         """The seat still placing ships (referee mode), first player first."""
+        placers = self.placers()
+        return placers[0] if placers else None
+
+    def placers(self) -> tuple[int, ...]:
+        """The seats still placing ships (referee mode), first player first."""
         if not self.referee:
-            return None
+            return ()
         first = self.options["first"]
-        for seat in (first, 1 - first):
-            if len(self.fleets[seat]) < len(NAMES):
-                return seat
-        return None
+        return tuple(seat for seat in (first, 1 - first) if len(self.fleets[seat]) < len(NAMES))
 
     def sunk(self, shooter: int) -> list[str]:
         """The ships `shooter` has sunk, in order."""
@@ -179,7 +184,7 @@ class BattleshipState(State):
             raise Refused("battleship_errors.game_over")
         kind = action.get("type") if isinstance(action, dict) else None
         kind = kind if isinstance(kind, str) else None
-        handler = {"place": self._place, "shot": self._shot, "fire": self._fire,
+        handler = {"place": self._place, "unplace": self._unplace, "shot": self._shot, "fire": self._fire,
                    "answer": self._answer}.get(kind)
         if handler is None:
             raise Refused("battleship_errors.unknown_action", action=action)
@@ -199,10 +204,9 @@ class BattleshipState(State):
         return cell
 
     def _place(self, action: dict) -> "BattleshipState":
-        seat = self.placer()
-        if seat is None:
-            raise Refused("battleship_errors.not_placing")
-        self._expect_keys(action, {"ship", "cell", "dir"})
+        seat = self._placing_seat(action, {"ship", "cell", "dir"})
+        if not one_of(seat, self.placers()):
+            raise Refused("battleship_errors.fleet_in", seat=seat)
         ship, direction = action["ship"], action["dir"]
         if not isinstance(ship, str) or ship not in LENGTH:
             raise Refused("battleship_errors.no_such_ship", ship=ship, ships=list(NAMES))
@@ -216,9 +220,24 @@ class BattleshipState(State):
             raise Refused("battleship_errors.outside", ship=ship)
         if not set(self.fleet_cells(seat)).isdisjoint(cells):
             raise Refused("battleship_errors.overlap", ship=ship)
-        fleets = list(self.fleets)
-        fleets[seat] = fleets[seat] + ((ship, start, direction),)
-        return self.evolve(fleets=tuple(fleets))
+        return self._fleet(seat, self.fleets[seat] + ((ship, start, direction),))
+
+    def _unplace(self, action: dict) -> "BattleshipState":
+        seat = self._placing_seat(action, {"seat"})
+        if not one_of(seat, (0, 1)) or not self.fleets[seat]:
+            raise Refused("battleship_errors.none_to_unplace", seat=seat)
+        return self._fleet(seat, self.fleets[seat][:-1])
+
+    def _placing_seat(self, action: dict, keys: set):
+        """The seat a placing action is for: the one it names, else the placer's."""
+        if self.placer() is None:
+            raise Refused("battleship_errors.not_placing")
+        if set(action) - {"seat"} != keys - {"seat"} | {"type"} or keys - set(action):
+            raise Refused("battleship_errors.fields", type=action["type"], fields=sorted(keys))
+        return action.get("seat", self.placer())
+
+    def _fleet(self, seat: int, fleet: tuple) -> "BattleshipState":
+        return self.evolve(fleets=tuple(fleet if s == seat else self.fleets[s] for s in (0, 1)))
 
     def _shot(self, action: dict) -> "BattleshipState":
         if self.placer() is not None:

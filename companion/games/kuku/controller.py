@@ -18,7 +18,7 @@ display (the only one with a fleet) and sends its input as that seat.  What each
 sender has typed and chosen (its `Pad`) is kept per sender: every handler is told who
 sent its input.
 
-Undo: while placing, one's own last ship (`may_undo_placing`); in a tracked game the
+Undo: while placing, one's own last ship (`take_back`); in a tracked game the
 last action typed in; nothing else (a refereed attack is final).  The computer's step
 (its whole fleet, or one attack with every pair of its bomb listing) is one turn.
 """
@@ -38,7 +38,7 @@ from companion.games.kuku.setup import KIND, LEVELS, SetupStages
 from companion.games.kuku.texts import computer_turn, shown_name
 from companion.play.controller import TABLE, Offer, Text, Who
 from companion.play.session import Session
-from companion.play.two_seats import TwoSeatFlow, may_undo_placing
+from companion.play.two_seats import TwoSeatFlow
 from companion.store import Store
 
 EARLIER = "earlier"  # the tracker's answer "my leader sank earlier"
@@ -95,8 +95,8 @@ class KukuController(SetupStages, TwoSeatFlow):
             return "place"
         state = self.session.state
         seat = state.to_move()
-        if state.phase == "place":
-            return "wait" if seat in self.computer_seats else "cover"
+        if state.phase == "place":  # (a seat on a phone places meanwhile: `stage_of`)
+            return "wait" if self.table_placer() in self.computer_seats else "cover"
         if self.seen < len(state.history):
             return "result"
         if state.phase == "over":
@@ -104,10 +104,6 @@ class KukuController(SetupStages, TwoSeatFlow):
         if seat in self.computer_seats:
             return "wait"
         return {"play": "play", "list": "list"}.get(state.phase, "answer")
-
-    def opens_at_once(self, seat: int) -> bool:
-        """No cover against the computer, nor for a seat on its own phone: it places at once."""
-        return seat not in self.computer_seats and (self.opponent == "cpu" or seat in self.remote)
 
     def moved(self) -> bool:
         """The epoch moves only with the position or the stage, so that a key pressed while
@@ -119,15 +115,12 @@ class KukuController(SetupStages, TwoSeatFlow):
     # offers ------------------------------------------------------------------------
 
     def offers(self, who: Who) -> list[Offer]:
-        stage, pad = self.stage(), self.pad(who)
+        stage, pad = self.stage_of(who), self.pad(who)
         of_stage = self._stage_offers.get(stage)
         found = of_stage(who, pad) if of_stage else []
         if who == TABLE:
             found += self._table_offers(stage)
-        if self.undo_points() and self.mine(who, self.private if stage == "place" else self.session.state.to_move()):
-            found.append(Offer("undo", Text("app.undo")))
-        return found
-
+        return found + (self.undo_offer(who) if self.session is not None else [])
 
     def _table_offers(self, stage: str) -> list[Offer]:
         if stage in ("setup", "report"):
@@ -150,13 +143,13 @@ class KukuController(SetupStages, TwoSeatFlow):
         return wanted if left[wanted] else next((k for k in KINDS if left[k]), None)
 
     def _offers_place(self, who: Who, pad: Pad) -> list[Offer]:
-        seat = self.private
-        if not self.mine(who, seat):
+        seat = self.placing(who)
+        if seat is None:
             return []
-        left, back = self.kinds_left(seat), [Offer("new", Text("kuku_ui.to_setup"))] if seat in self.at_table else []
+        at_table = seat not in self.remote  # a phone's fleet, once in, waits for the other: nothing to hide
+        left, back = self.kinds_left(seat), [Offer("new", Text("kuku_ui.to_setup"))] if at_table else []
         if self.kind(who, seat) is None:  # (back: the start panel, for a seat placing at the table)
-            done = "kuku_ui.fleet_done_phone" if who == seat else "kuku_ui.fleet_done"  # a phone has nothing to hide
-            return [Offer("hide", Text(done), seat)] + back
+            return [Offer("hide", Text("kuku_ui.fleet_done"), seat)] + back if at_table else []
         return [Offer("kind", seat=seat, choices=tuple(k for k in KINDS if left[k])),
                 Offer("cell", seat=seat, choices=CELLS), Offer("move", seat=seat)] + back
 
@@ -224,11 +217,7 @@ class KukuController(SetupStages, TwoSeatFlow):
         """Back one action, when Undo may take it back now (see the module's docstring)."""
         if self.session is None or not self.session.actions:
             return []
-        stage, state = self.stage(), self.session.state
-        if stage == "place":
-            allowed = may_undo_placing(state.view(None)["placed"], self.private, state.first)
-        else:
-            allowed = self.opponent == "tracker" and stage in ("play", "list", "answer")
+        allowed = self.opponent == "tracker" and self.stage() in ("play", "list", "answer")  # (placing: `take_back`)
         return [len(self.session.actions) - 1] if allowed else []
 
     # input ---------------------------------------------------------------------------
@@ -246,16 +235,16 @@ class KukuController(SetupStages, TwoSeatFlow):
             "continue": self.on_continue, "kind": self.on_kind, "hide": self.on_hide}
 
     def on_move(self, who: Who, seat, action) -> None:
-        self._play(action)
+        self._play(self.placed_by(seat, action))
 
     def on_key(self, who: Who, seat, key: str) -> None:
         pad = self.pad(who)
         pad.entry = typed(pad.entry, key)
 
     def on_cell(self, who: Who, seat, cell: str) -> None:
-        stage, pad = self.stage(), self.pad(who)
+        stage, pad = self.stage_of(who), self.pad(who)
         if stage == "place":
-            self._play({"type": "place", "kind": self.kind(who, seat), "cell": cell})
+            self._play(self.placed_by(seat, {"type": "place", "kind": self.kind(who, seat), "cell": cell}))
         elif stage == "play" and pad.entry == cell:
             self.on_primary(who, seat, None)  # a second tap on the picked cell attacks it
         else:

@@ -17,10 +17,8 @@ from companion.play.session import tally
 
 
 def model(c, who: Who) -> dict:
-    stage, pad = c.stage(), c.pad(who)
+    stage, pad = c.stage_of(who), c.pad(who)
     offers = c.offered(who)
-    if stage == "place" and who == TABLE and c.private in c.remote:
-        stage = "cover"  # a seat places on its phone: the table stays covered, saying so
     base = {"stage": stage, "on_phone": False, "setup": dict(c.setup), "opponent": c.opponent, "offers": offers,
             "can_undo": any(o.kind == "undo" for o in offers),
             "thinking": stage == "wait",
@@ -68,22 +66,30 @@ def _report(c, who, pad, board) -> dict:
 
 
 def _cover(c, who, pad, board) -> dict:
-    seat = c.private if c.private is not None else c.session.state.to_move()
+    seat = c.table_placer()
+    if who != TABLE:  # a phone hands nothing over: the other seat places at the table, or (the moment
+        # before the table hears of its claim) its own seat is about to place on it
+        words = (Text("kuku_ui.other_placing", {"player": c.names[seat]}) if seat not in (None, who)
+                 else Text("seats.on_phone", {"player": c.names[who]}))
+        return {"cover": words, "cover_button": None}
+    if seat is None:  # every fleet still to come goes in on a phone: the table stays covered, saying so
+        return {"cover": [Text("seats.on_phone", {"player": c.names[s]}) for s in c.placers() if s in c.remote],
+                "cover_button": Text("seats.on_phone_button")}
     name = c.names[seat]
-    if seat in c.remote and who == TABLE:
-        return {"cover": Text("seats.on_phone", {"player": name}), "cover_button": Text("seats.on_phone_button")}
-    if who != TABLE:  # a phone: nothing to hand over, the other seat places at the table
-        return {"cover": Text("kuku_ui.other_placing", {"player": name}), "cover_button": None}
     return {"cover": Text("kuku_ui.hand_to", {"player": name}),
             "cover_button": Text("kuku_ui.i_am", {"player": name})}
 
 
 def _place(c, who, pad, board) -> dict:
-    seat = c.private
+    seat = c.placing(who)
+    seat = c.private if seat is None else seat  # (a reader not placing: the table's placer)
     kind = c.kind(who, seat)
     board["interactive"] = kind is not None and c.mine(who, seat)
-    return {"status": Text("kuku_ui.place_title", {"player": c.names[seat]}), "status_seat": seat,
-            "kinds": c.kinds_left(seat), "kind": kind}
+    status = Text("kuku_ui.place_title", {"player": c.names[seat]})
+    others = [s for s in c.placers() if s != seat]
+    if kind is None and others and seat in c.remote:  # a phone's fleet is in: the other's still goes in
+        status = Text("kuku_ui.other_placing", {"player": c.names[others[0]]})
+    return {"status": status, "status_seat": seat, "kinds": c.kinds_left(seat), "kind": kind}
 
 
 def _public(c, board) -> dict:

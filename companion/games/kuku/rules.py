@@ -11,7 +11,10 @@ Two modes share every rule:
 
 Actions (plain JSON dicts):
 
-* ``{"type": "place", "kind": "normal"|"leader", "cell": "3×8"}``  (referee set-up)
+* ``{"type": "place", "kind": "normal"|"leader", "cell": "3×8"}``  (referee set-up) for
+  the seat to move (`turn`), or with ``"seat": 1`` for that seat: seats placing on screens
+  of their own place at the same time; ``{"type": "unplace", "seat": 1}`` takes back its
+  last ship while fleets go in.  The attacks begin once both fleets are in.
 * ``{"type": "attack", "cell": "3×8"}``  normal attack
 * ``{"type": "bomb", "product": 24}`` then ``{"type": "say", "pair": "3×8"}``...
   then ``{"type": "done"}``  九九ボム, one pair at a time
@@ -128,6 +131,12 @@ class KukuState(State):
         return next(seat for seat in self.pending["order"] if self.pending[key][seat] is None)
 
     # ---------------------------------------------------------------- placement
+    def placers(self) -> tuple[int, ...]:
+        """The seats still placing ships, the first placer first (none once the game is on)."""
+        if self.phase != "place":
+            return ()
+        return tuple(s for s in (self.first, 1 - self.first) if len(self.fleets[s]) < len(FLEET))
+
     def _kinds_left(self, seat: int) -> list[str]:
         left = list(FLEET)
         for _, kind in self.fleets[seat]:
@@ -136,30 +145,34 @@ class KukuState(State):
 
     def _legal_place(self) -> list:
         taken = {cell for cell, _ in self.fleets[self.turn]}
-        return [
-            {"type": "place", "kind": kind, "cell": cell}
-            for kind in self._kinds_left(self.turn)
-            for cell in CELLS
-            if cell not in taken
-        ]
+        return [{"type": "place", "kind": kind, "cell": cell}
+                for kind in self._kinds_left(self.turn) for cell in CELLS if cell not in taken]
 
     def _apply_place(self, action) -> "KukuState":
-        kind, cell = action.get("kind"), action.get("cell")
-        if action["type"] != "place" or set(action) != {"type", "kind", "cell"}:
+        if action["type"] == "unplace" and set(action) == {"type", "seat"}:
+            seat = action["seat"]
+            if not one_of(seat, (0, 1)) or not self.fleets[seat]:
+                raise Refused("kuku_errors.none_to_unplace", seat=seat)
+            return self._placed(seat, self.fleets[seat][:-1])
+        kind, cell, seat = action.get("kind"), action.get("cell"), action.get("seat", self.turn)
+        if action["type"] != "place" or set(action) - {"seat"} != {"type", "kind", "cell"}:
             raise Refused("kuku_errors.place_first")
-        if kind not in self._kinds_left(self.turn):
+        if not one_of(seat, self.placers()):
+            raise Refused("kuku_errors.fleet_in", seat=seat)
+        if kind not in self._kinds_left(seat):
             raise Refused("kuku_errors.no_ship_left", kind=kind)
         if not is_cell(cell):
             raise Refused("kuku_errors.not_a_cell", cell=cell)
-        if any(cell == own for own, _ in self.fleets[self.turn]):
+        if any(cell == own for own, _ in self.fleets[seat]):
             raise Refused("kuku_errors.own_ship_there", cell=cell)
-        fleets = list(self.fleets)
-        fleets[self.turn] = fleets[self.turn] + ((cell, kind),)
-        if len(fleets[self.turn]) < len(FLEET):
-            return self.evolve(fleets=tuple(fleets))
-        if self.turn == self.first:
-            return self.evolve(fleets=tuple(fleets), turn=1 - self.first)
-        return self.evolve(fleets=tuple(fleets), turn=self.first, phase="play")
+        return self._placed(seat, self.fleets[seat] + ((cell, kind),))
+
+    def _placed(self, seat: int, fleet: tuple) -> "KukuState":
+        """`seat`'s fleet now `fleet`: the next placer's turn, or the first attacker's once both are in."""
+        fleets = tuple(fleet if s == seat else self.fleets[s] for s in (0, 1))
+        state = self.evolve(fleets=fleets)
+        placers = state.placers()
+        return state.evolve(turn=placers[0]) if placers else state.evolve(turn=self.first, phase="play")
 
     # ---------------------------------------------------------------- the turn
     def _bombable(self) -> list[int]:

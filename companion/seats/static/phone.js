@@ -36,14 +36,16 @@ async function loadWords() {
 // delays every new WebSocket by seconds after a run of failed ones (Chromium's throttle),
 // so sockets are opened only toward a table that answers.  An ask is given up just after
 // TCP has sent a lost SYN again (1 s) for a fresh one, so that a link back after a long
-// outage is found within about a second, or after three times the table's last answer
-// on a slower link (no ask runs beside it: Chromium would hand the next socket the
-// pending connection of a stale ask, waiting out TCP's resends).  A socket not open within its limit (CONNECT_MS, doubling to
-// CONNECT_MAX: never starved by the browser's delays) is given up for a new try; one
-// that heard nothing for the server's quiet time is taken for dead.  The device key goes
-// as a subprotocol too, so a returning phone finds its place kept.  Nothing is tried
-// while the browser knows it is offline, nor while another tab of this phone holds the
-// seat (`standby`: a tap takes it back).
+// outage is found within about a second (until Chromium's six connects to a host, which go
+// on after their asks are given up, are all waiting for TCP's resends: docs/phones.md), or
+// after three times the table's last answer on a slower link (no ask runs beside it:
+// Chromium would hand the next socket the pending connection of a stale ask, waiting out
+// TCP's resends).  A socket not open within its limit (CONNECT_MS, doubling to
+// CONNECT_MAX: never starved by the browser's delays) is given up for a new try; one that
+// heard nothing for the server's quiet time is taken for dead.  The device key goes as a
+// subprotocol too, so a returning phone finds its place kept.  Nothing is tried while the
+// browser knows it is offline, nor while another tab of this phone holds the seat
+// (`standby`: a tap takes it back).
 const BACKOFF_MS = 250, BACKOFF_MAX = 1000, CONNECT_MS = 2000, CONNECT_MAX = 16000, ASK_MS = 1200;
 let backoff = BACKOFF_MS, limit = CONNECT_MS, quiet = 8000, tries = 0, standby = false, probing = false;
 let asking = ASK_MS; // how long an ask may take: ASK_MS, or three times the table's last answer
