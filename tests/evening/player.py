@@ -2,14 +2,14 @@
 
 The player reads the window as a person does (tests/gui/drawn.py: every visible text and
 where it is) and touches the centre of the text chosen, by text and place, through Kivy's
-input path; no widget is ever pressed by its handle.  After every touch, on the frame seen
-0.3 s later (`STILL_S`), it checks:
+input path; no widget is ever pressed by its handle.  After every touch it checks, on the
+frame seen 0.45 s later (`SETTLED_S`: what waits for a still table, such as Naval War's list
+following the player to move, has moved by then):
 
-- the table-ready layout (tests/gui/layout_check.py) and no word broken mid-word
-  (tests/gui/word_breaks.py): a fault fails the test at once;
+- `layout`: the table-ready layout (tests/gui/layout_check.py) and no word broken mid-word
+  (tests/gui/word_breaks.py);
 - `blank`: every visible button has a label (a text or an image);
-- `moved`: nothing slid under the finger between the frame before the touch and 0.3 s after
-  it: a text near the touch now that stood close by before, in the same words and size,
+- `moved` (on the frame 0.3 s after the touch, `STILL_S`): nothing slid under the finger: a text near the touch now that stood close by before, in the same words and size,
   stands where it stood (a text the touch replaced is gone, so a new stage is fine; an item
   sliding under the finger is not);
 - the game's own checks (`musts`, tests/evening/musts.py), when no dialog covers the table:
@@ -28,12 +28,14 @@ import time
 from contextlib import contextmanager
 
 import drawn
+import layout_check
 from companion import i18n
 import word_breaks
 from kivy.clock import Clock
 from kivy.tests.common import UnitTestTouch
 
 STILL_S = 0.3  # s: what is near a finger must stay put this long after the touch
+SETTLED_S = 0.45  # s: the frame checked after a touch (what waits for a still table has moved)
 NEAR_PX = 48  # px: near the finger (one touch target)
 AROUND_PX = 160  # px: where a text that slid to the finger may have come from
 SAME_PX = 3  # px: rounding in Kivy's layout
@@ -50,8 +52,10 @@ class NewFinding(AssertionError):
 class Player:
     def __init__(self, gui, rng: random.Random, known=(), seed=None):
         self.gui, self.rng, self.seed = gui, rng, seed
+        gui.layout_checked = False  # the player checks the layout itself, on every frame it sees
         self.known = set(known)  # the checks this case is known to fail
         self.musts = None  # frame -> {check: [fault]}: the game's own checks (musts.py)
+        self.draws = False  # draw frames while waiting
         self.touches: list[str] = []
         self.found: dict[str, list[str]] = {}  # known check -> faults seen
         self.frames = 0
@@ -125,8 +129,10 @@ class Player:
         touch.touch_down()
         self.wait(hold)
         touch.touch_up()
-        self.wait(STILL_S)
-        self.look(before, (x, y))
+        self.wait(STILL_S - 0.02)
+        self.report("moved", moved(before, self.frame(), (x, y)))
+        self.wait(SETTLED_S - STILL_S + 0.02)  # what waits for the table to be still has moved
+        self.look()
 
     def drag(self, rect, dy: float) -> None:
         """A finger drawn up (dy > 0) or down a list seen at `rect`, from its middle."""
@@ -138,7 +144,7 @@ class Player:
             self.wait(0.01)
             touch.touch_move(x, y - dy / 2 + dy * i / 8)
         touch.touch_up()
-        self.wait(STILL_S)
+        self.wait(SETTLED_S)
         self.look(skip={"to_move"})  # (the finger scrolled it: what it shows now is the person's choice)
 
     def settle(self, screen) -> None:
@@ -147,7 +153,10 @@ class Player:
         self.look()
 
     def wait(self, seconds: float) -> None:
-        """A person's pause: the clock runs (timers, the computer's answer), no frame is drawn."""
+        """A person's pause: the clock runs (timers, the computer's answer), no frame is drawn
+        (unless `draws`: a test that watches every frame drawn)."""
+        if self.draws:
+            return self.gui.pump(seconds)
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             Clock.tick()
@@ -162,17 +171,13 @@ class Player:
 
     # checks ---------------------------------------------------------------------------
 
-    def look(self, before: drawn.Frame | None = None, at=None, skip=()) -> drawn.Frame:
-        """Every check on the frame seen now (`before` and `at`: the touch just made)."""
-        self.gui.check_layout()
-        app = self.gui.app
-        faults = word_breaks.problems(app)
-        assert not faults, f"on {app.manager.current_screen.name} ({app.lang}):\n  " + "\n  ".join(faults)
+    def look(self, skip=()) -> drawn.Frame:
+        """Every check but `moved` on the frame seen now."""
         frame = self.frame()
+        app = self.gui.app
+        self.report("layout", layout_check.problems(app) + word_breaks.problems(app))
         self.frames += 1
         self.report("blank", [f"a button drawn without a label: {b}" for b in frame.blank])
-        if before is not None:
-            self.report("moved", moved(before, frame, at))
         if self.musts is not None and not frame.modal:
             for check, found in self.musts(frame).items():
                 self.report(check, [] if check in skip else found)
@@ -181,7 +186,7 @@ class Player:
     def report(self, check: str, faults: list[str]) -> None:
         if not faults:
             return
-        where = f"after {len(self.touches)} touches (the last: {self.touches[-4:]})"
+        where = f"on {self.gui.screen.name} ({self.gui.app.lang}), after {len(self.touches)} touches (the last: {self.touches[-4:]})"
         first = check not in self.found
         shot = self.gui.screenshot(f"{check}-{len(self.touches)}") if first or check not in self.known else None
         text = f"[{check}] {where}: " + "; ".join(faults) + (f" (screenshot {shot})" if shot else "")

@@ -143,6 +143,7 @@ class Evening:
         self.kinds: Counter = Counter()
         self.watch = FrameWatch(gui, screen)
         self.player = Player(gui, rng)
+        self.player.draws = True  # the watch checks every frame drawn
 
     @property
     def sim(self):
