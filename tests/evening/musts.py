@@ -21,10 +21,16 @@ def navalwar(screen):
     the fleets are (README: the list follows the player to move); every ship of each fleet
     whose header is drawn is drawn."""
 
+    seen = {}  # the view, once per state (the odds in it take a while)
+
     def musts(frame) -> dict[str, list[str]]:
         if screen.session is None or screen.setting_up:
             return {}
-        view = screen.session.state.view(None)
+        key = (screen.session.id, screen.session.revision, len(screen.session.actions))
+        if key not in seen:
+            seen.clear()
+            seen[key] = screen.session.state.view(None)
+        view = seen[key]
         names = screen.session.players
         headers = {}
         for d in frame.items:

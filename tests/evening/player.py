@@ -3,7 +3,7 @@
 The player reads the window as a person does (tests/gui/drawn.py: every visible text and
 where it is) and touches the centre of the text chosen, by text and place, through Kivy's
 input path; no widget is ever pressed by its handle.  After every touch it checks, on the
-frame seen 0.45 s later (`SETTLED_S`: what waits for a still table, such as Naval War's list
+frame seen 0.4 s later (`SETTLED_S`: what waits for a still table, such as Naval War's list
 following the player to move, has moved by then):
 
 - `layout`: the table-ready layout (tests/gui/layout_check.py) and no word broken mid-word
@@ -35,7 +35,7 @@ from kivy.clock import Clock
 from kivy.tests.common import UnitTestTouch
 
 STILL_S = 0.3  # s: what is near a finger must stay put this long after the touch
-SETTLED_S = 0.45  # s: the frame checked after a touch (what waits for a still table has moved)
+SETTLED_S = 0.4  # s: the frame checked after a touch (what waits for a still table has moved)
 NEAR_PX = 48  # px: near the finger (one touch target)
 AROUND_PX = 160  # px: where a text that slid to the finger may have come from
 SAME_PX = 3  # px: rounding in Kivy's layout
@@ -73,7 +73,9 @@ class Player:
 
     def press(self, text: str, exact: bool = True, near=None) -> None:
         """Touch the button drawn with `text` (among several, the one nearest `near`)."""
-        self.touch(self.frame().one(text, exact, True, near))
+        self.wait_for_the_lock()
+        frame = self.frame()
+        self.touch(frame.one(text, exact, True, near), frame)
 
     def tr(self, key: str, **values) -> str:
         """The words of a catalog key in the app's language, as the screen draws them."""
@@ -112,8 +114,9 @@ class Player:
                 return self.touch(frame.one(text))
         raise AssertionError(f"none of {texts} is drawn as a button; the screen shows {frame.texts()}")
 
-    def touch(self, item: drawn.Drawn) -> None:
-        self.touch_at(*item.centre, what=item.text or item.icon or "a blank button")
+    def touch(self, item: drawn.Drawn, frame: drawn.Frame | None = None) -> None:
+        """Touch the middle of `item` (read on `frame`, if given: the frame seen now)."""
+        self.touch_at(*item.centre, what=item.text or item.icon or "a blank button", before=frame)
 
     def touch_cell(self, cell, board: int = 0) -> None:
         """Touch the middle of `cell` on the `board`-th board drawn (read from its grid)."""
@@ -121,9 +124,10 @@ class Player:
         x, y, size = grid.cell_rect(cell)
         self.touch_at(*grid.to_window(x + size / 2, y + size / 2), what=f"cell {cell}")
 
-    def touch_at(self, x: float, y: float, what: str = "", hold: float = 0.03) -> None:
-        self.wait_for_the_lock()
-        before = self.frame()
+    def touch_at(self, x: float, y: float, what: str = "", hold: float = 0.03, before=None) -> None:
+        if getattr(self.gui.screen, "locked", False) or before is None:
+            self.wait_for_the_lock()
+            before = self.frame()
         self.touches.append(what or f"({x:.0f},{y:.0f})")
         touch = UnitTestTouch(x, y)
         touch.touch_down()

@@ -52,6 +52,7 @@ class NavalWarPlayer(Player):
     """The random player at a Naval War table."""
 
     idle = 0  # steps in a row with nothing drawn that moves the game on
+    moving = 0.95  # how often a touch moves the game on (else Back, Undo, the discards, the chart)
 
     def offered(self, frame):
         """What moves the game on (choices drawn as buttons, targets outlined in gold) and the
@@ -64,9 +65,10 @@ class NavalWarPlayer(Player):
         return faces + targets, [d for d in frame.pressables() if d.face and rare(d)]
 
     def step(self) -> None:
+        self.wait_for_the_lock()
         frame = self.frame()
         if frame.modal:  # a dialog: its main button, at its lower right
-            self.touch(max(frame.pressables(), key=lambda d: (d.rect[2], -d.rect[1])))
+            self.touch(max(frame.pressables(), key=lambda d: (d.rect[2], -d.rect[1])), frame)
             self.wait(0.2)  # it fades out
             return
         moving, rare = self.offered(frame)
@@ -76,7 +78,7 @@ class NavalWarPlayer(Player):
         if frame.scrolls and (self.chance(0.02) or not moving and self.chance(0.6)):
             self.drag(self.pick(frame.scrolls), self.pick([-120, 120]))  # a target may lie a scroll away
             return
-        self.touch(self.pick(moving if moving and self.chance(0.96) or not rare else rare))
+        self.touch(self.pick(moving if moving and self.chance(self.moving) or not rare else rare), frame)
 
     def play_until(self, done, what: str) -> None:
         for n in range(TAP_LIMIT):
@@ -131,6 +133,7 @@ def test_a_round_and_the_next_rounds_start(gui, request, players):
     player = NavalWarPlayer(gui, random.Random(seed), known_checks(request.node), f"{SEED} ({players} players)")
     nw.controller.rng = random.Random(seed)  # the companion's dice and picks
     player.musts = musts.navalwar(nw)
+    player.moving = 0.98 if players in FULL_DECK else 0.95  # a long round: fewer steps back
     with player.evening():
         set_up(player, nw, players)
         assert len(nw.session.players) == players
