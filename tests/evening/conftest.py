@@ -5,7 +5,7 @@ It drives the app with tests/gui's harness (the `gui` driver, fixtures and layou
 (tests/evening/player.py): its seed is printed when a test fails, and EVENING_SEED=<n>
 plays that evening again.
 
-A case whose checks meet a finding of issue 43 not yet fixed carries `known(...)`: a strict
+A case whose checks meet a finding of issue 43 not yet fixed carries `known(...)` (player.py): a strict
 xfail that expects only those checks to fail.  Once the fix is merged the case passes, the
 strict xfail turns that into a failure, and the mark is removed.
 """
@@ -20,21 +20,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gui"))
 
 from gui_harness import GuiDriver, gui, gui_config, pytest_collection_modifyitems  # noqa: E402,F401
-from player import KnownFinding, Player  # noqa: E402
+from player import Player, known_checks  # noqa: E402
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "known_checks(*checks): the evening checks a case is known to fail")
-
-
-def known(finding: str, *checks: str):
-    """The marks of a case that meets an open finding of issue 43 (by `checks` alone)."""
-    return [pytest.mark.xfail(strict=True, raises=KnownFinding, reason=f"#43 finding {finding}"),
-            pytest.mark.known_checks(*checks)]
-
-
-def known_checks(node) -> set[str]:
-    return {check for mark in node.iter_markers("known_checks") for check in mark.args}
 
 
 @pytest.fixture
