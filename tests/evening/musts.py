@@ -47,8 +47,9 @@ def navalwar(screen):
                                      f"the fleets drawn: {[names[s] for s in sorted(headers)]}")
         shown = {d.text for d in frame.items if not d.face}
         for seat, header in headers.items():
-            if not header.whole or any(r[0] <= header.centre[0] <= r[2] and header.rect[1] - r[1] < CUT_PX for r in frame.scrolls):
-                continue  # cut, or at the list's lower edge: its ships may lie a scroll away
+            if not header.whole or any(r[0] <= header.centre[0] <= r[2] and header.rect[1] - r[1] < CUT_PX
+                                       for r in frame.below):
+                continue  # cut, or at the lower edge of a list with more below: its ships a scroll away
             missing = [s["name"] for s in view["fleets"][seat]["ships"] if s["name"] not in shown]
             if missing:
                 faults["items"].append(f"{names[seat]}'s fleet holds {missing}, not drawn (header {header})")

@@ -71,6 +71,7 @@ class Player:
         self.known = set(known)  # the checks this case is known to fail
         self.musts = None  # frame -> {check: [fault]}: the game's own checks (musts.py)
         self.draws = False  # draw frames while waiting
+        self.excused = None  # who is to move when a finger scrolled them away (excused until the turn passes)
         self.touches: list[str] = []
         self.found: dict[str, list[str]] = {}  # known check -> faults seen
         self.frames = 0
@@ -164,7 +165,7 @@ class Player:
             touch.touch_move(x, y - dy / 2 + dy * i / 8)
         touch.touch_up()
         self.wait(SETTLED_S)
-        self.look(skip={"to_move"})  # (the finger scrolled it: what it shows now is the person's choice)
+        self.look(scrolled=True)
 
     def settle(self, screen) -> None:
         """The computer's move (if any) played and shown, then the screen checked."""
@@ -190,7 +191,7 @@ class Player:
 
     # checks ---------------------------------------------------------------------------
 
-    def look(self, skip=()) -> drawn.Frame:
+    def look(self, scrolled: bool = False) -> drawn.Frame:
         """Every check but `moved` on the frame seen now."""
         frame = self.frame()
         app = self.gui.app
@@ -199,7 +200,12 @@ class Player:
         self.report("blank", [f"a button drawn without a label: {b}" for b in frame.blank])
         if self.musts is not None and not frame.modal:
             for check, found in self.musts(frame).items():
-                self.report(check, [] if check in skip else found)
+                who = [fault.split(" is to move")[0] for fault in found]
+                if check == "to_move" and (scrolled or found and who == self.excused):
+                    self.excused = who  # a finger scrolled the player to move away: until the turn passes
+                    continue
+                self.excused = None if check == "to_move" else self.excused
+                self.report(check, found)
         return frame
 
     def report(self, check: str, faults: list[str]) -> None:

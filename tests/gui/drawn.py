@@ -76,6 +76,7 @@ class Frame:
     modal: bool  # a dialog is open over the screen
     boards: list = field(default_factory=list)  # interactive boards seen (cell geometry)
     scrolls: list = field(default_factory=list)  # rects of the lists seen that hold more than they show
+    below: list = field(default_factory=list)  # those of them with more below (the bar not at its foot)
 
     def texts(self) -> list[str]:
         return [d.text for d in self.items if d.text]
@@ -129,6 +130,7 @@ class _Reader:
         self.buttons: list[tuple[int, int, Drawn]] = []  # (order, end of its subtree, blank button)
         self.boards: list = []
         self.scrolls: list = []
+        self.below: list = []
         self.modal = False
 
     def cover_all(self) -> None:
@@ -147,6 +149,8 @@ class _Reader:
             if seen and isinstance(widget, ScrollView) and widget.children and \
                     widget.children[0].height > widget.height + 2:
                 self.scrolls.append(seen)
+                if widget.scroll_y > 0.001:
+                    self.below.append(seen)
         if isinstance(widget, ButtonBehavior) and seen:
             button, outline = (id(widget) if not widget.disabled else None), _outline(widget)
         if seen and _opaque(widget):
@@ -184,7 +188,7 @@ class _Reader:
         blank = [d for start, end, d in self.buttons
                  if d.button not in labelled and not self._covered(end, d.rect)
                  and not any(start <= o <= end for o, _ in self.found)]  # (its texts all covered)
-        return Frame(items, blank, self.modal, self.boards, self.scrolls)
+        return Frame(items, blank, self.modal, self.boards, self.scrolls, self.below)
 
     def _covered(self, order, rect) -> bool:
         area = _area(rect)

@@ -46,7 +46,7 @@ def test_it_reads_what_is_seen(gui):
         rows = [d.text for d in frame.items if d.text.startswith("row ")]
         assert rows == ["row 0", "row 1", "row 2", "row 3"]  # the list's top: the rest clipped away
         assert [b.rect for b in frame.blank] == [(270, 400, 390, 460)]
-        assert frame.scrolls == [(10, 10, 210, 210)]
+        assert frame.scrolls == frame.below == [(10, 10, 210, 210)]  # at its top, more below
         assert frame.one("Go").centre == (70, 430)
 
         dialog = ModalView(size_hint=(None, None), size=(300, 200))
