@@ -52,6 +52,7 @@ class NavalWarPlayer(Player):
     """The random player at a Naval War table."""
 
     idle = 0  # steps in a row with nothing drawn that moves the game on
+    dialog = 0  # touches in a row on a dialog
     moving = 0.95  # how often a touch moves the game on (else Back, Undo, the discards, the chart)
 
     def offered(self, frame):
@@ -67,16 +68,25 @@ class NavalWarPlayer(Player):
     def step(self) -> None:
         self.wait_for_the_lock()
         frame = self.frame()
-        if frame.modal:  # a dialog: its main button, at its lower right
-            self.touch(max(frame.pressables(), key=lambda d: (d.rect[2], -d.rect[1])), frame)
+        if frame.modal:  # a dialog: its main button (at its lower right), else any of its buttons
+            self.dialog += 1
+            assert self.dialog < 10, f"a dialog does not close; it shows {frame.texts()}"
+            buttons = frame.pressables()
+            main = max(buttons, key=lambda d: (d.rect[2], -d.rect[1]))
+            self.touch(main if self.dialog == 1 else self.pick(buttons), frame)
             self.wait(0.2)  # it fades out
             return
+        self.dialog = 0
         moving, rare = self.offered(frame)
         self.idle = 0 if moving else self.idle + 1
         assert self.idle < 30, f"nothing to move the game on is drawn; the screen shows " + \
             "; ".join(f"{d} {'pressable' if d.pressable else ''} {d.outline or ''}" for d in frame.items)
-        if frame.scrolls and (self.chance(0.02) or not moving and self.chance(0.6)):
-            self.drag(self.pick(frame.scrolls), self.pick([-120, 120]))  # a target may lie a scroll away
+        if frame.scrolls and not moving and self.idle < 8:  # a target may lie a scroll away: look through the list
+            rect = frame.scrolls[0]
+            self.drag(rect, 200 if rect in frame.below else -1000)  # down it; at its foot, back to its top
+            return
+        if frame.scrolls and self.chance(0.02):
+            self.drag(self.pick(frame.scrolls), self.pick([-120, 120]))
             return
         self.touch(self.pick(moving if moving and self.chance(self.moving) or not rare else rare), frame)
 
@@ -91,7 +101,7 @@ class NavalWarPlayer(Player):
 
 
 def set_up(player: NavalWarPlayer, nw, players: int, full: bool) -> None:
-    player.press(str(players))
+    player.press_any(str(players), f"{players}*")  # (2*: the two-player house rule)
     frame = player.frame()
     names = player.rng.sample(NAMES, players)
     for seat, name in enumerate(names):
