@@ -45,7 +45,8 @@ AWAY = words("app.home", "navalwar_ui.walkthrough_open", "navalwar_ui.count_open
              "navalwar_ui.use_packaged", "seats.phones")  # not a move: a person playing leaves them be
 RARE = words("navalwar_ui.back", "app.undo", "navalwar_ui.chart")
 DISCARDS = tuple(w.split("{")[0] for w in words("navalwar_ui.discard_button"))
-GOLD = (0.98, 0.78, 0.2, 1.0)
+GOLD = ((0.98, 0.78, 0.2, 1.0, 2.0), (0.98, 0.78, 0.2, 1.0, 3.0))  # a target's outline: a ship's 2 px,
+# a fleet's 3 px (a fleet's 2 px gold outline is P4's turn: P4's colour is the same gold)
 
 
 class NavalWarPlayer(Player):
@@ -62,7 +63,7 @@ class NavalWarPlayer(Player):
             return d.text in RARE or d.text.startswith(DISCARDS)
 
         faces = [d for d in frame.pressables() if d.face and d.text not in AWAY and not rare(d)]
-        targets = [d for d in frame.pressables() if not d.face and d.outline == GOLD]
+        targets = [d for d in frame.pressables() if not d.face and d.outline in GOLD]
         return faces + targets, [d for d in frame.pressables() if d.face and rare(d)]
 
     def step(self) -> None:

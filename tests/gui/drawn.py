@@ -44,7 +44,7 @@ class Drawn:
     rect: tuple[float, float, float, float]  # window px (x0, y0, x1, y1), the part seen
     pressable: bool = False  # a touch at the centre presses an enabled button
     icon: str = ""  # a button drawn with an image and no text: the image's name
-    outline: tuple | None = None  # the colour of the outline its button draws, if any
+    outline: tuple | None = None  # the outline its button draws, if any: (r, g, b, a, width px)
     button: int = 0  # the same number for the texts of one button (0: none)
     face: bool = False  # the text is a button's own (a button face), not a text on a panel that presses
     whole: bool = True  # nothing of it is clipped away
@@ -249,11 +249,11 @@ def _opaque(widget) -> bool:
 
 
 def _outline(widget) -> tuple | None:
-    """The colour of the outline a button draws around itself (None: none drawn)."""
+    """The colour and width of the outline a button draws around itself (None: none drawn)."""
     colour = None
     for ins in _instructions(widget):
         if isinstance(ins, Color):
             colour = tuple(round(c, 3) for c in ins.rgba)
         elif isinstance(ins, Line) and colour and colour[3] > 0:
-            return colour
+            return colour + (round(ins.width, 1),)
     return None
