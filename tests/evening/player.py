@@ -157,6 +157,7 @@ class Player:
     def drag(self, rect, dy: float) -> None:
         """A finger drawn up (dy > 0) or down a list seen at `rect`, from its middle."""
         x, y = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
+        dy = max(-(rect[3] - rect[1] - 10), min(rect[3] - rect[1] - 10, dy))  # the finger stays on the list
         self.touches.append(f"drag {dy:+.0f}")
         touch = UnitTestTouch(x, y - dy / 2)
         touch.touch_down()
