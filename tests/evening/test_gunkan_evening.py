@@ -1,7 +1,9 @@
 """軍艦将棋 through a whole evening: both judging modes, every kind of battle, each game to its end.
 
 Two people at the table with the simulated seesaw: every battle is begun, declared and
-placed by touch on the real screens, the pieces put on the pans with the virtual pieces
+placed by touch on the real screens, each button touched where its words are drawn (the
+evening player, tests/evening/player.py, with its checks after every touch: no blank
+button, nothing moved under the finger), the pieces put on the pans with the virtual pieces
 tray as a person does it (open the tray, tap the piece; never the pan). A seeded random
 player chooses who attacks, with what, against what, how the pans are emptied, when a
 battle is called off or undone and how the game ends; every kind of battle the rules
@@ -33,6 +35,7 @@ import word_breaks
 from companion import i18n
 from companion.games.gunkan.table import FLEET, RANK, SHIPS, judge_identified, judge_mine
 from companion.games.gunkan.screen.widgets import VirtualTray
+from player import Player
 
 GENTLE_HANDS = dict(overshoot_max=0.05, release_s=(0.03, 0.06), ring_max=0.01, creep_max=0.0005)
 WEIGHT = re.compile(r"\d\s*(g|グラム)\b")
@@ -139,6 +142,8 @@ class Evening:
         self.fleets = [Counter(FLEET), Counter(FLEET)]  # what each side still has on the board
         self.kinds: Counter = Counter()
         self.watch = FrameWatch(gui, screen)
+        self.player = Player(gui, rng)
+        self.player.draws = True  # the watch checks every frame drawn
 
     @property
     def sim(self):
@@ -147,7 +152,9 @@ class Evening:
     # touches ------------------------------------------------------------------------------
 
     def tap(self, widget) -> None:
-        self.gui.tap(widget)
+        """Touch the words `widget` shows where they are drawn (tests/gui/drawn.py), through the
+        evening player and its checks: a button not drawn, or blank, cannot be touched."""
+        self.player.press(str(widget.text), near=widget.to_window(*widget.center))
         self.watch.check()
 
     def press(self, name: str) -> None:
@@ -359,7 +366,7 @@ def seed():
 def test_a_whole_game_of_gunkan_by_touch(gui, seed, judging):
     rng = random.Random(f"{seed}:{judging}")
     gui.app.lang = rng.choice(("ja", "en"))
-    gui.tap(gui.tile("gunkan"))
+    Player(gui, rng).open_game("gunkan")
     screen = gui.screen
     gui.app.sensor.source.with_realism(**GENTLE_HANDS)
     evening = Evening(gui, screen, rng, judging)

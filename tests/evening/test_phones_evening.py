@@ -8,6 +8,7 @@ from test_battleship_screen_helpers import assert_no_leak
 from test_phones_battleship_table import phone_cell, phone_tap
 from test_phones_table import panel, until
 
+import musts
 from tests.seats.browser import chromium, free_port
 from tests.seats.test_phone_browser import PhoneInBrowser, check_frames
 
@@ -27,7 +28,7 @@ def join(player, browser) -> dict:
     """Tap the table's 電話 on the cover, and each player opens the QR's address on their own
     phone and takes their seat (the panel stays open until every seat has a phone)."""
     gui = player.gui
-    player.tap(gui.screen.ids.cover_panel.ids.phones)
+    player.press(gui.app.phones_away or player.tr("seats.phones"), near=(800, 480))  # the cover's 電話
     gui.pump(0.2)
     shown = panel(gui)
     url = shown._url.replace(shown.base, f"http://127.0.0.1:{gui.app.seats.port}")
@@ -47,10 +48,11 @@ def join(player, browser) -> dict:
 
 def test_two_phones_play_a_whole_game(player, browser):
     gui = player.gui
-    player.tap(gui.tile("battleship"))
+    player.open_game("battleship")
     screen = gui.screen
-    player.tap(screen.ids.opp_2p)
-    player.tap(screen.ids.start)
+    player.musts = musts.two_players(screen, lists=("afloat",))
+    player.press_key("battleship_ui.opp_2p")
+    player.press_key("battleship_ui.start")
     gui.wait_until(lambda: gui.app.seats is not None and gui.app.seats.room.game_id is not None, what="the room")
     phones = join(player, browser)
     assert screen.stage == "play" and not screen.grid.interactive  # both place on their phones: no cover
@@ -70,7 +72,7 @@ def test_two_phones_play_a_whole_game(player, browser):
         phone_tap(gui, phones[shooter], 'button[data-kind="fire"]')
         until(gui, phones[shooter].page, lambda: screen.stage == "result" or screen.session.state.is_over())
         assert_no_leak(gui, screen)
-        player.check()
+        player.look()
         if screen.stage == "result":
             phone_tap(gui, phones[player.pick([0, 1])], 'button[data-kind="continue"]')  # either phone goes on
     gui.screenshot("battleship-two-phones-over")

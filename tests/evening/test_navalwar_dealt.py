@@ -1,0 +1,39 @@
+"""Issue 43's finding 6 as a group met it, through the evening player's checks: three players,
+P3 dealt Andrea Doria, Caio Duilio, Conte di Cavour, Ark Royal and California by touches on the
+deal's catalogue; then every ship the state holds for a fleet drawn must be drawn (musts.py),
+at the fleet list's top and scrolled to its foot."""
+
+import random
+
+import musts
+from player import Player, known
+
+import pytest
+
+P3 = ["Andrea Doria", "Caio Duilio", "Conte di Cavour", "Ark Royal", "California"]
+
+
+@pytest.mark.parametrize("case", [pytest.param(
+    "3 players", marks=known("10: the deal's list closes up after each pick", "moved"))])
+def test_every_dealt_ship_is_drawn(gui, request, case):
+    from player import known_checks
+    player = Player(gui, random.Random(43), known_checks(request.node), "fixed")
+    player.open_game("navalwar")
+    nw = gui.screen
+    player.press("3")
+    player.press(player.tr("navalwar_ui.start"))
+    player.press("P1")  # the first player
+    player.musts = musts.navalwar(nw)
+    with player.evening():
+        others = iter(name for name in sorted(player.frame().texts()) if name not in P3)
+        while nw.session.state.view(None)["waiting"]["kind"] == "deal":
+            seat = nw.session.state.view(None)["waiting"]["seat"]
+            frame = player.frame()
+            name = next(s for s in P3 if frame.find(s)) if seat == 2 else next(
+                s for s in others if frame.find(s))
+            player.touch(frame.one(name), frame)
+        assert [s["name"] for s in nw.session.state.view(None)["fleets"][2]["ships"]] == P3
+        player.look()
+        for _ in range(3):  # and scrolled to its foot, as a person looks for P3's fifth ship
+            player.drag(player.frame().scrolls[0], 200)
+        gui.screenshot("dealt-scrolled")
