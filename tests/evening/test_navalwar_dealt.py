@@ -6,16 +6,13 @@ at the fleet list's top and scrolled to its foot."""
 import random
 
 import musts
-from player import Player, known
+from player import Player
 
-import pytest
 
 P3 = ["Andrea Doria", "Caio Duilio", "Conte di Cavour", "Ark Royal", "California"]
 
 
-@pytest.mark.parametrize("case", [pytest.param(
-    "3 players", marks=known("10: the deal's list closes up after each pick", "moved"))])
-def test_every_dealt_ship_is_drawn(gui, request, case):
+def test_every_dealt_ship_is_drawn(gui, request):
     from player import known_checks
     player = Player(gui, random.Random(43), known_checks(request.node), "fixed")
     player.open_game("navalwar")
