@@ -125,14 +125,14 @@ def test_win_gold_line_result_review_and_no_undo(gui, uttt):
 
 def test_another_game_swaps_who_starts_and_scores_count_once(gui, uttt):
     finish_with_a_touch(gui, uttt)
-    assert "赤 1勝" in uttt.score_text
+    assert "赤\u00a01勝" in uttt.score_text
     gui.tap(uttt.ids.another)
     assert uttt.session.players == ["blue", "red"]  # blue starts as ×
     assert "青の番 (×)" in uttt.status_text
     gui.restart()
     gui.tap(gui.tile("uttt"))
     screen = gui.screen
-    assert "赤 1勝" in screen.score_text
+    assert "赤\u00a01勝" in screen.score_text
     assert tally(gui.app.store, "uttt:2p")["red"] == {"win": 1, "loss": 0, "draw": 0}
 
 
@@ -182,7 +182,7 @@ def test_cpu_opening_move_cannot_be_undone_and_records_are_per_level(gui, uttt):
         uttt.session.play(move(cell))
     uttt.refresh()
     tap_cell(gui, uttt, X_WINS[-1])
-    assert "あなた 1勝" in uttt.score_text
+    assert "あなた\u00a01勝" in uttt.score_text
     gui.tap(uttt.ids.another)  # game 2: the CPU starts
     assert uttt.session.players == ["cpu", "you"]
     gui.wait_until(lambda: len(uttt.session.actions) == 1, what="the CPU's opening move")
@@ -190,7 +190,7 @@ def test_cpu_opening_move_cannot_be_undone_and_records_are_per_level(gui, uttt):
     assert uttt.can_undo is False
     gui.tap(uttt.ids.mode_medium)
     say_yes(gui)
-    assert "あなた 0勝" in uttt.score_text  # medium keeps its own record
+    assert "あなた\u00a00勝" in uttt.score_text  # medium keeps its own record
     assert tally(gui.app.store, "uttt:cpu:easy")["you"]["win"] == 1
 
 

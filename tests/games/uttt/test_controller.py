@@ -43,7 +43,7 @@ def test_a_two_player_game_from_the_table_to_its_review(store):
     assert earlier["board"] == Session.resume(store, c.session.id).history()[-2].view(None)
     assert earlier["hints"]  # where that move could have gone
     json.dumps(to_json(earlier), ensure_ascii=False)  # a phone can be sent it as it is
-    assert words(c.display(TABLE)["score"]) == "赤 1勝・青 0勝・引き分け 0"
+    assert words(c.display(TABLE)["score"]) == "赤\u00a01勝・ 青\u00a00勝・ 引き分け\u00a00"
 
 
 def test_input_the_seat_may_not_make_is_refused_and_changes_nothing(store):
@@ -183,7 +183,7 @@ def test_a_game_saved_before_lineups_were_stored_resumes_against_the_same_comput
     assert UtttController.open(old_store).session.id == c.session.id
     c = UtttController.open(old_store, Session.resume(old_store, old_store.saved("uttt:2p")))
     assert c.mode == "2p" and c.computer_to_move() is None and c.session.players == ["blue", "red"]
-    assert words(c.display(TABLE)["score"]) == "赤 1勝・青 0勝・引き分け 0"  # its finished game still counts
+    assert words(c.display(TABLE)["score"]) == "赤\u00a01勝・ 青\u00a00勝・ 引き分け\u00a00"  # its finished game still counts
 
 
 @pytest.mark.parametrize("mode", ["2p", "easy", "hard"])
