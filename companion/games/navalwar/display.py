@@ -15,6 +15,7 @@ from companion.games.navalwar.slots import card_slots
 from companion.play.controller import TABLE, Text, Who
 
 SHIPS_IN_HAND = {9: 4}  # else 5
+NO_BREAK = "\u00a0"
 # a step's main entries, in the row under the list that never scrolls: each keeps its place
 # (a faint slot for one not offered)
 PRIMARY = {"choose": ("draw", "air_strike"), "draw": ("hidden", "discard"), "play": ("discard",),
@@ -65,11 +66,16 @@ def _table(c, view: dict) -> dict:
         "discard_button": Text("navalwar_ui.discard_button", {"n": view["piles"]["discard"]}),
         "discards": discards or [Text("navalwar_ui.discard_none")],
         "squadrons": [Text("navalwar_ui.squadron_row", {
-            "n": q["n"], "name": names[q["owner"]], "on": names[q["strikes_on_turn_of"]],
+            "n": q["n"], "name": unit(names[q["owner"]]), "on": unit(names[q["strikes_on_turn_of"]]),
             "hits": sum(card_value(k) for k in q["hits"])}) for q in view["squadrons"]],
         "fleets": [fleet | {"name": names[fleet["seat"]], "points": view["round_points"][fleet["seat"]],
                             "is_turn": turn and fleet["seat"] == view["seat"]} for fleet in view["fleets"]],
     }
+
+
+def unit(name: str) -> str:
+    """A name kept whole on its line: its spaces no-break (a line breaks between units)."""
+    return name.replace(" ", NO_BREAK)
 
 
 def _panel(c, who: Who, view: dict, offers: list) -> dict:
