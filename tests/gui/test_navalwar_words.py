@@ -90,3 +90,28 @@ def test_a_squadron_s_button_keeps_its_owner_s_name_whole(gui, lang):
     name = {"ja": f"（{owner}）", "en": f"({owner})"}[lang]
     assert any(name in line for line in lines), lines
     assert not word_breaks.label_faults(tile), word_breaks.label_faults(tile)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_squadron_s_button_keeps_any_name_whole(gui, lang):
+    """Any owner's name that fits a tile stays whole with its brackets, on the 9-player panel."""
+    from companion.games.navalwar.choices import unit
+    from companion.games.navalwar.screen.tiles import ChoiceTile
+    from companion.play.controller import Text
+
+    nw = started(gui, 9, KANA, lang)
+    grid = nw.ids.choices
+    grid.clear_widgets()  # the first player's choices: the tile alone, in view
+    gui.layout_checked = False  # test tiles laid over the panel on purpose
+    for name in ["さくら", "たかはし", "さくらこ", "ゆうきち", "Takahashi", "Aki Tanaka", "高橋さくら", "やまもと", "やまもとた", "たかはしみ", "ひろゆき", "高橋たろう", "Alexandra", "たかはしけん"]:
+        words = Text("navalwar_ui.squadron", {"n": 2, "name": unit(name)}).render(nw.tr)  # as choices.py labels it
+        tile = ChoiceTile(words=words, cols=2)
+        grid.add_widget(tile)
+        gui.pump(0.05)
+        tile.texture_update()
+        lines = [line.replace("\u00a0", " ").strip() for line in _lines(tile) if line.strip()]
+        aside = {"ja": f"（{name}）", "en": f"({name})"}[lang]
+        assert any(aside in line for line in lines), (name, lines)
+        if name == "やまもとた":
+            gui.screenshot(f"navalwar-9-squadron-name-{lang}")
+        grid.remove_widget(tile)

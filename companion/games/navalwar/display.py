@@ -9,13 +9,12 @@ choices are offered only when the entry awaited is its own.
 
 from __future__ import annotations
 
-from companion.games.navalwar.choices import card_text, plain, target_of
+from companion.games.navalwar.choices import card_text, plain, target_of, unit
 from companion.games.navalwar.data import card_value
 from companion.games.navalwar.slots import card_slots
 from companion.play.controller import TABLE, Text, Who
 
 SHIPS_IN_HAND = {9: 4}  # else 5
-NO_BREAK = "\u00a0"
 # a step's main entries, in the row under the list that never scrolls: each keeps its place
 # (a faint slot for one not offered)
 PRIMARY = {"choose": ("draw", "air_strike"), "draw": ("hidden", "discard"), "play": ("discard",),
@@ -71,11 +70,6 @@ def _table(c, view: dict) -> dict:
         "fleets": [fleet | {"name": names[fleet["seat"]], "points": view["round_points"][fleet["seat"]],
                             "is_turn": turn and fleet["seat"] == view["seat"]} for fleet in view["fleets"]],
     }
-
-
-def unit(name: str) -> str:
-    """A name kept whole on its line: its spaces no-break (a line breaks between units)."""
-    return name.replace(" ", NO_BREAK)
 
 
 def _panel(c, who: Who, view: dict, offers: list) -> dict:
