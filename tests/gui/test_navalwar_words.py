@@ -18,12 +18,16 @@ NAMES = ["Aki", "さくら", "Takahashi"]
 KANA = ["さくら", "みなと", "はるか", "あおい", "ひなた", "かえで", "つばさ", "すばる", "ゆうき"]
 
 
-def started(gui, players: int, names: list[str], lang: str):
+def started(gui, players: int, names: list[str], lang: str, more: dict | None = None):
+    """A game set up by touch, before its deal: a short deck, with `more` cards (by key)
+    and more squadrons (they come up early)."""
     gui.app.lang = lang
     gui.tap(gui.tile("navalwar"))
     nw = gui.screen
     nw.deck = deck_for(players, draws=40)
-    nw.deck["counts"]["destroyer_squadron"] += 6  # squadrons come up early
+    nw.deck["counts"]["destroyer_squadron"] += 6
+    for key, n in (more or {}).items():
+        nw.deck["counts"][key] += n
     set_up(gui, nw, players, names)
     gui.tap(nw.ids.start)
     if nw.session.state.view(None)["phase"] == "setup":
