@@ -15,6 +15,12 @@ from companion.games.navalwar.data import RED_TYPES, card_type, card_value, salv
 from companion.play.controller import Text
 
 Step = tuple[str, Text]  # (id, label)
+NO_BREAK = "\u00a0"
+
+
+def unit(name: str) -> str:
+    """A name kept whole on its line: its spaces no-break (a line breaks between units)."""
+    return name.replace(" ", NO_BREAK)
 
 
 def plain(text) -> Text:
@@ -117,7 +123,7 @@ class Labeller:
 
     def squadron(self, n: int) -> Text:
         owner = next(q["owner"] for q in self.view["squadrons"] if q["n"] == n)
-        return Text("navalwar_ui.squadron", {"n": n, "name": self.names[owner]})
+        return Text("navalwar_ui.squadron", {"n": n, "name": unit(self.names[owner])})
 
     def paths(self, actions: list) -> list[list[Step]]:
         """The path of each action; a card type gets its own step when it offers several cards."""

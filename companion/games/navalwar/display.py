@@ -9,7 +9,7 @@ choices are offered only when the entry awaited is its own.
 
 from __future__ import annotations
 
-from companion.games.navalwar.choices import card_text, plain, target_of
+from companion.games.navalwar.choices import card_text, plain, target_of, unit
 from companion.games.navalwar.data import card_value
 from companion.games.navalwar.slots import card_slots
 from companion.play.controller import TABLE, Text, Who
@@ -65,7 +65,7 @@ def _table(c, view: dict) -> dict:
         "discard_button": Text("navalwar_ui.discard_button", {"n": view["piles"]["discard"]}),
         "discards": discards or [Text("navalwar_ui.discard_none")],
         "squadrons": [Text("navalwar_ui.squadron_row", {
-            "n": q["n"], "name": names[q["owner"]], "on": names[q["strikes_on_turn_of"]],
+            "n": q["n"], "name": unit(names[q["owner"]]), "on": unit(names[q["strikes_on_turn_of"]]),
             "hits": sum(card_value(k) for k in q["hits"])}) for q in view["squadrons"]],
         "fleets": [fleet | {"name": names[fleet["seat"]], "points": view["round_points"][fleet["seat"]],
                             "is_turn": turn and fleet["seat"] == view["seat"]} for fleet in view["fleets"]],

@@ -15,9 +15,11 @@ from kivy.uix.widget import Widget
 from companion.ui import theme
 from companion.ui.cell_grid import text_texture
 
+# a seat's colour: never the targets' gold (theme.GOLD), whose outline means "tap this"
+# (tests/gui/test_navalwar_colours.py measures them apart, also as colour-blind eyes see them)
 SEAT_COLOURS = [
     (0.90, 0.30, 0.30, 1), (0.30, 0.60, 0.95, 1), (0.35, 0.80, 0.40, 1),
-    (0.98, 0.78, 0.20, 1), (0.75, 0.45, 0.90, 1), (0.20, 0.80, 0.80, 1),
+    (0.65, 0.80, 1.00, 1), (0.75, 0.45, 0.90, 1), (0.20, 0.80, 0.80, 1),
     (0.95, 0.55, 0.20, 1), (0.90, 0.50, 0.70, 1), (0.70, 0.70, 0.70, 1),
 ]
 

@@ -278,7 +278,8 @@ class NavalWarScreen(ControllerScreen):
         self.discard_text = model["discard_button"].render(tr)
         self.squadrons_text = "\n".join(t.render(tr) for t in model["squadrons"])
         playing = any(f["is_turn"] for f in model["fleets"])
-        fleets = [self._joined.shown(fleet, (self.session.id, model["round"]), playing) for fleet in model["fleets"]]
+        fleets = [self._joined.shown(fleet, (self.session.id, model["round"]), playing, model["targets"])
+                  for fleet in model["fleets"]]
         self.many = model["players"] > STRIPS_UP_TO
         area, shown = self.ids.fleet_area, self._fleet_views[self.many]
         if shown.parent is not area:  # (out of the tree, the other takes no touch)

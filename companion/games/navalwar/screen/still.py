@@ -128,19 +128,22 @@ class Follow:
 
 class JoinedShips:
     """Each fleet's ships drawn this round (by id): a ship that joins a fleet mid-round is
-    held back from its strip until the screen is still, then `redraw` draws it."""
+    held back from its strip until the screen is still, then `redraw` draws it; unless it may
+    be named now (a target: the prompt asks for a tap on it)."""
 
     def __init__(self, stillness: Stillness, redraw):
         self._still, self._redraw = stillness, redraw
         self._drawn: dict[int, set] = {}
         self._round = None
 
-    def shown(self, fleet: dict, round_key, playing: bool) -> dict:
-        """`fleet` as its strip draws it now; `playing`: a turn is on (not the deal)."""
+    def shown(self, fleet: dict, round_key, playing: bool, targets=()) -> dict:
+        """`fleet` as its strip draws it now; `playing`: a turn is on (not the deal);
+        `targets`: the ships that may be named now."""
         if round_key != self._round:
             self._drawn, self._round = {}, round_key
         drawn, ids = self._drawn.get(fleet["seat"]), {ship["id"] for ship in fleet["ships"]}
-        if playing and drawn is not None and not ids <= drawn and not self._still.still():
+        if (playing and drawn is not None and not ids <= drawn and not (ids - drawn) & set(targets)
+                and not self._still.still()):
             self._still.when_still("ships", self._redraw)
             return fleet | {"ships": [ship for ship in fleet["ships"] if ship["id"] in drawn]}
         self._drawn[fleet["seat"]] = (drawn or set()) | ids

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
+from kivy.core.text import Label as CoreLabel
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.button import Button
 
 from companion.ui.widgets import CJK, EvenLabel
+
+ASIDE = re.compile(r"(.*?)\s*([（(][^（()）]+[）)])")  # words closed by a name in brackets: 「水雷戦隊2（さくら）」
 
 
 class ChoiceTile(Button):
@@ -25,12 +29,25 @@ class ChoiceTile(Button):
         self.bind(words=self._wrap, width=self._wrap, font_size=self._wrap, cols=self._wrap)
 
     def _wrap(self, *_) -> None:
-        if not (self.cols and CJK.search(self.words)):
-            self.text = self.words
-            return
+        """The words in lines; a name in brackets closing them, too long for one line, whole
+        on a line of its own (never 「（や｜まもと）」 nor 「）」 alone)."""
+        aside = ASIDE.fullmatch(self.words) if self.cols else None
+        if aside and self._width(self.words) > self.width - 10 >= self._width(aside[2]):
+            self.text = self._lines(aside[1]) + "\n" + aside[2]
+        else:
+            self.text = self._lines(self.words)
+
+    def _lines(self, words: str) -> str:
+        if not (self.cols and CJK.search(words)):
+            return words  # Kivy breaks them at their spaces
         probe = _probe()  # an EvenLabel breaks them, as wide as this tile's text
-        probe.font_size, probe.width, probe.words = self.font_size, self.width - 10, self.words
-        self.text = probe.text
+        probe.font_size, probe.width, probe.words = self.font_size, self.width - 10, words
+        return probe.text
+
+    def _width(self, text: str) -> float:
+        core = CoreLabel(font_size=self.font_size, font_name=self.font_name, bold=self.bold)
+        core.resolve_font_name()  # as rendering would
+        return core.get_extents(text)[0]
 
 
 @lru_cache(maxsize=1)
