@@ -17,9 +17,10 @@ CUT_PX = 80  # px: a fleet header this near a list's lower edge may have its shi
 
 
 def navalwar(screen):
-    """The player to move is named, and their fleet drawn (its header: name and points) whenever
-    the fleets are (README: the list follows the player to move); every ship of each fleet
-    whose header is drawn is drawn."""
+    """The player to move is named; with few players (strips) their fleet is drawn (its header:
+    name and points), with many (cards) every fleet's card is (its name, alone); every ship of
+    each fleet whose header is drawn (a strip, or the one fleet shown whole under the cards) is
+    drawn."""
 
     seen = {}  # the view, once per state (the odds in it take a while)
 
@@ -32,19 +33,24 @@ def navalwar(screen):
             seen[key] = screen.session.state.view(None)
         view = seen[key]
         names = screen.session.players
-        headers = {}
+        headers, cards = {}, {}
         for d in frame.items:
             name, _, points = d.text.rpartition(" ")
             if not d.face and name in names and POINTS.fullmatch(points):
                 headers[names.index(name)] = d
+            elif not d.face and d.pressable and d.text in names:  # a card's name line
+                cards[names.index(d.text)] = d
         waiting = view["waiting"] or {}
         seat = waiting.get("seat", view["seat"])
         faults = {"to_move": [], "items": []}
         if seat is not None and not frame.shows(names[seat]):
             faults["to_move"].append(f"{names[seat]} is to move but that name is drawn nowhere")
-        elif seat is not None and headers and seat not in headers:  # (the deal's catalogue hides them all)
+        elif seat is not None and not cards and headers and seat not in headers:  # (the deal's catalogue hides them all)
             faults["to_move"].append(f"{names[seat]} is to move but their fleet is not drawn; "
                                      f"the fleets drawn: {[names[s] for s in sorted(headers)]}")
+        if cards and len(cards) < len(names):
+            faults["items"].append(f"the fleets' cards drawn are {[names[s] for s in sorted(cards)]}, "
+                                   f"not every fleet's ({names})")
         shown = {d.text for d in frame.items if not d.face}
         for seat, header in headers.items():
             if not header.whole or any(r[0] <= header.centre[0] <= r[2] and header.rect[1] - r[1] < CUT_PX

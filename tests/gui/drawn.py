@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from kivy.core.window import Window
+from kivy.lang import Builder
 from kivy.graphics import BorderImage, Color, Line, Rectangle, RoundedRectangle
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.image import Image
@@ -114,6 +115,7 @@ class Frame:
 
 
 def read() -> Frame:
+    Builder.sync()  # the canvas rules' delayed updates, as the window's next frame applies them (an outline)
     reader = _Reader()
     for root in reversed(Window.children):  # the window draws its children last-added last
         if isinstance(root, ModalView):

@@ -72,3 +72,34 @@ def test_a_text_sliding_under_the_finger_moved_and_a_new_stage_did_not(gui):
     assert moved(before, kept, (132, 24)) == []
     new_stage = frame(("Fire", (0, 0, 244, 48)))
     assert moved(before, new_stage, (132, 24)) == []
+
+
+def test_an_outline_read_is_the_one_the_next_frame_draws(gui):
+    """A kv canvas rule updates when the window next draws (Builder.sync); the reader reads it
+    as then, not as it was (a target lit in gold just now is lit)."""
+    from kivy.lang import Builder
+    from kivy.properties import BooleanProperty
+
+    class Lit(Button):
+        lit = BooleanProperty(False)
+
+    Builder.load_string("""
+<Lit>:
+    canvas.before:
+        Color:
+            rgba: (0.98, 0.78, 0.2, 1) if self.lit else (0, 0, 0, 0)
+        Line:
+            rectangle: self.x, self.y, self.width, self.height
+            width: 2
+""", filename="test_drawn_lit")
+    gui.layout_checked = False
+    button = Lit(text="Ship", size_hint=(None, None), size=(120, 60), pos=(10, 400))
+    Window.add_widget(button)
+    try:
+        gui.pump(0.1)
+        assert drawn.read().one("Ship").outline is None
+        button.lit = True  # and no frame drawn since
+        assert drawn.read().one("Ship").outline == (0.98, 0.78, 0.2, 1.0, 2.0)
+    finally:
+        Window.remove_widget(button)
+        Builder.unload_file("test_drawn_lit")
