@@ -48,7 +48,7 @@ AWAY = words("app.home", "navalwar_ui.walkthrough_open", "navalwar_ui.count_open
 RARE = words("navalwar_ui.back", "app.undo", "navalwar_ui.chart")
 DISCARDS = tuple(w.split("{")[0] for w in words("navalwar_ui.discard_button"))
 GOLD = ((0.98, 0.78, 0.2, 1.0, 2.0), (0.98, 0.78, 0.2, 1.0, 3.0))  # a target's outline: a ship's 2 px,
-# a fleet's 3 px (a fleet's 2 px gold outline is P4's turn: P4's colour is the same gold)
+# a fleet's 3 px
 
 
 class NavalWarPlayer(Player):
@@ -101,7 +101,7 @@ class NavalWarPlayer(Player):
         chosen = self.pick(moving if moving and self.chance(self.moving) or not rare else rare)
         self.touch(chosen, frame)
         if looks(self.frame()) == looks(frame) and len(self.gui.screen.session.actions) == actions:
-            self.futile.add(seen(chosen))  # nothing happened (P4's own gold outline, a fleet shown already)
+            self.futile.add(seen(chosen))  # nothing happened (a fleet shown already)
 
     def play_until(self, done, what: str) -> None:
         for n in range(TAP_LIMIT):
