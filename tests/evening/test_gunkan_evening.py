@@ -253,7 +253,7 @@ class Evening:
             self._seesaw(kind, attacker, defender, counterweight)
         if screen.stage != "over":
             self.wait(lambda: len(screen.session.state.battles) > fought, f"the verdict of battle {fought + 1}: "
-                      f"{attacker} against {defender}")
+                      f"{attacker} against {defender}", timeout=30)  # the judge may hold 5.2 s twice (docs/judge.md)
         got = screen.session.state.battles[-1]
         want = expected_verdict(self.judging, attacker, defender, counterweight and kind != "counterweight_refused")
         assert got.verdict == want, f"{kind}: {attacker} attacked {defender}: {got.verdict}, not {want}"
