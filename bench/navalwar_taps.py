@@ -58,6 +58,7 @@ class Finger:
         self.screen = screen
         self.rolled = rolled  # the companion rolls: its dice are not the finger's to enter
         self.taps = self.swipes = 0
+        self.opened = 0  # taps on a fleet's card to show its ships (four players or more)
         self.swiped: Counter = Counter()  # the kinds of step each swipe brought into view
 
     def tap(self, widget) -> None:
@@ -77,8 +78,9 @@ class Finger:
             assert time.monotonic() < end, "the input lock never lifted"
             pump(0.02)
         pump(0.03)  # the frame drawn: where things are as a person sees them
-        found = [w for w in screen.walk(restrict=True)
-                 if getattr(w, "step", None) == step and w.get_root_window() and _shown(w)]
+        found = self._offering(step)
+        if not found and self._open_fleet_of(step):  # four players or more: the ship's fleet card first
+            found = self._offering(step)
         assert found, (f"nothing on screen offers {step!r}; at {screen.controller.shown_prefix(TABLE)}: "
                        f"{[w.step for w in screen.ids.choices.children + screen.ids.primary.children]}")
         widget = min(found, key=lambda w: not _in_view(w))  # one in view first
@@ -89,6 +91,22 @@ class Finger:
             self.swipes += 1
             self.swiped[step.split(":")[0]] += 1  # ship, fleet: the fleet list; card, discard: the choices
         self.tap(widget)
+
+    def _offering(self, step: str) -> list:
+        return [w for w in self.screen.walk(restrict=True)
+                if getattr(w, "step", None) == step and w.get_root_window() and _shown(w)]
+
+    def _open_fleet_of(self, step: str) -> bool:
+        """Tap the card of the fleet holding ship `step` (a tap counted with the others)."""
+        screen = self.screen
+        seat = next((f["seat"] for f in screen.session.state.view(None)["fleets"]
+                     for ship in f["ships"] if step == f"ship:{ship['id']}"), None)
+        if not screen.many or seat is None:
+            return False
+        self.tap(next(c for c in screen.ids.many.ids.cards.children if c.seat == seat))
+        self.opened += 1
+        pump(0.05)
+        return True
 
     def enter(self, script: list) -> int:
         """Enter the next entries of `script` as one entry the screen offers (the longest
@@ -190,7 +208,7 @@ def measure(players: int, lang: str, dice: str = "table", seed: int = SEED, shot
         Window.remove_widget(child)
     App._running_app = None
     return {"players": players, "taps": finger.taps, "swipes": finger.swipes, "touches": finger.taps + finger.swipes,
-            "entries": len(entered(script)), "parts": parts, "swiped": dict(finger.swiped), "lang": lang, "dice": dice, "seed": seed}
+            "entries": len(entered(script)), "parts": parts, "swiped": dict(finger.swiped), "cards": finger.opened, "lang": lang, "dice": dice, "seed": seed}
 
 
 def main() -> None:
@@ -216,7 +234,7 @@ def main() -> None:
         results.append(figures)
         if not args.json:
             print(f"{players} players: {figures['touches']} touches ({figures['taps']} taps, {figures['swipes']} swipes) "
-                  f"for {figures['entries']} entries; by part: {figures['parts']}; swiped to: {figures['swiped']}", flush=True)
+                  f"for {figures['entries']} entries; fleet cards tapped {figures['cards']}; by part: {figures['parts']}; swiped to: {figures['swiped']}", flush=True)
     if args.json:
         print(json.dumps(results))
 
