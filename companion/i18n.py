@@ -19,6 +19,7 @@ import yaml
 from companion.errors import CompanionError
 
 LANGUAGES = ("ja", "en")
+NO_BREAK = "\u00a0"  # a space no line breaks at: inside a unit (a name and its count)
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 GAMES_DIR = Path(__file__).resolve().parent / "games"
 GAME_LOCALE = "locale.yaml"  # a game's words, in its folder

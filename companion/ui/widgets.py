@@ -16,6 +16,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
+from companion.i18n import NO_BREAK
 from companion.play.session import Session, unfinished
 from companion.ui import theme
 
@@ -66,7 +67,6 @@ class Band(Label):
     colour = ListProperty(theme.PANEL)
 
 
-NO_BREAK = "\u00a0"
 CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")  # kana, kanji, full-width forms
 
 

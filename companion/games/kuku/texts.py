@@ -16,7 +16,6 @@ from companion.play.controller import Text
 MARKER_HEX = {"red": "ff5a4f", "blue": "5b8cff"}
 RIGHT_HEX, WRONG_HEX, GOOD_HEX = "7cf59a", "ff8a80", "9be7a6"
 JOIN = "、"
-NO_BREAK = "\u00a0"
 
 
 DEFAULT_NAMES = ("red", "blue", "you")  # the start panel's names for a field left empty
@@ -89,7 +88,7 @@ def hit_lines(record: dict, names: list) -> list[Text]:
 
 def remaining_text(remaining: list[int], names: list) -> Text:
     """「残り Aki 3隻・コンピューター 3隻」, each name with its count kept on one line."""
-    a, b = (name.replace(" ", NO_BREAK) if isinstance(name, str) else name for name in names)
+    a, b = (name.replace(" ", i18n.NO_BREAK) if isinstance(name, str) else name for name in names)
     return Text("kuku_ui.remaining", {"a": a, "na": remaining[0], "b": b, "nb": remaining[1]})
 
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.i18n import NO_BREAK
 from companion.games.navalwar.data import RED_TYPES, card_type, card_value, salvo_calibre
 from companion.play.controller import Text
 
 Step = tuple[str, Text]  # (id, label)
-NO_BREAK = "\u00a0"
 
 
 def unit(name: str) -> str:

@@ -19,6 +19,7 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.button import Button
 
+from companion.i18n import NO_BREAK
 from companion.games.battleship.screen.answers import BsAnswerPad  # noqa: F401  (used in kv)
 from companion.games.battleship.controller import KIND, BattleshipController
 from companion.games.battleship.fleet import LENGTH, NAMES, index
@@ -30,7 +31,6 @@ from companion.ui.controller_screen import ControllerScreen
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
-NO_BREAK = "\u00a0"
 # refusals of a tap on the sea said in the panel's line above the fire button, not over the
 # panel: the button stays in reach and the next tap is taken (a salvo's tap past its shots)
 TIPS = {"battleship_errors.no_shots_left": "battleship_ui.salvo_full"}
