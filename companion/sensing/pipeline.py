@@ -177,14 +177,14 @@ class ChannelPipeline:
     def rezero(self, limit_g: float) -> bool:
         """Zero a still pan known to be empty (between battles) over a zero that moved by up to
         `limit_g` (a load cell's drift: warming, its mount settling); zero tracking follows only
-        `zero_band_g`.  False, and the zero kept, when it reads further off: something lies on it,
+        `zero_band_g`, and slowly (a piece near its spread's edge on a zero 0.2 g off reads apart
+        from its pieces, and the judge then holds as for a resting finger).  False, and the zero kept, when it reads further off: something lies on it,
         or the zero moved more than a cell plausibly drifts.  Refused while the pan moves."""
         counts = self.still_counts()
         grams = self.grams(counts)
         if abs(grams) > limit_g:
             return False
-        if abs(grams) > self.config.zero_band_g:  # within the band, zero tracking follows it more smoothly
-            self.offset = counts
+        self.offset = counts  # at once, even within `zero_band_g`: tracking would take seconds to catch up
         return True
 
     def calibrate(self, known_g: float) -> float:

@@ -157,3 +157,11 @@ def test_rezero_between_battles_zeroes_a_drift_of_a_few_grams_and_nothing_furthe
     assert pipe.rezero(4.0) == [] and pipe.channels[0].offset == pytest.approx(1000 + 400 * 2.5)
     with pytest.raises(NotStableError):
         pipe.channels[0].rezero(4.0)
+
+
+def test_rezero_zeroes_a_small_error_at_once_where_tracking_would_take_seconds():
+    pipe = calibrated()
+    pipe.feed(stream([1000 + 400 * 0.2] * 12))  # 0.2 g off: inside zero tracking's band, 2 s to follow
+    assert pipe.latest(0).grams == pytest.approx(0.2, abs=0.02)
+    assert pipe.rezero(4.0) == []
+    assert pipe.feed(stream([1000 + 400 * 12.2] * 2, t0=1.0))[-1].grams == pytest.approx(12.0)
