@@ -301,7 +301,7 @@ class NavalWarController(Controller):
         self._adopt(None)
 
     def on_continue(self, who: Who, seat, value) -> None:
-        self.seen_round = self.view()["round"]
+        self.seen_round, self.banner = self.view()["round"], None  # the last die's outcome stays with its round
 
     # entering actions ----------------------------------------------------------------
 

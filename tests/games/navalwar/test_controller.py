@@ -14,6 +14,7 @@ import random
 import pytest
 
 from companion import i18n
+from companion.games.navalwar.choices import plain
 from companion.games.navalwar.controller import NavalWarController
 from companion.games.navalwar.data import default_composition, reduced_counts
 from companion.play.controller import TABLE, Refused, to_json
@@ -375,6 +376,19 @@ def test_shortcuts_enter_several_actions_as_one_entry_and_undo_takes_it_back_who
     assert words(banner["text"]) == "航空攻撃：出目 1\n→ Hiei 撃沈！" and banner["sunk"]
     step(TABLE, "undo")
     assert c.display(TABLE)["banner"] is None
+
+
+def test_the_last_dies_banner_stays_with_its_round(store):
+    # the drawn evening, 8 players: round 1 ended on a die, and its banner (「魚雷艇：出目 5 → Tirpitz
+    # 撃沈！」) stood in for round 2's prompt, so no one read whose deal it was
+    c, step = start(store, 3, target=1000)
+    rng = random.Random(8)
+    while c.stage() == "play":
+        step(TABLE, "enter", rng.choice(c.session.state.legal_actions()))
+    c.banner = (c.position(), plain("魚雷艇：出目 5"))  # as `_play` leaves it after the round's last die
+    assert c.stage() == "summary" and c.display(TABLE)["banner"] is not None
+    step(TABLE, "continue")
+    assert c.view()["round"] == 2 and c.display(TABLE)["banner"] is None
 
 
 def test_the_deal_lists_the_ships_of_recent_games_first(store):
