@@ -5,7 +5,8 @@ Two things call for it, each with its own time:
 - `AFTER_ENTRY_S` after an entry a finger made: the buttons or the board change under
   the finger, and a bounced finger or a double tap (a second touch within Android's
   300 ms double-tap timeout, `ViewConfiguration.DOUBLE_TAP_TIMEOUT`) would otherwise
-  press whatever was drawn in its place.  軍艦将棋's action buttons, Naval War's entries,
+  press whatever was drawn in its place.  軍艦将棋's action buttons, Naval War's entries and
+  steps (its new buttons drawn only once the lock lifts, so none appears under the finger),
   Ultimate Tic-Tac-Toe's cells and 九九戦艦's buttons that turn its stage (attack, answer,
   go on: the next stage's button lies where the last one was) take it; aiming needs
   none, in 九九戦艦 or Battleship: a shot is aimed first and confirmed by a second tap or

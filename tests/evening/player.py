@@ -230,6 +230,8 @@ class Player:
             raise KnownFinding(self.summary())
 
     def summary(self) -> str:
+        if RECORD:  # every fault, to read them all at once
+            return "\n".join(f"{check}: {fault}" for check, faults in self.found.items() for fault in faults)
         return "\n".join(f"{check}: {len(faults)} times; the first: {faults[0]}"
                          for check, faults in self.found.items())
 

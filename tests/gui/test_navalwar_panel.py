@@ -268,3 +268,28 @@ def test_the_harbours_catalogue_leaves_the_fleets_their_room(gui):
     gui.pump(0.1)
     assert not nw.cataloguing and nw.ids.squadrons.height < 60 and nw.ids.fleet_area.height > 200, \
         (nw.ids.squadrons.height, nw.ids.fleet_area.height)
+
+
+def test_no_new_button_is_drawn_under_the_finger_nor_pressed_by_a_double_tap(gui):
+    # finding new (the drawn evening): after カードを引く, 黒のカード was drawn at once where it had
+    # been; a step deeper (a red card, then its target) took no lock: a double tap's second touch
+    # pressed whatever the next step drew there
+    from kivy.tests.common import UnitTestTouch
+
+    nw = started(gui, 3)
+    for step in ("no_red", "card:additional_damage-2"):  # an entry (the next seat's panel), a step deeper
+        actions, prefix = len(nw.session.actions), nw.controller.shown_prefix(TABLE)
+        gui.wait_until(lambda: not nw.locked, what="the input lock to lift")
+        x, y = (v + 4 for v in tiles(nw)[step].to_window(*tiles(nw)[step].pos))
+        for _ in range(2):  # a double tap, 0.15 s apart
+            touch = UnitTestTouch(x, y)
+            touch.touch_down()
+            gui.pump(0.03)
+            touch.touch_up()
+            gui.pump(0.12)
+        assert (len(nw.session.actions), nw.controller.shown_prefix(TABLE)) != (actions, prefix)
+        assert nw.ids.choices.opacity == 0 and nw.ids.primary.opacity == 0  # nothing new under the finger
+        entered = nw.session.actions[actions:]
+        assert len(entered) <= 1, entered  # the second touch pressed nothing
+        gui.wait_until(lambda: nw.ids.primary.opacity == 1 or nw.ids.choices.opacity == 1, timeout=1,
+                       what="the new choices")

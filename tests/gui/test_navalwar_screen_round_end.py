@@ -52,7 +52,7 @@ def chart_of(screen) -> TotalsChart:
     return next(w for w in screen._popup.walk() if isinstance(w, TotalsChart))
 
 
-@pytest.mark.parametrize("players", [4, 9])  # every count: tests/evening/test_navalwar_evening.py
+@pytest.mark.parametrize("players", [4, 9])  # every count: tests/evening/test_navalwar_drawn_evening.py
 def test_the_round_ends_and_the_chart_opens_again_after_a_restart(gui, players):
     gui.tap(gui.tile("navalwar"))
     nw = gui.screen

@@ -4,15 +4,14 @@ The screen draws `NavalWarController.display(TABLE)` and forwards every tap to i
 (companion/games/navalwar/controller.py holds the flow of play: the stages, which
 seat's entry is awaited, the choices of each step, undo).  Kept here is only what a
 screen owns: its panes and pop-ups, the ship catalogue's search, the input lock held
-after an entry (ui/input_lock.py; a step deeper into the choices takes none).  The left
+after an entry or a step deeper, the new choices drawn once it lifts (ui/input_lock.py).  The left
 side shows the shared table: the piles with the next draw's chance of red (the full odds:
 behind the discards button), and the fleets, a target tapped on them: up to three players a
 strip each (fleets.py; the list scrolls to the player to move only once no finger is near,
 still.py), four or more a card each, all in view, one fleet's ships under them (cards.py); the
 right side the choices, where a die's banner stands in for the prompt, and a turn's main
 entries (カードを引く, 航空攻撃) in a row under them that never scrolls; the deal's
-catalogue takes the whole width, its names flowing so every ship shows at once.  A game's `players`
-are the names in seat order (clockwise).
+catalogue takes the whole width, its names flowing.  `players`: the names in seat order (clockwise).
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from pathlib import Path
 from kivy.lang import Builder
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
-from kivy.uix.button import Button
 
 from companion.games.navalwar.screen.cards import ManyFleets
 from companion.games.navalwar.screen.chart import SEAT_COLOURS
@@ -33,10 +31,11 @@ from companion.games.navalwar.screen.fleets import FleetStrip
 from companion.games.navalwar.screen.popups import InfoView, ScoresView
 from companion.games.navalwar.slots import SalvoSlots
 from companion.games.navalwar.screen.still import Follow, JoinedShips, Stillness
-from companion.games.navalwar.screen.tiles import ChoiceTile
+from companion.games.navalwar.screen.tiles import ChoiceTile, FirstButton
 from companion.play.controller import TABLE
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
+from companion.ui.input_lock import InputLock
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -44,10 +43,7 @@ GOLD_HEX = "".join(f"{int(c * 255):02x}" for c in theme.GOLD[:3])
 STRIPS_UP_TO = 3  # players: a strip per fleet (four overflow 480 px once ships join); more, a card each (cards.py)
 FIRST_ON_FORM = 5  # up to this many players, the start form names who plays first
 START_MIN_WIDTH = 110  # px the plain Start keeps beside the first-player buttons
-
-
-class FirstButton(Button):
-    """A start form button: start, with this player first."""
+NEW_CHOICES_S = 0.4  # s: new buttons wait for the finger (a double tap's second touch comes within 0.3 s)
 
 
 class NavalWarScreen(ControllerScreen):
@@ -71,6 +67,7 @@ class NavalWarScreen(ControllerScreen):
     cataloguing = BooleanProperty(False)
     banner_text = StringProperty("")  # what the die just entered did, large
     banner_sunk = BooleanProperty(False)
+    choices_shown = BooleanProperty(True)  # False while an entry's input lock is held: no new button under its finger
     deck = ObjectProperty(None, allownone=True)  # a `deck` option set by hand (tests)
     deck_text = StringProperty("")  # the set-up panel's line on the cards in play
     deck_broken = BooleanProperty(False)  # the user's card file has a mistake: no new game with it
@@ -83,6 +80,7 @@ class NavalWarScreen(ControllerScreen):
         self._popup = None
         self._popup_stage = None  # the stage whose scores the open pop-up shows
         self._tiles: list[ChoiceTile] = []
+        self.input_lock = InputLock(on_release=lambda: setattr(self, "choices_shown", True))
         self._steps = None  # the panel drawn: its choices' ids
         self._salvo_slots = SalvoSlots()
         self._still = Stillness()  # the fleet list moves only while no finger is near (still.py)
@@ -134,22 +132,24 @@ class NavalWarScreen(ControllerScreen):
 
     def choose(self, step: str) -> None:
         """A choice button was tapped: go one step deeper, or play its action."""
-        if not self.input_lock.held:
-            self._entered(lambda: self.act("choose", step))
+        self._entered(lambda: self.act("choose", step))
 
     def extra(self) -> None:
         """The companion rolls the die (or picks the first player) at random."""
-        if not self.input_lock.held:
-            self._entered(lambda: self.act("random"))
+        self._entered(lambda: self.act("random"))
 
     def _entered(self, act) -> None:
-        """`act`, then after an entry: the input lock held, the search cleared."""
-        before = len(self.session.actions) if self.session else 0
+        """`act`; after an entry the search cleared; after new choices (an entry's, a step deeper's) the
+        input lock held and the buttons drawn once it lifts: a double tap's second touch never presses them."""
+        if self.input_lock.held:
+            return
+        before = (len(self.session.actions) if self.session else 0, self._steps)
         act()
-        if self.session and len(self.session.actions) != before:
-            if self.ids.search.text:
-                self.ids.search.text = ""  # a name searched for has been found
-            self.input_lock.hold()
+        if self.session and len(self.session.actions) != before[0]:
+            self.ids.search.text = ""  # a name searched for has been found
+        if self.session and (len(self.session.actions), self._steps) != before:
+            self.input_lock.hold(NEW_CHOICES_S)
+            self.choices_shown = False
 
     # popups ------------------------------------------------------------------
 
@@ -328,6 +328,7 @@ class NavalWarScreen(ControllerScreen):
         if self.cataloguing:
             choices = [c for c in choices if self._ship_matches(c["ship"])]
         grid, pinned = self.ids.choices, self.ids.primary
+        self.choices_shown = not self.input_lock.held
         grid.clear_widgets()
         pinned.clear_widgets()
         primary = sum(1 for c in choices if c.get("primary"))

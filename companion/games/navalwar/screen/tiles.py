@@ -1,4 +1,5 @@
-"""The Naval War action panel's button (its kv rule: screen.kv's <ChoiceTile>)."""
+"""Naval War's buttons: the action panel's, and the start form's (kv rules: screen.kv's
+<ChoiceTile> and <FirstButton>)."""
 
 from __future__ import annotations
 
@@ -53,3 +54,7 @@ class ChoiceTile(Button):
 @lru_cache(maxsize=1)
 def _probe() -> EvenLabel:
     return EvenLabel(size_hint=(None, None))
+
+
+class FirstButton(Button):
+    """A start form button: start, with this player first."""
