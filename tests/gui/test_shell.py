@@ -104,3 +104,16 @@ def test_a_board_slower_than_configured_is_noticed_on_the_home_screen(gui):
     assert app.notice.count("sensor.rate_hz") == 1 and app.sensor.seesaw.rate_hz == 10.0
     assert gui.find("毎秒 80 回")
     gui.screenshot("home-rate-mismatch")
+
+
+def test_a_notice_on_the_home_screen_breaks_between_phrases(gui):
+    """The phones' server waiting for a busy port (a second copy of the app runs) said on Home:
+    its Japanese wraps between phrases, not inside 試し直します."""
+    import word_breaks
+
+    app = gui.app
+    app.notice = app.tr("seats.waiting", "ja", where="*:8765", why=app.tr("seats.port_busy", "ja"), s="2")
+    gui.pump(0.1)
+    assert gui.find("8765").height > 40  # two lines at 800 px
+    assert not word_breaks.problems(app), word_breaks.problems(app)
+    gui.screenshot("home-notice-two-lines")
