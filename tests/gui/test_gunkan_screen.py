@@ -181,6 +181,8 @@ def test_seesaw_mode_whole_game(gui, gunkan):
     gui.screenshot("16-undo-confirm")
     gui.tap(gunkan.dialog.buttons["yes"])
     assert len(gunkan.session.state.battles) == 5
+    gui.screenshot("16b-undone")  # no earlier verdict, no removal order (tests/games/gunkan/test_undone.py)
+    assert gunkan.big_text == "勝負を取り消しました" and "取り除いてください" not in gunkan.detail_text
 
     tap_action(gui, gunkan, "attack:0")
     tap_action(gui, gunkan, "declare:port")

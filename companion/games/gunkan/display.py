@@ -49,8 +49,9 @@ def model(c, who) -> dict:
         prompt, tone = ("gunkan_ui.remove_from_pans", "gold") if stage == "verdict" else ("gunkan_ui.idle", "panel")
         big = Text(f"gunkan.verdict.{last['verdict']}") if last else None
         detail = _removals(last) if last else []
-        if c.called_off():  # the last battle has no verdict: none shown, nothing to remove
-            big, detail = Text("gunkan_ui.called_off"), []
+        if c.called_off() or c.undone():  # the last battle has no verdict: none shown, nothing to remove
+            big = Text("gunkan_ui.undone" if c.undone() else "gunkan_ui.called_off")
+            detail = [[Text("gunkan_ui.undone_return")]] if c.undone() else []
             if any(p.kind != "empty" for p in c.pans):
                 prompt, tone = "gunkan_ui.called_off_return", "gold"
         off = _off_zero(c, stage)
