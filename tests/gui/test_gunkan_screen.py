@@ -143,6 +143,12 @@ def test_seesaw_mode_whole_game(gui, gunkan):
                     counterweight=True)
     assert verdict(gui, gunkan, fought, "09-counterweight-balance") == "attacker_wins"
     assert "錘" in gui.texts()  # the counterweight is public: it is placed in plain sight
+    gui.app.lang = "en"
+    gunkan.refresh()
+    gui.screenshot("09b-counterweight-log-en")  # said in full, the log's line still fits (the layout check)
+    assert "Attacker wins\n    with the counterweight" in gui.texts()
+    gui.app.lang = "ja"
+    gunkan.refresh()
     empty_pans(gui, gunkan)
 
     # counterweight on and no balance: take it off, the bare submarine is weighed
