@@ -212,7 +212,7 @@ def _report(view: dict) -> list[list]:
             "defender": piece(entry.get("defender_piece")), "verdict": Text(f"gunkan.verdict.{entry['verdict']}")})])
     for seat, tally in enumerate(view["report"]):
         lost = [part for n, (name, count) in enumerate(tally["lost"].items())
-                for part in (["、"] if n else []) + [piece(name), f"×{count}"]]
+                for part in ([Text("gunkan_ui.list_sep")] if n else []) + [piece(name), f"×{count}"]]
         head = Text("gunkan_ui.report_lost", {"seat": seat_name(seat)})
         lines.append([head] + (lost or [Text("gunkan_ui.report_none")]))
     return lines

@@ -17,3 +17,13 @@ def test_the_log_names_the_counterweight_in_full(store):
     line = c.display(TABLE)["log"][0]
     assert words(line, "en").endswith("Attacker wins\n    with the counterweight"), words(line, "en")
     assert words(line, "ja").endswith("攻撃側の勝ち・錘")
+
+
+def test_the_end_reports_losses_with_each_languages_comma():
+    """Identify judging's end report listed English losses with the Japanese 、."""
+    from companion.games.gunkan import display
+
+    view = {"log": [], "report": [{"lost": {"carrier": 1, "cruiser": 2}}, {"lost": {}}]}
+    lines = [words(line, "en") for line in display._report(view)]
+    assert lines[1].endswith("1 Carrier×1, 3 Cruiser×2") and "、" not in "".join(lines), lines
+    assert words(display._report(view)[1], "ja").endswith("①航空母艦×1、③巡洋艦×2")
