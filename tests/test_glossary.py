@@ -66,3 +66,16 @@ def test_each_thing_has_the_glossarys_word_in_every_catalog(pattern):
     for (domain, key), entry in found.items():  # the word, or the word heading a prompt ("New game: …")
         said = [entry["ja"].split("：")[0], entry["en"].split(":")[0]]
         assert said == [ja, en], f"{domain}.{key}: docs/glossary.md says {ja} / {en}"
+
+
+YOU_DOMAINS = ("app", "seats", "battleship", "battleship_ui", "kuku", "kuku_ui", "uttt", "uttt_ui")
+"""Where a seat may be named You (against the computer: battleship.you, kuku_ui.you, uttt_ui.you)."""
+THIRD_PERSON = re.compile(r"\{(player|who)\}\s+(is|[a-z]+s)\b")
+
+
+def test_no_text_about_a_seat_that_may_be_you_says_you_wins():
+    """"You wins!" and "You attacks 1×5" were on Kuku's English screen in the newcomer walk."""
+    found = [f"{domain}.{key}: {text!r}" for domain in YOU_DOMAINS
+             for key, entry in i18n.catalog(domain).items() for text in _texts(entry, "en")
+             if THIRD_PERSON.search(text)]
+    assert not found, f"these would say 'You wins' (docs/glossary.md): {found}"

@@ -39,3 +39,12 @@ def test_a_missing_section_or_file_names_it(tmp_path):
         page("uttt", "en", tmp_path)
     with pytest.raises(RulesPageError, match=r"rules\.ja\.md: cannot read"):
         page("kuku", "ja", tmp_path)
+
+
+def test_kukus_page_names_the_ships_as_its_screen_does():
+    """The newcomer walk read 「旗艦」 on the rules page and 「リーダー船」 on the game's screen."""
+    from companion import i18n
+
+    leader = i18n.translate("kuku.leader", "ja")
+    kuku = " ".join(b.text for b in page("kuku", "ja"))
+    assert leader in kuku and "旗艦" not in kuku

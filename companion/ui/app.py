@@ -35,6 +35,7 @@ class CompanionApp(App):
     lang = StringProperty("en")
     notice = StringProperty("")  # a problem the people should know about (font, database)
     sensor_text = StringProperty("")
+    seats_problem = StringProperty("")  # why the phones' server does not listen yet (a busy port), said anew each tick
     phones_away = StringProperty("")  # the phones button's warning while a seat's phone is gone
     sensor_ok = BooleanProperty(False)
     cfg = ObjectProperty(None)
@@ -131,9 +132,6 @@ class CompanionApp(App):
         except SeatsError as exc:
             self.notice = f"{self.notice}  {i18n.said(exc, self.lang)}".strip()
             return
-        problem = server.problem_in(self.lang)  # a busy port, in the table's language
-        if problem:
-            self.notice = f"{self.notice}  {problem}".strip()
         self.seats = server
         server.room.listeners.append(self._phones_changed)
         if self.manager.current_screen is not None:  # a game opened before the server started
@@ -244,6 +242,7 @@ class CompanionApp(App):
 
         name = self.tr(f"app.source_{self.cfg.sensor.source}", self.lang)
         self.sensor_text, self.sensor_ok = badge(self.sensor, name, self.tr)
+        self.seats_problem = (self.seats.problem_in(self.lang) if self.seats else None) or ""  # gone once it listens
         self._warn_of_the_rate()
 
     def _warn_of_the_rate(self) -> None:

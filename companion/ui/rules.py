@@ -46,12 +46,20 @@ class RulesScreen(Screen):
         if self.shown == f"{self.kind}:{app.lang}":
             return
         self.shown = f"{self.kind}:{app.lang}"
+        self._to_the_top()
         page = self.ids.page
         page.clear_widgets()
         self.blocks = rules_pages.page(self.kind, app.lang)
         for block in self.blocks:
             size, bold, colour = STYLE[block.kind]
             page.add_widget(Factory.RulesBlock(words=block.text, font_size=size, bold=bold, color=colour))
+
+    def _to_the_top(self) -> None:
+        """The page's top, its scroll still: a flick's momentum (the scroll's own place, which the
+        new page's height is then measured against) would open the next page mid-way."""
+        effect = self.ids.scroll.effect_y
+        effect.velocity = 0
+        effect.value = effect.max
         self.ids.scroll.scroll_y = 1
 
     def _draw_tabs(self, app) -> None:

@@ -98,7 +98,7 @@ class SensorTestScreen(Screen):
             state = tr("sensortest.responded" if pan.responded else "sensortest.press", g=f"{PRESS_G:g}")
             texts.append(f"{side}\n[size=40sp][b]{grams}[/b][/size]\n{tr('sensortest.noise', g=noise)}\n{state}")
         self.pan_texts = texts
-        mark = lambda ok: "✓" if ok else "…"  # noqa: E731
+        mark = lambda ok: "✓" if ok else "×" if test.done(now) else "…"  # noqa: E731  (not met by the end: failed)
         faults = "、".join(self._fault(kind, ch) for kind, ch in test.faults) if self.app.lang == "ja" else \
             ", ".join(self._fault(kind, ch) for kind, ch in test.faults)
         lines = [f"{mark(test.responded)} {tr('sensortest.check_respond')}",

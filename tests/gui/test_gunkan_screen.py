@@ -143,6 +143,12 @@ def test_seesaw_mode_whole_game(gui, gunkan):
                     counterweight=True)
     assert verdict(gui, gunkan, fought, "09-counterweight-balance") == "attacker_wins"
     assert "錘" in gui.texts()  # the counterweight is public: it is placed in plain sight
+    gui.app.lang = "en"
+    gunkan.refresh()
+    gui.screenshot("09b-counterweight-log-en")  # said in full, the log's line still fits (the layout check)
+    assert "Attacker wins\n    with the counterweight" in gui.texts()
+    gui.app.lang = "ja"
+    gunkan.refresh()
     empty_pans(gui, gunkan)
 
     # counterweight on and no balance: take it off, the bare submarine is weighed
@@ -181,6 +187,8 @@ def test_seesaw_mode_whole_game(gui, gunkan):
     gui.screenshot("16-undo-confirm")
     gui.tap(gunkan.dialog.buttons["yes"])
     assert len(gunkan.session.state.battles) == 5
+    gui.screenshot("16b-undone")  # no earlier verdict, no removal order (tests/games/gunkan/test_undone.py)
+    assert gunkan.big_text == "勝負を取り消しました" and "取り除いてください" not in gunkan.detail_text
 
     tap_action(gui, gunkan, "attack:0")
     tap_action(gui, gunkan, "declare:port")

@@ -123,7 +123,7 @@ def test_a_phone_places_and_fires_and_the_table_never_shows_or_moves_its_fleet(g
     assert len(c.session.actions) == actions and screen.grid.aim == -1 and c.desks[0].aim is None
     assert_no_leak(gui, screen)
     status = both_languages(gui, screen, "table-battleship-phone-mid-game")
-    assert status == {"ja": "プレイヤー1の攻撃（電話で）", "en": "Player 1 fires on their phone"}
+    assert status == {"ja": "プレイヤー1の攻撃（電話で）", "en": "Player 1 to fire, on the phone"}
     assert screen.can_toggle and screen.bottom_text == "" and screen.ids.bottom.opacity == 0  # nothing to fire here
 
     red.page.evaluate("ws.send(JSON.stringify({type: 'ping'}))")

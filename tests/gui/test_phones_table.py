@@ -133,7 +133,7 @@ def test_a_kuku_seat_on_a_phone_places_there_and_the_table_never_shows_its_fleet
     gui.screenshot("table-kuku-phone-to-attack")
     gui.app.lang = "en"
     kuku.refresh()
-    assert kuku.status_text == "Aki attacks on their phone"
+    assert kuku.status_text == "Aki to attack, on the phone"
     gui.app.lang = "ja"
     kuku.refresh()
     until(gui, page, lambda: page.locator(".keys button").count() > 0)

@@ -60,3 +60,26 @@ def test_the_gunkan_screen_opens_its_page_and_shows_the_judging(gui):
     gui.pump(0.1)
     assert gunkan.ids.judging.text == "Judging: identify"
     gui.screenshot("gunkan-judging-en")
+
+
+def test_a_tab_opens_its_page_at_the_top_after_a_finger_scrolled_the_last(gui):
+    """A group scrolls a page with a finger, then opens another game's tab: the new page starts at
+    its title (the scroll's momentum once carried the old position over: 九九戦艦 opened mid-page)."""
+    from kivy.tests.common import UnitTestTouch
+    gui.tap(gui.screen.ids.rules)
+    screen = gui.screen
+    x0, y0, x1, y1 = *screen.ids.scroll.to_window(*screen.ids.scroll.pos), *screen.ids.scroll.to_window(
+        screen.ids.scroll.right, screen.ids.scroll.top)
+    x, y = (x0 + x1) / 2, y0 + 40
+    touch = UnitTestTouch(x, y)  # a finger draws the page up, as a flick
+    touch.touch_down()
+    for i in range(1, 9):
+        gui.pump(0.01)
+        touch.touch_move(x, y + 30 * i)
+    touch.touch_up()
+    gui.pump(0.4)
+    assert screen.ids.scroll.scroll_y < 1  # the page moved
+    gui.tap(screen.tab_buttons["kuku"])
+    gui.pump(1.0)  # the momentum would have run out
+    assert screen.ids.scroll.scroll_y == pytest.approx(1), "the new page opened mid-way"
+    gui.screenshot("kuku-tab-after-a-flick")

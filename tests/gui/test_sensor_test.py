@@ -72,3 +72,15 @@ def test_a_press_in_the_first_second_is_seen(gui):
     gui.wait_until(lambda: re.search(r"\b(39|40)\.\d\d g", screen.ids.pan0.text), what="the press shown")
     gui.wait_until(lambda: "反応 ✓" in screen.ids.pan0.text, timeout=4, what="the first second's press counted")
     gui.screenshot("t05-first-second-press")
+
+
+def test_a_check_not_met_by_the_end_is_marked_failed_not_still_waiting(gui):
+    """The newcomer walk: no pan pressed in 30 s gave 不合格 × while its check still said … (as if
+    waiting), so the group could not see which check failed."""
+    screen = open_test(gui)
+    screen.test.duration_s = 3.0  # the end is what is tested, not the 30 s
+    gui.wait_until(lambda: screen.test.done(screen.clock()), timeout=8, what="the test's end")
+    gui.pump(0.3)
+    assert screen.verdict_text == "不合格 ×"
+    assert "× 両方の皿が押すと反応し、元に戻る" in screen.checks_text and "…" not in screen.checks_text
+    gui.screenshot("t05-not-pressed")

@@ -1,7 +1,10 @@
 """The app shell through the real window: home, tiles, settings, resume."""
 
+from pathlib import Path
+
 import pytest
 
+from companion import config
 from companion.ui.tiles import tiles
 
 
@@ -104,3 +107,50 @@ def test_a_board_slower_than_configured_is_noticed_on_the_home_screen(gui):
     assert app.notice.count("sensor.rate_hz") == 1 and app.sensor.seesaw.rate_hz == 10.0
     assert gui.find("毎秒 80 回")
     gui.screenshot("home-rate-mismatch")
+
+
+def test_a_notice_on_the_home_screen_breaks_between_phrases(gui):
+    """The phones' server waiting for a busy port (a second copy of the app runs) said on Home:
+    its Japanese wraps between phrases, not inside 試し直します."""
+    import word_breaks
+
+    app = gui.app
+    app.notice = app.tr("seats.waiting", "ja", where="*:8765", why=app.tr("seats.port_busy", "ja"), s="2")
+    gui.pump(0.1)
+    assert gui.find("8765").height > 40  # two lines at 800 px
+    assert not word_breaks.problems(app), word_breaks.problems(app)
+    gui.screenshot("home-notice-two-lines")
+
+
+@pytest.fixture
+def busy_port():
+    """A port on loopback another program holds (a second copy of the app)."""
+    import socket
+
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    yield holder
+    holder.close()
+
+
+def test_the_phones_server_waiting_is_said_in_the_tables_language_and_goes_once_it_listens(gui, busy_port):
+    """The newcomer walk: a busy port's notice stayed Japanese after the switch to English (and
+    would stay after the server listened)."""
+    port = busy_port.getsockname()[1]
+    gui.stop()
+    path = Path(gui.cfg.path)
+    path.write_text(path.read_text() + f"seats:\n  host: 127.0.0.1\n  port: {port}\n")
+    gui.cfg = config.load(path)
+    app = gui.start()
+    gui.wait_until(lambda: app.seats is not None and "8765" not in gui.texts() and f"{port}" in gui.texts(),
+                   what="the waiting notice")
+    assert "待っています" in gui.find(f"{port}").text
+    app.lang = "en"
+    gui.pump(0.4)
+    assert "waits for" in gui.find(f"{port}").text and "待っています" not in gui.texts()
+    gui.screenshot("home-phones-waiting-en")
+    busy_port.close()
+    gui.wait_until(lambda: app.seats.listening.is_set(), timeout=8, what="the server to listen")
+    gui.pump(0.4)
+    assert f"{port}" not in gui.texts()

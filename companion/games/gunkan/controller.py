@@ -83,6 +83,7 @@ class GunkanController(Controller):
         self.question: str | None = None  # "undo" or "end" while the table is asked
         self.cue: tuple[int, str] | None = None  # (count, sound) of the latest sound to play
         self.off_zero: tuple[int, ...] = ()  # pans that read too far from zero to be zeroed before a 勝負
+        self._undone: tuple | None = None  # (game, actions) just after an undo
         self._new_battle_state()
 
     @classmethod
@@ -115,13 +116,18 @@ class GunkanController(Controller):
         phase = self.state.phase
         if phase in ("idle", "over"):
             loaded = self.seesaw is not None and any(p.kind != EMPTY for p in self.pans)
-            return "verdict" if phase == "idle" and self.state.battles and loaded and not self.called_off() else phase
+            shown = self.state.battles and not (self.called_off() or self.undone())  # a verdict of its own
+            return "verdict" if phase == "idle" and shown and loaded else phase
         return "battle"
 
     def called_off(self) -> bool:
         """The last battle was called off (勝負中止): no verdict of its own, so none is shown."""
         actions = self.session.actions if self.session else []
         return bool(actions) and actions[-1].get("type") == "cancel"
+
+    def undone(self) -> bool:
+        """The last battle was undone (取り消し): the one before it is not news, and no verdict shows."""
+        return self.session is not None and self._undone == (self.session.id, len(self.session.actions))
 
     # offers --------------------------------------------------------------------------
 
@@ -261,6 +267,7 @@ class GunkanController(Controller):
 
     def on_undo(self, who: Who, seat, value) -> None:
         super().on_undo(who, seat, value)
+        self._undone = (self.session.id, len(self.session.actions))  # said until the next action
         self._new_battle_state()
 
     # a finished game is reviewed battle by battle, as a group counts it (not action by action)

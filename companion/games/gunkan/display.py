@@ -49,8 +49,9 @@ def model(c, who) -> dict:
         prompt, tone = ("gunkan_ui.remove_from_pans", "gold") if stage == "verdict" else ("gunkan_ui.idle", "panel")
         big = Text(f"gunkan.verdict.{last['verdict']}") if last else None
         detail = _removals(last) if last else []
-        if c.called_off():  # the last battle has no verdict: none shown, nothing to remove
-            big, detail = Text("gunkan_ui.called_off"), []
+        if c.called_off() or c.undone():  # the last battle has no verdict: none shown, nothing to remove
+            big = Text("gunkan_ui.undone" if c.undone() else "gunkan_ui.called_off")
+            detail = [[Text("gunkan_ui.undone_return")]] if c.undone() else []
             if any(p.kind != "empty" for p in c.pans):
                 prompt, tone = "gunkan_ui.called_off_return", "gold"
         off = _off_zero(c, stage)
@@ -211,7 +212,7 @@ def _report(view: dict) -> list[list]:
             "defender": piece(entry.get("defender_piece")), "verdict": Text(f"gunkan.verdict.{entry['verdict']}")})])
     for seat, tally in enumerate(view["report"]):
         lost = [part for n, (name, count) in enumerate(tally["lost"].items())
-                for part in (["、"] if n else []) + [piece(name), f"×{count}"]]
+                for part in ([Text("gunkan_ui.list_sep")] if n else []) + [piece(name), f"×{count}"]]
         head = Text("gunkan_ui.report_lost", {"seat": seat_name(seat)})
         lines.append([head] + (lost or [Text("gunkan_ui.report_none")]))
     return lines

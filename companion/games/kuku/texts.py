@@ -15,7 +15,6 @@ from companion.play.controller import Text
 
 MARKER_HEX = {"red": "ff5a4f", "blue": "5b8cff"}
 RIGHT_HEX, WRONG_HEX, GOOD_HEX = "7cf59a", "ff8a80", "9be7a6"
-JOIN = "、"
 
 
 DEFAULT_NAMES = ("red", "blue", "you")  # the start panel's names for a field left empty
@@ -30,8 +29,11 @@ def shown_name(name: str):
     return Text(f"kuku_ui.{word}") if word else name
 
 
-def pairs_text(pairs: list[str]) -> str:
-    return JOIN.join(pairs) if pairs else "—"
+def pairs_text(pairs: list[str]) -> Text | str:
+    """The pairs listed as each language lists them: 「3×8、8×3」, "3×8, 8×3"."""
+    if len(pairs) < 2:
+        return pairs[0] if pairs else "—"
+    return Text("kuku_ui.pairs", {"first": pairs[0], "rest": pairs_text(pairs[1:])})
 
 
 def coloured(hex_colour: str, text: Text) -> Text:
