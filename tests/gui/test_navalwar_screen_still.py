@@ -85,6 +85,32 @@ def test_a_sunk_ship_keeps_its_place_in_the_row_for_the_round(gui, nw):
     assert places(chips) == before and not any(c.sunk for c in chips)
 
 
+def test_an_undone_deal_leaves_no_sunk_ship_behind(gui):
+    # the newcomer trial, 6 players: two ships dealt to P1 and undone stayed in P1's row as
+    # 撃沈, and one of them, dealt again to another fleet, was drawn in both
+    gui.tap(gui.tile("navalwar"))
+    nw = gui.screen
+    gui.tap(nw.ids.count_3)
+    gui.tap(nw.ids.start)
+    session = nw.session
+    session.play({"type": "first", "seat": 0})
+    session.play_all([{"type": "deal", "ship": ship} for ship in ("ship-yamato", "ship-nagato")])  # to P1
+    nw.refresh()
+    gui.pump(0.5)  # drawn once no finger is near (still.py)
+    assert [c.name for c in chips_of(nw, 0)] == ["Yamato", "Nagato"]
+    gui.tap(nw.ids.undo)  # the turn's deals taken back
+    gui.pump(0.5)
+    assert not any(c.sunk for c in chips_of(nw, 0))
+    others = iter(["ship-hiei", "ship-hood", "ship-ise", "ship-fuso", "ship-kongo", "ship-yamato"])
+    while not session.state.view(None)["fleets"][1]["ships"]:  # P1's deal, then Nagato P2's first
+        seat = session.state.view(None)["waiting"]["seat"]
+        session.play({"type": "deal", "ship": "ship-nagato" if seat == 1 else next(others)})
+    nw.refresh()
+    gui.pump(0.5)
+    assert "Nagato" not in [c.name for c in chips_of(nw, 0)] and not any(c.sunk for c in chips_of(nw, 0))
+    assert [c.name for c in chips_of(nw, 1)] == ["Nagato"]
+
+
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_draw_and_air_strike_are_in_sight_beside_a_long_list(gui, lang):
     gui.app.lang = lang

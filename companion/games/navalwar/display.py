@@ -59,6 +59,7 @@ def _table(c, view: dict) -> dict:
     if view["discard"]["unseen"]:
         discards.append(Text("navalwar_ui.count_of", {"card": Text("navalwar.unseen_discards"),
                                                       "n": view["discard"]["unseen"]}))
+    sunk = [ship for fleet in view["fleets"] for ship in fleet["sunk"]]  # every fleet's sinks: ids are unique
     return {
         "players": view["players"], "seat": view["seat"], "round": view["round"],
         "piles": Text("navalwar_ui.piles", view["piles"]),
@@ -68,7 +69,8 @@ def _table(c, view: dict) -> dict:
             "n": q["n"], "name": unit(names[q["owner"]]), "on": unit(names[q["strikes_on_turn_of"]]),
             "hits": sum(card_value(k) for k in q["hits"])}) for q in view["squadrons"]],
         "fleets": [fleet | {"name": names[fleet["seat"]], "points": view["round_points"][fleet["seat"]],
-                            "is_turn": turn and fleet["seat"] == view["seat"]} for fleet in view["fleets"]],
+                            "is_turn": turn and fleet["seat"] == view["seat"], "sunk_this_round": sunk}
+                   for fleet in view["fleets"]],
     }
 
 

@@ -92,7 +92,7 @@ class FleetStrip(ButtonBehavior, BoxLayout):
         words = [tr("navalwar_ui.hand_short", n=fleet["hand"])] + badges(fleet, tr)
         self.badges = tr("navalwar.eliminated") if fleet["out"] else "  ".join(words)
         chips = self.ids.chips
-        slots = self._kept_slots(fleet["ships"])
+        slots = self._kept_slots(fleet["ships"], set(fleet["sunk_this_round"]))
         # three a row (the longest name fits), four if the rows would not hold them (the longest
         # word fits: "Pennsylvania"); never more (a name would break mid-word)
         cols = min(4, max(3, math.ceil(len(slots) / self.rows))) if self.rows else 0
@@ -112,15 +112,17 @@ class FleetStrip(ButtonBehavior, BoxLayout):
             chip.step, chip.pick = (targets.get(ship["id"], "") if afloat else ""), self.pick
             chip.cols, chip.fleet_seat = cols, fleet["seat"]
 
-    def _kept_slots(self, ships: list[dict]) -> list[tuple[dict, bool]]:
-        """(ship, afloat) for every ship in the fleet this round, each in the place it had."""
+    def _kept_slots(self, ships: list[dict], sunk: set[str]) -> list[tuple[dict, bool]]:
+        """(ship, afloat) for every ship in the fleet this round, each in the place it had; a
+        ship gone but not sunk (its deal undone) leaves its place."""
         key = self.slots_key or ()
         if key not in self._slots:  # a new round (or another fleet, shown under the cards)
             self._slots = {k: v for k, v in self._slots.items() if k[:2] == key[:2]}
-        slots = self._slots.get(key, [])
         afloat = {ship["id"]: ship for ship in ships}
+        slots = [afloat.get(ship["id"], ship) for ship in self._slots.get(key, [])
+                 if ship["id"] in afloat or ship["id"] in sunk]
         known = {ship["id"] for ship in slots}
-        slots = [afloat.get(ship["id"], ship) for ship in slots] + [ship for ship in ships if ship["id"] not in known]
+        slots += [ship for ship in ships if ship["id"] not in known]
         self._slots[key] = slots
         return [(ship, ship["id"] in afloat) for ship in slots]
 
