@@ -1,6 +1,6 @@
 """SQLite: every game's options and action log, outcomes, and named calibrations.
 
-The action log is the truth (DESIGN.md principle 2).  Each write is its own
+The action log is the truth (docs/design.md, principle 2).  Each write is its own
 transaction, committed with WAL and synchronous=FULL before the call returns,
 so an action the screen shows has already survived a power cut.  Scores are
 not stored twice: they are counted from finished games, so a game counts once.

@@ -1,4 +1,4 @@
-"""The flow of play, free of Kivy (DESIGN.md principle 5).
+"""The flow of play, free of Kivy (docs/design.md, principle 5).
 
 A controller owns one game in progress (a `Session`) and everything about it that is
 not a rule: the stage, what each seat may do now (its *offers*), what Undo takes back,

@@ -1,4 +1,4 @@
-"""The contract every game's rules follow (DESIGN.md principle 1).
+"""The contract every game's rules follow (docs/design.md, principle 1).
 
 A game is a pure state machine.  A state lists its legal actions, applies one
 (validated: an illegal action raises `Refused` saying why and leaves the

@@ -44,6 +44,7 @@ import sys
 import time
 from collections import Counter, deque
 from dataclasses import dataclass
+from importlib import metadata
 from typing import Callable, Sequence
 
 from gpiozero import Device
@@ -135,6 +136,7 @@ class HX711:
             for name, pin in zip(data_pins, self._data):
                 pin.function = "input"
                 _pull_up(pin, f"{self.label}: DOUT pin {name}")
+            self.io_path, self._set_clock, self._read_data = _wire(pin_factory, self._clock, self._data)
         except GPIOZeroError as exc:
             pin_factory.release_all(self)
             raise SensorError(f"{self.label}: cannot use these GPIO pins ({exc}). "
@@ -142,7 +144,6 @@ class HX711:
         except SensorError:
             pin_factory.release_all(self)
             raise
-        self.io_path, self._set_clock, self._read_data = _wire(pin_factory, self._clock, self._data)
         self._high_ns: deque[int] = deque(maxlen=HIGH_TIMES)
         self._closed = False
         self._powered = True
@@ -397,11 +398,26 @@ def _wire(factory, clock, data) -> tuple[str, Callable[[int], None], Callable[[]
     if lgpio_pins is not None and isinstance(factory, lgpio_pins.LGPIOFactory):
         lgpio = lgpio_pins.lgpio
 
-        handle, clock_gpio = factory._handle, clock._number
-        data_gpios = [pin._number for pin in data]
+        handle, clock_gpio = _lgpio_handle(factory), _gpio(clock)
+        data_gpios = [_gpio(pin) for pin in data]
         write, read = lgpio.gpio_write, lgpio.gpio_read
         return ("lgpio", lambda level: write(handle, clock_gpio, level),
                 lambda: [read(handle, gpio) for gpio in data_gpios])
 
     set_state = type(clock).state.fset  # `clock.state = level`, without a Python frame per edge
     return "gpiozero", functools.partial(set_state, clock), lambda: [pin.state for pin in data]
+
+
+def _gpio(pin) -> int:
+    return int(pin.info.name.removeprefix("GPIO"))  # its public name, "GPIO17"
+
+
+def _lgpio_handle(factory) -> int:
+    """LGPIOFactory's chip handle: private in gpiozero (no public way to it), read as in
+    2.0 and 2.0.1, the versions pyproject.toml allows."""
+    try:
+        return factory._handle
+    except AttributeError:
+        raise SensorError(f"HX711: gpiozero {metadata.version('gpiozero')} has no LGPIOFactory._handle; "
+                          "this driver was checked with gpiozero 2.0.x: run `make run` again to "
+                          "install the tested versions (constraints.txt).") from None

@@ -1,4 +1,4 @@
-"""The one small interface every weight source implements (DESIGN.md principle 4).
+"""The one small interface every weight source implements (docs/design.md, principle 4).
 
 A source yields timestamped raw samples per channel (channel 0 = left pan,
 1 = right pan).  `poll()` never blocks: it returns what arrived since the last

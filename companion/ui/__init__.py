@@ -1,1 +1,1 @@
-"""The thin Kivy UI: screens render views and send actions (DESIGN.md principle 5)."""
+"""The thin Kivy UI: screens render views and send actions (docs/design.md, principle 5)."""

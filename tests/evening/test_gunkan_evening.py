@@ -123,7 +123,7 @@ class FrameWatch:
 
 
 def expected_verdict(judging: str, attacker: str, defender: str, counterweight: bool) -> str:
-    """What the rules say (RULES.md §2), from the pieces the players know they put down."""
+    """What the rules say (docs/rules.md §gunkan), from the pieces the players know they put down."""
     if defender in ("mine", "port"):
         return "port_captured" if defender == "port" else judge_mine(attacker == "minesweeper").verdict
     if judging == "identify":

@@ -1,4 +1,4 @@
-"""Battleship refereed by the screen: secret fleets behind a cover, shots by touch (RULES.md §4)."""
+"""Battleship refereed by the screen: secret fleets behind a cover, shots by touch (docs/rules.md §battleship)."""
 
 from test_battleship_screen_helpers import assert_no_leak, open_and_start, tap_cell
 

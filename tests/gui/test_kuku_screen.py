@@ -1,4 +1,4 @@
-"""九九戦艦 refereed by the screen: fleets behind a cover, attacks and bombs by touch (RULES.md §1)."""
+"""九九戦艦 refereed by the screen: fleets behind a cover, attacks and bombs by touch (docs/rules.md §kuku)."""
 
 import word_breaks
 from test_kuku_screen_helpers import assert_no_leak, open_and_start, tap_cell, type_keys

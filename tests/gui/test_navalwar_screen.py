@@ -1,4 +1,4 @@
-"""Naval War through the real screen, with touch events (RULES.md §3).
+"""Naval War through the real screen, with touch events (docs/rules.md §navalwar).
 
 A short deck (the players' own copy, 19 action cards: 4 left to draw after
 the deal) keeps a whole round to a few dozen entries: set-up, the deal, the

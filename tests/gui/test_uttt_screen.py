@@ -1,4 +1,4 @@
-"""Ultimate Tic-Tac-Toe through the real screen, with touch events (RULES.md §5)."""
+"""Ultimate Tic-Tac-Toe through the real screen, with touch events (docs/rules.md §uttt)."""
 
 import random
 import threading

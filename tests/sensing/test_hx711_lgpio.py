@@ -4,15 +4,19 @@ MockFactory pins the emulated chips answer on, so gpiozero's real LGPIOFactory a
 LGPIOPin run above it."""
 
 import importlib
+import re
 import sys
 import types
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion.sensing import hx711
 from companion.sensing.hx711 import HX711
 from companion.sensing.hx711_emulator import EmulatedHX711, FakeClock
+from companion.sensing.source import SensorError
 
 CLOCK, LEFT, RIGHT = 5, 6, 13
 IS_OUT, PULL_UP, PULL_DOWN = 1 << 1, 1 << 5, 1 << 6  # lgpio's line mode bits, as gpiozero reads them
@@ -110,3 +114,49 @@ def test_a_mock_factory_keeps_the_gpiozero_path():
     EmulatedHX711(CLOCK, LEFT, pin_factory=mock, clock=clock)
     with HX711(CLOCK, LEFT, pin_factory=mock, clock_ns=clock, sleep=clock.sleep) as driver:
         assert driver.io_path == "gpiozero"
+
+
+
+def wire_hiding(monkeypatch, name, of):
+    """Run the driver's wiring with attribute `name` gone from the objects `of(factory, pins)`
+    names, as a gpiozero that renamed it would have them (gpiozero's own code still sees it)."""
+    wire = hx711._wire
+
+    def hiding(factory, clock, data):
+        objects = of(factory, (clock, *data))
+        kept = [vars(obj).pop(name) for obj in objects]
+        try:
+            return wire(factory, clock, data)
+        finally:
+            for obj, value in zip(objects, kept):
+                setattr(obj, name, value)
+
+    monkeypatch.setattr(hx711, "_wire", hiding)
+
+
+def test_the_lgpio_path_takes_the_gpio_numbers_from_the_pins_public_names(lgpio_rig, monkeypatch):
+    """`_number` is gpiozero's private field: the driver reads `pin.info.name` instead."""
+    lg, (left, right), factory, clock = lgpio_rig
+    left.feed(*range(100, 110))
+    right.feed(*range(-5, -15, -1))
+    wire_hiding(monkeypatch, "_number", lambda factory, pins: pins)
+    with HX711(CLOCK, [LEFT, RIGHT], pin_factory=factory, clock_ns=clock, sleep=clock.sleep) as driver:
+        assert driver.io_path == "lgpio" and [r.raw for r in driver.read()] == [100, -5]
+
+
+def test_a_gpiozero_without_the_chip_handle_is_named_and_the_pins_are_freed(lgpio_rig, monkeypatch):
+    """The chip handle has no public way to it (LGPIOFactory._handle, checked in gpiozero 2.0 and
+    2.0.1, the versions pyproject.toml allows): a gpiozero that moved it gets an error naming its
+    version and what to do, not an AttributeError."""
+    lg, chips, factory, clock = lgpio_rig
+    monkeypatch.setattr(hx711.metadata, "version", lambda name: "2.1.0")
+    with monkeypatch.context() as hidden:
+        wire_hiding(hidden, "_handle", lambda factory, pins: [factory])
+        with pytest.raises(SensorError, match=r"gpiozero 2\.1\.0 .*checked with gpiozero 2\.0\.x.*constraints"):
+            HX711(CLOCK, [LEFT, RIGHT], pin_factory=factory, clock_ns=clock, sleep=clock.sleep)
+    HX711(CLOCK, [LEFT, RIGHT], pin_factory=factory, clock_ns=clock, sleep=clock.sleep).close()  # pins freed
+
+
+def test_pyproject_allows_only_the_gpiozero_versions_checked():
+    text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'"gpiozero>=2\.0,<2\.1"', text)

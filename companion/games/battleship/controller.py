@@ -1,4 +1,4 @@
-"""The flow of a Battleship game (RULES.md §4), free of Kivy.
+"""The flow of a Battleship game (docs/rules.md §battleship), free of Kivy.
 
 Three ways to play, chosen in the setup stage:
 - "2p": the companion referees.  Each fleet is entered behind a cover; after each

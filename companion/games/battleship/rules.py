@@ -1,4 +1,4 @@
-"""海戰棋 Battleship, the 1931 classic (RULES.md §4).
+"""海戰棋 Battleship, the 1931 classic (docs/rules.md §battleship).
 
 Options
 - variant: "standard" (one shot a turn) or "salvo" (as many shots a turn as the
@@ -25,7 +25,7 @@ Actions (cells spelled "A1".."J10", ships by their English key)
 - {"type": "answer", "result": "miss"|"hit"|"sunk", "ship": ...}  tracker only;
   no "ship" for a miss, nor for a hit in advanced mode.
 
-A repeated shot at a cell already called is refused (RULES.md §4 decision).
+A repeated shot at a cell already called is refused (docs/rules.md §battleship, our ruling).
 """
 
 from __future__ import annotations

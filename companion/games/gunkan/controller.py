@@ -1,4 +1,4 @@
-"""The flow of a 軍艦将棋 game (RULES.md §2), free of Kivy: the referee of the seesaw.
+"""The flow of a 軍艦将棋 game (docs/rules.md §gunkan), free of Kivy: the referee of the seesaw.
 
 One hand, glanceable: tap the attacking side → the attacker puts the piece on the
 left pan → the defender declares and puts theirs on the right → the signal settles

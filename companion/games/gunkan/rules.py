@@ -1,4 +1,4 @@
-"""軍艦将棋「戦略大海戦」: the referee state of the weighing seesaw (RULES.md §2).
+"""軍艦将棋「戦略大海戦」: the referee state of the weighing seesaw (docs/rules.md §gunkan).
 
 The companion never sees the board: a game is a sequence of battles.  Between
 battles either side may start one (`to_move` only suggests the side on turn):

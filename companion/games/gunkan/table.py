@@ -1,4 +1,4 @@
-"""The battle table of 軍艦将棋「戦略大海戦」 as small pure functions (RULES.md §2).
+"""The battle table of 軍艦将棋「戦略大海戦」 as small pure functions (docs/rules.md §gunkan).
 
 The sensing/UI layer calls these directly:
 
@@ -99,7 +99,7 @@ def judge_seesaw(comparison: str, counterweight: bool = False) -> Ruling:
 
     Heavier wins, balance removes both.  With the counterweight on, balance means
     "6 attacked 1" (the submarine wins); no balance means the counterweight must
-    come off and the bare submarine is weighed again (RULES.md §2 Decision).
+    come off and the bare submarine is weighed again (docs/rules.md §gunkan, our ruling).
     """
     if comparison not in COMPARISONS:
         raise ValueError(f"not a seesaw comparison: {comparison!r}; one of {COMPARISONS}")

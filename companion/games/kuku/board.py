@@ -1,4 +1,4 @@
-"""The 9×9 multiplication board of 九九戦艦 (RULES.md §1): cells, products, listings.
+"""The 9×9 multiplication board of 九九戦艦 (docs/rules.md §kuku): cells, products, listings.
 
 A cell is spelled ``"3×8"`` (row 3, column 8, value 24) everywhere: in actions,
 views and records.  A bomb listing may also name pairs off the board

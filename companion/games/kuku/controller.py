@@ -1,4 +1,4 @@
-"""The flow of a 九九戦艦 game (RULES.md §1), free of Kivy.
+"""The flow of a 九九戦艦 game (docs/rules.md §kuku), free of Kivy.
 
 Three ways to play, chosen in the setup stage with the rule, who starts and the
 players' names (the learning report is kept under the names):

@@ -1,4 +1,4 @@
-"""When a 九九戦艦 attack ends the game (RULES.md §1, "End of game")."""
+"""When a 九九戦艦 attack ends the game (docs/rules.md §kuku, "The end")."""
 
 from __future__ import annotations
 

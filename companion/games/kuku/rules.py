@@ -1,4 +1,4 @@
-"""九九戦艦 (Kuku Battleship) as a pure state machine (RULES.md §1).
+"""九九戦艦 (Kuku Battleship) as a pure state machine (docs/rules.md §kuku).
 
 Two modes share every rule:
 
@@ -268,7 +268,7 @@ class KukuState(State):
         return state._conclude(record, None)
 
     def _conclude(self, record: dict, leaders: tuple[bool, bool] | None) -> "KukuState":
-        """Log the attack, then end the game or pass the turn (RULES.md §1 "End of game")."""
+        """Log the attack, then end the game or pass the turn (docs/rules.md §kuku, "The end")."""
         outcome = end_of_attack(self.rule, self.turn, self.remaining(), leaders)
         state = self.evolve(history=self.history + (record,), pending=None)
         if outcome is None:

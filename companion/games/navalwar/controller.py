@@ -1,4 +1,4 @@
-"""The flow of a ネイバルウォー Naval War game (RULES.md §3), free of Kivy.
+"""The flow of a ネイバルウォー Naval War game (docs/rules.md §navalwar), free of Kivy.
 
 The companion tracks a physical card game: people tell it what happened, one choice
 at a time (action -> card -> target -> die), and it offers only the rules' legal

@@ -155,7 +155,7 @@ def _card(d: dict, comp: Composition, kind: str, action) -> None:
 
 
 def play(d: dict, comp: Composition, seat: int, key: str, action: dict) -> None:
-    """The effect of a card `seat` plays (RULES.md §3, Cards)."""
+    """The effect of a card `seat` plays (docs/rules.md §navalwar, "The cards")."""
     t = d["table"]
     kind = card_type(key)
     if kind == "salvo" and "squadron" in action:

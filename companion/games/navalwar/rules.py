@@ -1,4 +1,4 @@
-"""ネイバルウォー Naval War (RULES.md §3): a tracker for a physical game of 3-9 players.
+"""ネイバルウォー Naval War (docs/rules.md §navalwar): a tracker for a physical game of 3-9 players.
 
 The companion sees what the table shows, never the shuffled decks or the
 hands: a draw is entered as `{"type": "draw", "card": "hidden"}` (a black card
@@ -7,7 +7,7 @@ at once); a card's identity becomes known when it is played or discarded;
 dealt and added ships, the first player and dice are chance decisions.  Every
 action is `{"type": kind, ...}`; the kinds and their fields are listed in `moves`.
 
-Where RULES.md §3 is silent, this engine decides:
+Where docs/rules.md §navalwar is silent, this engine decides:
 - round 1's first player is a chance decision; later rounds start with the
   leader, tied leaders -> the first of them clockwise from the last first player;
 - a squadron whose owner faces only smoke-covered fleets waits in the middle and

@@ -1,4 +1,4 @@
-"""The flow of an Ultimate Tic-Tac-Toe game (RULES.md §5), free of Kivy.
+"""The flow of an Ultimate Tic-Tac-Toe game (docs/rules.md §uttt), free of Kivy.
 
 Colour stays with the person, × with whoever starts: a game's `players` names the
 person in each seat ("red"/"blue", or "you"/"cpu"), and who starts alternates game by

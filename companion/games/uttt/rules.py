@@ -1,4 +1,4 @@
-"""Ultimate Tic-Tac-Toe (RULES.md §5).
+"""Ultimate Tic-Tac-Toe (docs/rules.md §uttt).
 
 One kind of action, a mark in a cell: `{"type": "move", "cell": n}` with n =
 board * 9 + cell in that board (0..80), boards and cells numbered 0..8 row-major

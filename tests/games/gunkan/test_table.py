@@ -1,6 +1,6 @@
 """The full battle table of 軍艦将棋, every attacker × defender × counterweight, in both judging modes.
 
-The oracle is the table written out by hand from RULES.md §2; the seesaw mode is
+The oracle is the table written out by hand from docs/rules.md §gunkan; the seesaw mode is
 driven through the referee state with a simulated wooden seesaw (default masses).
 """
 

@@ -1,4 +1,4 @@
-"""九九戦艦 rules (RULES.md §1): board, bombs, refusals, resolution and the end."""
+"""九九戦艦 rules (docs/rules.md §kuku): board, bombs, refusals, resolution and the end."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Naval War: every card effect and every Decision of RULES.md §3 about cards and attacks."""
+"""Naval War: every card effect and every ruling of docs/rules.md §navalwar about cards and attacks."""
 
 import pytest
 from .test_support import AIR_STRIKE, DRAW, GAME, apply_all, black, fleet, in_normal_turns, pass_turn, red, table

@@ -1,4 +1,4 @@
-"""Ultimate Tic-Tac-Toe rules (RULES.md §5): unit tests and a check against the naive engine."""
+"""Ultimate Tic-Tac-Toe rules (docs/rules.md §uttt): unit tests and a check against the naive engine."""
 
 import json
 import random

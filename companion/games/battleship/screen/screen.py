@@ -1,4 +1,4 @@
-"""海戰棋 Battleship, the touchscreen game (RULES.md §4): draws the display models of
+"""海戰棋 Battleship, the touchscreen game (docs/rules.md §battleship): draws the display models of
 `BattleshipController` (companion/games/battleship/controller.py holds the flow of
 play: stages, offers, undo, the computer's turns) and forwards touches to it.
 

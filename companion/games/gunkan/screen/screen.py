@@ -1,4 +1,4 @@
-"""軍艦将棋「戦略大海戦」: the referee screen of the weighing seesaw (RULES.md §2).
+"""軍艦将棋「戦略大海戦」: the referee screen of the weighing seesaw (docs/rules.md §gunkan).
 
 It draws `GunkanController.display(TABLE)` and forwards touches and the seesaw's
 readings to it (companion/games/gunkan/controller.py is the referee and holds the

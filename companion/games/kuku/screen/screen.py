@@ -1,4 +1,4 @@
-"""九九戦艦 Kuku Battleship, the touchscreen game (RULES.md §1).
+"""九九戦艦 Kuku Battleship, the touchscreen game (docs/rules.md §kuku).
 
 The screen draws `KukuController.display(holder)` and forwards every touch, key and
 choice to it as `act(holder, …)` (companion/games/kuku/controller.py holds the flow of

@@ -1,4 +1,4 @@
-"""ネイバルウォー Naval War: the screen that tracks a physical game (RULES.md §3).
+"""ネイバルウォー Naval War: the screen that tracks a physical game (docs/rules.md §navalwar).
 
 The screen draws `NavalWarController.display(TABLE)` and forwards every tap to it
 (companion/games/navalwar/controller.py holds the flow of play: the stages, which
