@@ -293,3 +293,13 @@ def test_no_new_button_is_drawn_under_the_finger_nor_pressed_by_a_double_tap(gui
         assert len(entered) <= 1, entered  # the second touch pressed nothing
         gui.wait_until(lambda: nw.ids.primary.opacity == 1 or nw.ids.choices.opacity == 1, timeout=1,
                        what="the new choices")
+
+
+@pytest.mark.parametrize("players, words", [(3, "目標の艦を艦隊欄でタップ"), (4, "目標の艦隊のカード、その艦をタップ")])
+def test_a_ships_target_is_asked_for_where_it_is_tapped(gui, players, words):
+    # the newcomer trial: with four players or more the prompt said "Tap the target ship in the
+    # fleets", but the first touch is the fleet's card (its ships then shown under the cards)
+    nw = started(gui, players)
+    tap_choice(gui, tiles(nw)["card:submarine"])  # its target: a ship
+    gui.wait_until(lambda: words in nw.prompt_text, timeout=2, what=f"{words} in {nw.prompt_text!r}")
+    gui.screenshot(f"navalwar-target-prompt-{players}")

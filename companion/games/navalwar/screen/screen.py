@@ -32,7 +32,7 @@ from companion.games.navalwar.screen.popups import InfoView, ScoresView
 from companion.games.navalwar.slots import SalvoSlots
 from companion.games.navalwar.screen.still import Follow, JoinedShips, Stillness
 from companion.games.navalwar.screen.tiles import ChoiceTile, FirstButton
-from companion.play.controller import TABLE
+from companion.play.controller import TABLE, Text
 from companion.ui import theme
 from companion.ui.controller_screen import ControllerScreen
 from companion.ui.input_lock import InputLock
@@ -316,7 +316,9 @@ class NavalWarScreen(ControllerScreen):
     def _draw_panel(self, model: dict) -> None:
         tr = self.tr
         self.cataloguing = model["catalogue"]
-        self._fit_prompt([t.render(tr) for t in model["prompt"]], [t.render(tr) for t in model["chosen"]])
+        cards = {"navalwar_ui.tap_target": "navalwar_ui.tap_target_cards"} if self.many else {}  # (its card first)
+        self._fit_prompt([Text(cards.get(t.key, t.key), t.params).render(tr) for t in model["prompt"]],
+                         [t.render(tr) for t in model["chosen"]])
         seat = model["prompt_seat"]
         self.prompt_colour = _dim(SEAT_COLOURS[seat]) if seat is not None else theme.PANEL
         banner = model["banner"]
