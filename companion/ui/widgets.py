@@ -68,6 +68,7 @@ class Band(Label):
 
 
 CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")  # kana, kanji, full-width forms
+KANJI = re.compile("[\u3400-\u9fff\u3005]")  # kanji and 々
 
 
 def whole_lines(height: float, font_size: float) -> float:
@@ -117,7 +118,7 @@ class EvenLabel(Label):
     def _paragraph(self, text: str) -> str:
         if not CJK.search(text):
             return text  # words with spaces between break at them
-        phrases = [p.replace(" ", NO_BREAK) for p in _japanese_phrases().parse(text)]
+        phrases = _kanji_kept([p.replace(" ", NO_BREAK) for p in _japanese_phrases().parse(text)])
         measure = self._measure()
         lines = len(self._lines(phrases, self.width, measure))
         if lines < 2:
@@ -160,6 +161,18 @@ class LatestLabel(Label):
         start = next((k for k in range(len(lines) - 1)
                       if self._height("\n".join(lines[k:])) <= self.height), max(0, len(lines) - 1))
         self.text = "\n".join(lines[start:])
+
+
+def _kanji_kept(phrases: list[str]) -> list[str]:
+    """BudouX's phrases, never parted between two kanji: its model splits 射|撃 (a kanji word's
+    parts are not phrases)."""
+    kept: list[str] = []
+    for phrase in phrases:
+        if kept and KANJI.match(kept[-1][-1:]) and KANJI.match(phrase[:1]):
+            kept[-1] += phrase
+        else:
+            kept.append(phrase)
+    return kept
 
 
 @lru_cache(maxsize=1)

@@ -40,3 +40,19 @@ def test_lines_break_between_phrases_and_are_even(gui, sentence, width):
             assert widths[-1] >= 0.3 * max(widths), lines
     finally:
         gui.screen.remove_widget(label)
+
+
+@pytest.mark.parametrize("words", ["みなと: Musashi (3/9)\n← 射撃 16″・3打撃", "Dai: Lutzow (2/3)\n← 射撃 14″・2打撃"])
+def test_a_kanji_word_is_never_parted_where_budoux_parts_it(gui, words):
+    """BudouX parses 「射撃」 as 射|撃 (the newcomer trial read 「← 射 / 撃 16″・3打撃」 on Naval
+    War's additional-damage buttons, 150 px wide)."""
+    assert budoux.load_default_japanese_parser().parse("← 射撃")[0].endswith("射")  # the model's split, still
+    label = EvenLabel(font_size="18sp", size_hint=(None, None), size=(140, 300))
+    label.words = words
+    gui.screen.add_widget(label)
+    try:
+        gui.pump(0.05)
+        assert "射撃" in label.text.replace(" ", ""), label.text
+        assert not any(line.endswith("射") for line in label.text.split("\n")), label.text
+    finally:
+        gui.screen.remove_widget(label)

@@ -295,7 +295,7 @@ def test_no_new_button_is_drawn_under_the_finger_nor_pressed_by_a_double_tap(gui
                        what="the new choices")
 
 
-@pytest.mark.parametrize("players, words", [(3, "目標の艦を艦隊欄でタップ"), (4, "目標の艦隊のカード、その艦をタップ")])
+@pytest.mark.parametrize("players, words", [(3, "目標の艦を艦隊欄でタップ"), (4, "艦隊のカード→目標の艦をタップ")])
 def test_a_ships_target_is_asked_for_where_it_is_tapped(gui, players, words):
     # the newcomer trial: with four players or more the prompt said "Tap the target ship in the
     # fleets", but the first touch is the fleet's card (its ships then shown under the cards)

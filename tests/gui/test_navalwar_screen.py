@@ -310,7 +310,7 @@ def test_a_double_tap_enters_one_action(gui, nw):
 
     gui.tap(nw.ids.start)
     gui.tap(tiles(nw)["seat:0"])
-    gui.pump(0.3)
+    gui.wait_until(lambda: not nw.locked, what="the input lock to lift")  # the deal's names drawn
     first = nw.ids.choices.children[-1]
     for _ in range(2):  # two quick taps on the same spot, no frame between them
         touch = UnitTestTouch(*first.to_window(*first.center))

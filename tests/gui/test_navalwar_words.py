@@ -119,3 +119,24 @@ def test_a_squadron_s_button_keeps_any_name_whole(gui, lang):
         if name == "やまもとた":
             gui.screenshot(f"navalwar-9-squadron-name-{lang}")
         grid.remove_widget(tile)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_salvo_button_keeps_its_calibre_and_value_on_one_line(gui, lang):
+    """Four a row, with nine players (the newcomer trial: 「12.6 / ″・1」)."""
+    from companion.games.navalwar.screen.tiles import ChoiceTile
+    from companion.play.controller import Text
+
+    nw = started(gui, 9, KANA, lang)
+    grid = nw.ids.choices
+    grid.clear_widgets()
+    gui.layout_checked = False  # test tiles laid over the panel on purpose
+    words = [Text("navalwar_ui.salvo_short", {"calibre": c, "value": v}).render(nw.tr)
+             for c, v in [("12.6", 1), ("12.6", 2), ("15", 2), ("16", 4)]]
+    shown = [ChoiceTile(words=w, cols=4) for w in words]
+    for tile in shown:
+        grid.add_widget(tile)
+    gui.pump(0.1)
+    for tile in shown:
+        tile.texture_update()
+        assert len(_lines(tile)) == 1 and tile.texture_size[0] <= tile.width, (tile.words, _lines(tile), tile.width)

@@ -39,8 +39,8 @@ class ChoiceTile(Button):
             self.text = self._lines(self.words)
 
     def _lines(self, words: str) -> str:
-        if not (self.cols and CJK.search(words)):
-            return words  # Kivy breaks them at their spaces
+        if not (0 < self.cols < 4 and CJK.search(words)):
+            return words  # Kivy breaks them at their spaces (a salvo, four a row, never: its kv rule)
         probe = _probe()  # an EvenLabel breaks them, as wide as this tile's text
         probe.font_size, probe.width, probe.words = self.font_size, self.width - 10, words
         return probe.text
