@@ -125,7 +125,7 @@ def test_a_phone_is_back_in_its_seat_2s_after_an_outage_with_what_it_missed(brow
         seen |= connects
         time.sleep(0.2)
     if gone == "router":
-        assert len(late) >= 5, f"{len(late)} fresh connects in the outage's last 20 s"  # one every STEP_MAX (4 s)
+        assert len(late) >= 4, f"{len(late)} fresh connects in the outage's last 20 s"  # one every STEP_MAX (3 s)
     red.context.set_offline(False)
     net.restore()
     took = until(lambda: seated(table, 0) and shows(red, moved), timeout=30)
@@ -158,17 +158,27 @@ def test_a_sleeping_phone_is_back_when_shown_again(browser, table, net):
 def test_a_slow_link_keeps_its_socket(browser, table, net):
     """A steady 0.9 s round trip (Wi-Fi power save, a crowded hotspot): no socket is closed
     over 15 s (the old server closed one whose pong took over 0.75 s), and a tap is saved;
-    at a 1.6 s round trip a lost socket is opened again."""
+    at a 1.6 s round trip a lost socket is opened again, and so it is after a 15 s outage at
+    a 3 s round trip, although the phone's tries then wait their turn to connect, each for
+    about a step (a page whose longest step was 2 s took 21 s: the ask's connect waited out
+    TCP's resends)."""
     net.profile = PROFILES["slow"]
     red = Phone(browser).join(table, net, 0)
     time.sleep(15)
     assert red.sockets == 1  # never closed, by either side: no other socket was needed
     assert seated(table, 0)
     assert tap_move(table, red, random.Random(1)) < 3.0
-    net.profile = Profile("slower", delay_s=0.8)  # 1.6 s: longer than the page's quick ask of the table
+    net.profile = Profile("slower", delay_s=0.8)  # 1.6 s
     red.page.evaluate("ws.close()")
     assert until(lambda: not seated(table, 0), timeout=5) is not None
-    assert until(lambda: seated(table, 0), timeout=10) is not None  # its slow ask found the table
+    assert until(lambda: seated(table, 0), timeout=10) is not None  # its first try held on until it opened
+    net.outage()
+    assert until(lambda: not seated(table, 0), timeout=12) is not None
+    time.sleep(15)
+    net.profile = Profile("slowest", delay_s=1.5)  # a 3 s handshake
+    net.restore()
+    took = until(lambda: seated(table, 0), timeout=40)
+    assert took is not None and took <= 12.0, f"back in its seat after {took} s"
 
 
 def test_two_tabs_of_one_phone_do_not_fight(browser, table, net):

@@ -37,17 +37,19 @@ async function loadWords() {
 // given up STEP_GRACE after its step.  A browser opens one socket to a host at a time (the
 // others wait), so each try holds that place about a step, and a connect whose SYN the
 // link lost is followed by a fresh one that soon (TCP itself sends it again 1, 3, 7, 15 …
-// s later: a long outage's tail).  The grace outlasts Chromium's delay of each new socket
-// after a run of failed ones (up to 5 s), so no try is given up before it was sent.  Beside
-// the tries one plain-HTTP ask of `alive` at a time, never given up (Chromium keeps the
-// connects of asks given up going, six to a host, and queues later asks behind them for
-// 20 s: docs/phones.md): if the table answers while no try has opened, the link is up but
-// slower than a step, and the tries hold on three times as long as that answer took.  The
-// first try to open is the socket, the rest are dropped.  One that heard nothing for the
-// server's quiet time is taken for dead.  The device key goes as a subprotocol too, so a
-// returning phone finds its place kept.  Nothing is tried while the browser knows it is
-// offline, nor while another tab of this phone holds the seat (`standby`: a tap takes it back).
-const BACKOFF_MS = 250, BACKOFF_MAX = 1000, STEP_MS = 1000, STEP_MAX = 2000, STEP_GRACE = 6000, STEP_SLOW = 16000;
+// s later: a long outage's tail).  At STEP_MAX a SYN still goes every 2 s at most (TCP's
+// resend at 1 s, then the next try), and a handshake of ~2.5 s fits.  The grace outlasts
+// Chromium's delay of each new socket after a run of failed ones (up to 5 s), so no try
+// is given up before it was sent.  Beside the tries one plain-HTTP ask of `alive` at a
+// time, never given up (Chromium keeps the connects of asks given up going, six to a
+// host, and queues later asks behind them for 20 s: docs/phones.md): if the table answers
+// while no try has opened, the link is up but slower than a step, and the tries hold on
+// three times as long as that answer took.  The first try to open is the socket, the rest
+// are dropped.  One that heard nothing for the server's quiet time is taken for dead.  The
+// device key goes as a subprotocol too, so a returning phone finds its place kept.
+// Nothing is tried while the browser knows it is offline, nor while another tab of this
+// phone holds the seat (`standby`: a tap takes it back).
+const BACKOFF_MS = 250, BACKOFF_MAX = 1000, STEP_MS = 1000, STEP_MAX = 3000, STEP_GRACE = 6000, STEP_SLOW = 16000;
 let backoff = BACKOFF_MS, step = STEP_MS, quiet = 8000, started = false, standby = false, asking = false;
 const trying = new Set(); // sockets tried, not open yet
 let farewell = ""; // why this phone has no seat any more (the table released it)
