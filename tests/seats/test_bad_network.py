@@ -32,16 +32,18 @@ def net(table):
 
 
 class Phone:
-    """A phone's page reaching the table through `net`; `sockets` counts the WebSockets it opened."""
+    """A phone's page reaching the table through `net`; `sockets` counts the WebSockets it opened
+    (that heard the table: not the tries the page dropped unopened once another opened)."""
 
     def __init__(self, browser, context=None):
         self.context = context or browser.new_context(viewport=PHONE, locale="en-US", has_touch=True, is_mobile=True)
         self.page = self.context.new_page()
-        self.sockets = 0
-        self.page.on("websocket", self._opened)
+        self.heard: set = set()
+        self.page.on("websocket", lambda ws: ws.on("framereceived", lambda _: self.heard.add(ws)))
 
-    def _opened(self, ws) -> None:
-        self.sockets += 1
+    @property
+    def sockets(self) -> int:
+        return len(self.heard)
 
     def join(self, table: Table, net: Network, seat: int) -> "Phone":
         self.page.goto(table.join_url(net.url))
