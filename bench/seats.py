@@ -18,7 +18,7 @@ frame to Kivy's Clock as the app does (issue 25).  Besides the figures above:
   carrying its bytes); until the table's room sees the phone gone, and until the phone
   itself (phone.js's rule: nothing heard for the server's QUIET_S) notices.
 - back_s (median, max): the network comes back; until the phone, retrying as phone.js
-  does (BACKOFF_MAX, CONNECT_MS), has its seat's snapshot again.
+  does (a new try every STEP_MS beside the earlier ones), has its seat's snapshot again.
 - server_rss_mb: what starting the phones' server and connecting the nine phones added
   to the app's memory.
 Taps come --gap apart (1 s: people take turns; back to back, a tap waits for the
@@ -54,8 +54,8 @@ FIRST_RETRY_S = 0.25  # phone.js: the first reconnect waits 0.125..0.25 s
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the checkout: its tests' helpers (the game's thread, Xvfb)
 PHONE_JS = (ROOT / "companion" / "seats" / "static" / "phone.js").read_text()
-BACKOFF_MAX_S, CONNECT_S = (int(re.search(rf"{name} = (\d+)", PHONE_JS).group(1)) / 1000
-                            for name in ("BACKOFF_MAX", "CONNECT_MS"))
+STEP_S, STEP_GRACE_S = (int(re.search(rf"{name} = (\d+)", PHONE_JS).group(1)) / 1000
+                        for name in ("STEP_MS", "STEP_GRACE"))
 PLIES = 12  # moves played before taking them all back: no Ultimate Tic-Tac-Toe game ends this soon
 
 
@@ -225,18 +225,20 @@ async def drop(http, url: str, key: str, ws_direct, down_s: float = 4.0) -> dict
     receiving.cancel()
     await asyncio.sleep(max(0.0, gone + down_s - time.monotonic()))
 
-    async def retry():  # phone.js: a try not open within CONNECT_MS is given up; backoff after a close
-        backoff = FIRST_RETRY_S
+    async def retry():  # phone.js: a new try every STEP_MS beside the earlier ones, each given up after STEP_GRACE more
+        tries: set[asyncio.Task] = set()
         while True:
-            try:
-                return await asyncio.wait_for(http.ws_connect(f"{via}/ws", headers=headers,
-                                                              protocols=("companion", f"companion.key.{key}")),
-                                              CONNECT_S)
-            except asyncio.TimeoutError:
-                continue
-            except aiohttp.ClientError:
-                await asyncio.sleep(backoff * random.uniform(0.5, 1))
-                backoff = min(backoff * 2, BACKOFF_MAX_S)
+            tries.add(asyncio.create_task(asyncio.wait_for(http.ws_connect(
+                f"{via}/ws", headers=headers, protocols=("companion", f"companion.key.{key}")), STEP_S + STEP_GRACE_S)))
+            done, tries = await asyncio.wait(tries, timeout=STEP_S * random.uniform(0.75, 1.25),
+                                             return_when=asyncio.FIRST_COMPLETED)
+            opened = [task.result() for task in done if not task.exception()]
+            if opened:
+                for task in tries:
+                    task.cancel()
+                for extra in opened[1:]:
+                    await extra.close()
+                return opened[0]
 
     trying = asyncio.create_task(retry())
     await asyncio.sleep(random.uniform(0.3, 1.5))  # the phone has been trying a while when the network is back

@@ -113,8 +113,8 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
         return web.FileResponse(script, headers={"Cache-Control": "no-cache"})
 
     async def alive(request: web.Request) -> web.Response:
-        """A page asks this before it opens a socket again: it learns that the table is there
-        by plain HTTP, which no browser delays after failures as Chromium does WebSockets."""
+        """A page asks this beside its socket tries, one ask at a time: an answer while no try
+        has opened tells it the link is up but slow, so its tries hold on longer (phone.js)."""
         return web.Response(status=204, headers={"Cache-Control": "no-store"})
 
     async def strings(request: web.Request) -> web.Response:
@@ -148,7 +148,10 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
 
     async def serve(request: web.Request, keyed: bool) -> web.StreamResponse:
         ws = web.WebSocketResponse(protocols=(PROTOCOL,), max_msg_size=HARD_FRAME, autoping=False)
-        await ws.prepare(request)
+        try:
+            await ws.prepare(request)
+        except ConnectionResetError:  # a try the phone gave up for another (phone.js): nothing to log
+            return ws
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
 

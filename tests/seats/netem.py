@@ -62,6 +62,17 @@ def resent_after(held_s: float) -> float:
     return at
 
 
+def connecting(port: int, table: str = "/proc/net/tcp") -> set[int]:
+    """Local ports of this machine's IPv4 connections to `port` in SYN-SENT (state 02)."""
+    ports = set()
+    with open(table) as rows:
+        for row in list(rows)[1:]:
+            local, remote, state = row.split()[1:4]
+            if state == "02" and int(remote.split(":")[1], 16) == port:
+                ports.add(int(local.split(":")[1], 16))
+    return ports
+
+
 @dataclass
 class Carried:
     """One connection through the link: when it opened (monotonic), when it ended and why."""
@@ -269,6 +280,11 @@ class Network:
 
     def carried(self) -> list[Carried]:
         return list(self.link.carried)
+
+    def connecting(self) -> set[int]:
+        """The phones' connections to this link still waiting for their SYN to be answered
+        (SYN-SENT, from /proc/net/tcp: the phones are on this machine): their local ports."""
+        return connecting(self.link.port)
 
     def sockets(self) -> list[Carried]:
         """The WebSockets carried so far (open or closed)."""

@@ -20,6 +20,7 @@ from tests.seats.browser import PHONE, SHOTS, Table
 from tests.seats.netem import PROFILES, Network
 
 webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.webkitgtk.service import Service  # noqa: E402
 
@@ -46,6 +47,11 @@ class WebKitPhone:
         self.driver.set_window_size(PHONE["width"], PHONE["height"])
 
     def find(self, css: str):
+        for _ in range(20):  # a page redrawn meanwhile (a display just came) is "stale" to WebKit's driver
+            try:
+                return self.driver.find_elements(By.CSS_SELECTOR, css)
+            except StaleElementReferenceException:
+                time.sleep(0.05)
         return self.driver.find_elements(By.CSS_SELECTOR, css)
 
     def until(self, condition, timeout: float = 15.0, what: str = "condition"):

@@ -408,3 +408,27 @@ async def test_the_table_plays_an_away_seat_until_its_phone_is_back_or_hands_it_
     late = await phones()
     refused = await late.ask({"type": "hello", "device": key}, "refused")
     assert refused["code"] == "handed_over" and "another phone" in refused["text"]
+
+
+async def test_a_try_given_up_during_its_handshake_is_no_error(phones, table, caplog):
+    """The page tries sockets side by side and drops the rest once one opens (phone.js): a
+    try whose connection is gone before the table answers its handshake was logged as an
+    error with a traceback ("Error handling request", "Connection lost") every time."""
+    import asyncio
+    import logging
+    import socket
+    import struct
+
+    await phones()
+    client = phones.client()
+    for _ in range(5):
+        _, writer = await asyncio.open_connection(client.host, client.port)
+        where = f"{client.host}:{client.port}"
+        writer.write((f"GET /ws HTTP/1.1\r\nHost: {where}\r\nOrigin: http://{where}\r\nUpgrade: websocket\r\n"
+                      "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                      "Sec-WebSocket-Protocol: companion\r\n\r\n").encode())
+        raw = writer.get_extra_info("socket")
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        writer.transport.abort()  # a reset, as the browser's given-up try
+    await asyncio.sleep(0.3)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]

@@ -24,7 +24,7 @@ function button(label, onclick, props = {}) {
 }
 
 async function loadWords() {
-  words = await (await timed(`strings.json?lang=${lang}`)).json();
+  words = await (await fetch(`strings.json?lang=${lang}`)).json();
   document.documentElement.lang = lang;
   $("#lang").textContent = words.language;
 }
@@ -32,73 +32,81 @@ async function loadWords() {
 // the socket ------------------------------------------------------------------------
 // A lost socket is tried again after a jittered back-off (0.25 s doubling to BACKOFF_MAX,
 // back to 0.25 s once a socket opens), at once when the network is back, the page shown
-// again or back from the cache.  Each try first asks `alive` over plain HTTP: a browser
-// delays every new WebSocket by seconds after a run of failed ones (Chromium's throttle),
-// so sockets are opened only toward a table that answers.  An ask is given up just after
-// TCP has sent a lost SYN again (1 s) for a fresh one, so that a link back after a long
-// outage is found within about a second (until Chromium's six connects to a host, which go
-// on after their asks are given up, are all waiting for TCP's resends: docs/phones.md), or
-// after three times the table's last answer on a slower link (no ask runs beside it:
-// Chromium would hand the next socket the pending connection of a stale ask, waiting out
-// TCP's resends).  A socket not open within its limit (CONNECT_MS, doubling to
-// CONNECT_MAX: never starved by the browser's delays) is given up for a new try; one that
-// heard nothing for the server's quiet time is taken for dead.  The device key goes as a
-// subprotocol too, so a returning phone finds its place kept.  Nothing is tried while the
-// browser knows it is offline, nor while another tab of this phone holds the seat
-// (`standby`: a tap takes it back).
-const BACKOFF_MS = 250, BACKOFF_MAX = 1000, CONNECT_MS = 2000, CONNECT_MAX = 16000, ASK_MS = 1200;
-let backoff = BACKOFF_MS, limit = CONNECT_MS, quiet = 8000, tries = 0, standby = false, probing = false;
-let asking = ASK_MS; // how long an ask may take: ASK_MS, or three times the table's last answer
+// again or back from the cache.  Until one opens, a new try starts every `step` (STEP_MS,
+// half as long again for each try given up, to STEP_MAX) beside the earlier ones, each
+// given up STEP_GRACE after its step.  A browser opens one socket to a host at a time (the
+// others wait), so each try holds that place about a step, and a connect whose SYN the
+// link lost is followed by a fresh one that soon (TCP itself sends it again 1, 3, 7, 15 …
+// s later: a long outage's tail).  At STEP_MAX a SYN still goes every 2 s at most (TCP's
+// resend at 1 s, then the next try), and a handshake of ~2.5 s fits.  The grace outlasts
+// Chromium's delay of each new socket after a run of failed ones (up to 5 s), so no try
+// is given up before it was sent.  Beside the tries one plain-HTTP ask of `alive` at a
+// time, never given up (Chromium keeps the connects of asks given up going, six to a
+// host, and queues later asks behind them for 20 s: docs/phones.md): if the table answers
+// while no try has opened, the link is up but slower than a step, and the tries hold on
+// three times as long as that answer took.  The first try to open is the socket, the rest
+// are dropped.  One that heard nothing for the server's quiet time is taken for dead.  The
+// device key goes as a subprotocol too, so a returning phone finds its place kept.
+// Nothing is tried while the browser knows it is offline, nor while another tab of this
+// phone holds the seat (`standby`: a tap takes it back).
+const BACKOFF_MS = 250, BACKOFF_MAX = 1000, STEP_MS = 1000, STEP_MAX = 3000, STEP_GRACE = 6000, STEP_SLOW = 16000;
+let backoff = BACKOFF_MS, step = STEP_MS, quiet = 8000, started = false, standby = false, asking = false;
+const trying = new Set(); // sockets tried, not open yet
 let farewell = ""; // why this phone has no seat any more (the table released it)
 
 function drop() {
   if (ws) { ws.onopen = ws.onclose = ws.onmessage = null; ws.close(); ws = null; }
+}
+function giveUp() { // every try still under way
+  for (const socket of trying) { socket.onopen = socket.onclose = null; socket.close(); }
+  trying.clear();
 }
 function later(ms) { clearTimeout(timer); timer = setTimeout(connect, ms); }
 function backOff() {
   later(backoff * (0.5 + Math.random() / 2));
   backoff = Math.min(backoff * 2, BACKOFF_MAX);
 }
-function wake() { // the network is back, the page shown again: try now unless a try is under way or the socket is fine
-  if (!tries || standby || probing || (ws && (ws.readyState === WebSocket.CONNECTING ||
-      (ws.readyState === WebSocket.OPEN && Date.now() - heard < 2 * beat)))) return;
+function wake() { // the network is back, the page shown again: try now unless the socket is fine
+  if (!started || standby || (ws && Date.now() - heard < 2 * beat)) return;
   backoff = BACKOFF_MS;
   later(0);
 }
-async function timed(url, options = {}) { // fetch, and the link's pace learnt from its answer
-  const start = Date.now(), answer = await fetch(url, options);
-  asking = Math.max(ASK_MS, 3 * (Date.now() - start));
-  return answer;
-}
-async function alive() {
-  const stop = new AbortController(), given = setTimeout(() => stop.abort(), asking);
-  try { return (await timed("alive", { cache: "no-store", signal: stop.signal })).ok; }
-  catch { return false; }
-  finally { clearTimeout(given); }
-}
-async function connect() {
+function connect() { // one more try, and the next a step later until one opens
   clearTimeout(timer);
   drop();
-  if (standby || !navigator.onLine) return; // "online" tries again
+  if (standby || !navigator.onLine) { giveUp(); return; } // "online" tries again
   if (!localStorage.getItem(KEY) && !room) { setStatus(farewell || t("scan")); return; } // nothing to show the table
-  const mine = ++tries;
-  probing = true;
-  const ok = await alive();
-  probing = false;
-  if (mine !== tries) return; // a newer try began meanwhile
-  if (ok) open(); else backOff();
-}
-function open() {
-  clearTimeout(timer);
+  started = true;
+  ask();
   const device = localStorage.getItem(KEY);
-  const socket = ws = new WebSocket(`ws://${location.host}/ws`, device ? ["companion", `companion.key.${device}`] : ["companion"]);
+  const socket = new WebSocket(`ws://${location.host}/ws`, device ? ["companion", `companion.key.${device}`] : ["companion"]);
+  trying.add(socket);
   const given = setTimeout(() => {
-    if (ws === socket && socket.readyState === WebSocket.CONNECTING) { limit = Math.min(limit * 2, CONNECT_MAX); connect(); }
-  }, limit);
-  socket.onopen = () => { clearTimeout(given); limit = CONNECT_MS; heard = Date.now(); };
+    if (!trying.delete(socket)) return;
+    socket.onclose = null;
+    socket.close();
+    step = Math.max(step, Math.min(step * 1.5, STEP_MAX));
+  }, step + STEP_GRACE);
+  socket.onclose = () => { clearTimeout(given); trying.delete(socket); }; // refused: the next try goes on
+  socket.onopen = () => { clearTimeout(given); trying.delete(socket); opened(socket); };
+  later(step * (0.75 + Math.random() / 2));
+}
+function ask() {
+  if (asking) return;
+  const start = asking = Date.now();
+  fetch("alive", { cache: "no-store" }).then((answer) => {
+    if (answer.ok && !ws) step = Math.max(step, Math.min(3 * (Date.now() - start), STEP_SLOW));
+  }, () => {}).finally(() => { asking = false; });
+}
+function opened(socket) {
+  clearTimeout(timer);
+  giveUp();
+  ws = socket;
+  heard = Date.now();
+  step = STEP_MS;
   socket.onmessage = (e) => { heard = Date.now(); receive(JSON.parse(e.data)); };
   socket.onclose = () => {
-    clearTimeout(given);
+    if (ws !== socket) return;
     ws = null;
     setStatus(t("offline"));
     backOff();
