@@ -11,7 +11,7 @@ following the player to move, has moved by then):
 - `blank`: every visible button has a label (a text or an image);
 - `moved` (on the frame 0.3 s after the touch, `STILL_S`): nothing slid under the finger: a text near the touch now that stood close by before, in the same words and size,
   stands where it stood (a text the touch replaced is gone, so a new stage is fine; an item
-  sliding under the finger is not);
+  sliding under the finger is not; a second 撃沈 beside one still in its place slid nowhere);
 - the game's own checks (`musts`, tests/evening/musts.py), when no dialog covers the table:
   `to_move`, the player to move is in view, and `items`, everything the state holds for a
   list seen is drawn.
@@ -252,9 +252,20 @@ def moved(before: drawn.Frame, after: drawn.Frame, at) -> list[str]:
     was = before.near(x, y, AROUND_PX)
     faults = []
     for new in after.near(x, y, NEAR_PX):
-        same = [d for d in was if d.text == new.text and d.icon == new.icon
-                and abs(d.size[0] - new.size[0]) <= SAME_PX and abs(d.size[1] - new.size[1]) <= SAME_PX]
-        if same and not any(max(abs(a - b) for a, b in zip(d.rect, new.rect)) <= SAME_PX for d in same):
-            faults.append(f"{min(same, key=lambda d: d.distance(*new.centre))} moved to {new} "
-                          f"under the finger at ({x:.0f},{y:.0f})")
+        same = [d for d in was if _alike(d, new)]
+        if same and not any(_placed(d, new) for d in same):
+            left = [d for d in same if not any(_alike(d, a) and _placed(d, a) for a in after.items)]
+            if left:  # (a second 撃沈 beside one still in its place slid nowhere)
+                faults.append(f"{min(left, key=lambda d: d.distance(*new.centre))} moved to {new} "
+                              f"under the finger at ({x:.0f},{y:.0f})")
     return faults
+
+
+def _alike(a: drawn.Drawn, b: drawn.Drawn) -> bool:
+    """The same words (or icon) at the same size."""
+    return (a.text == b.text and a.icon == b.icon
+            and abs(a.size[0] - b.size[0]) <= SAME_PX and abs(a.size[1] - b.size[1]) <= SAME_PX)
+
+
+def _placed(a: drawn.Drawn, b: drawn.Drawn) -> bool:
+    return max(abs(p - q) for p, q in zip(a.rect, b.rect)) <= SAME_PX

@@ -112,7 +112,7 @@ def test_two_phones_play_a_whole_game(browser, table):
             red.shot("uttt-overview-ja")
     red.page.wait_for_timeout(200)
     red.shot("uttt-over-ja")
-    playwright_api.expect(blue.page.locator("#status")).to_contain_text("win" if table.controller.session.state.outcome().winner is not None else "Draw")
+    playwright_api.expect(blue.page.locator("#status")).to_contain_text("won" if table.controller.session.state.outcome().winner is not None else "Draw")
     for phone in phones.values():
         check_frames(phone)
 
