@@ -26,17 +26,24 @@ DEAL = ["ship-yamato", "ship-nagato", "ship-hood", "ship-ise", "ship-fuso",
         "ship-hiei", "ship-texas", "ship-lutzow", "ship-scheer", "ship-repulse"]
 
 
-@pytest.fixture
-def nw(gui):
+def three_players(gui, deck: dict | None = None):
+    """A game of three started by touch (the whole deck unless `deck`), P1 first: at the deal."""
     gui.tap(gui.tile("navalwar"))
     screen = gui.screen
-    deck = short_deck()  # a submarine in it
-    deck["counts"].update({"salvo-18-3": 2, "salvo-18-2": 1})
-    screen.deck = deck
+    if deck is not None:
+        screen.deck = deck
     gui.tap(screen.ids.count_3)
     gui.tap(screen.ids.start)
+    screen.session.play({"type": "first", "seat": 0})
+    return screen
+
+
+@pytest.fixture
+def nw(gui):
+    deck = short_deck()  # a submarine in it
+    deck["counts"].update({"salvo-18-3": 2, "salvo-18-2": 1})
+    screen = three_players(gui, deck)
     session = screen.session
-    session.play({"type": "first", "seat": 0})
     session.play_all([{"type": "deal", "ship": ship} for ship in DEAL] + [{"type": "no_red"}] * 3)
     if session.state.view(None)["waiting"]["kind"] == "choose":
         session.play({"type": "choose", "turn": "draw"})
@@ -88,12 +95,8 @@ def test_a_sunk_ship_keeps_its_place_in_the_row_for_the_round(gui, nw):
 def test_an_undone_deal_leaves_no_sunk_ship_behind(gui):
     # the newcomer trial, 6 players: two ships dealt to P1 and undone stayed in P1's row as
     # 撃沈, and one of them, dealt again to another fleet, was drawn in both
-    gui.tap(gui.tile("navalwar"))
-    nw = gui.screen
-    gui.tap(nw.ids.count_3)
-    gui.tap(nw.ids.start)
+    nw = three_players(gui)
     session = nw.session
-    session.play({"type": "first", "seat": 0})
     session.play_all([{"type": "deal", "ship": ship} for ship in ("ship-yamato", "ship-nagato")])  # to P1
     nw.refresh()
     gui.pump(0.5)  # drawn once no finger is near (still.py)
@@ -114,12 +117,8 @@ def test_an_undone_deal_leaves_no_sunk_ship_behind(gui):
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_draw_and_air_strike_are_in_sight_beside_a_long_list(gui, lang):
     gui.app.lang = lang
-    gui.tap(gui.tile("navalwar"))
-    nw = gui.screen
-    gui.tap(nw.ids.count_3)
-    gui.tap(nw.ids.start)  # the whole deck: every card may be in a hand
+    nw = three_players(gui)  # the whole deck: every card may be in a hand
     session = nw.session
-    session.play({"type": "first", "seat": 0})
     carriers = ["ship-akagi", "ship-yamato", "ship-hood", "ship-iowa", "ship-nagato",
                 "ship-enterprise", "ship-bismarck", "ship-fuso", "ship-roma", "ship-kongo",
                 "ship-hiei", "ship-texas", "ship-lutzow", "ship-scheer", "ship-repulse"]
