@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 from kivy.core.text import Label as CoreLabel
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import AliasProperty, BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.button import Button
 
 from companion.ui.widgets import CJK, EvenLabel
@@ -24,6 +24,9 @@ class ChoiceTile(Button):
     red = BooleanProperty(False)
     main = BooleanProperty(False)  # a turn's main entry, in the row that never scrolls
     cols = NumericProperty(2)  # tiles a row (0: as wide as its text, the catalogue's flow)
+    # its words wrap to its width; never a name of the catalogue's flow, nor a salvo (four a
+    # row: 「12.6″・1」 whole on one line)
+    wraps = AliasProperty(lambda self: 0 < self.cols < 4, bind=["cols"], cache=True)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -39,8 +42,8 @@ class ChoiceTile(Button):
             self.text = self._lines(self.words)
 
     def _lines(self, words: str) -> str:
-        if not (0 < self.cols < 4 and CJK.search(words)):
-            return words  # Kivy breaks them at their spaces (a salvo, four a row, never: its kv rule)
+        if not (self.wraps and CJK.search(words)):
+            return words  # Kivy breaks them at their spaces
         probe = _probe()  # an EvenLabel breaks them, as wide as this tile's text
         probe.font_size, probe.width, probe.words = self.font_size, self.width - 10, words
         return probe.text
