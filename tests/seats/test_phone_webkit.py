@@ -61,11 +61,20 @@ class WebKitPhone:
             time.sleep(0.05)
         return result
 
-    def touch(self, element) -> None:
-        """A tap on `element`.  WebKitGTK's driver takes a touch pointer's actions without an
-        error but its MiniBrowser turns them into no click (tried: nothing happened), so
-        this is WebDriver's element click, a pointer's down and up at the element's centre."""
-        element.click()
+    def touch(self, css: str, index: int = 0, what: str = "") -> None:
+        """A tap on the `index`th element `css` finds, once it is there.  WebKitGTK's driver
+        takes a touch pointer's actions without an error but its MiniBrowser turns them into
+        no click (tried: nothing happened), so this is WebDriver's element click, a pointer's
+        down and up at the element's centre.  A display arriving between the find and the
+        click redraws the element, "stale" to the driver: a finger would press the redrawn
+        one, so the tap is tried again on it."""
+        for _ in range(20):
+            element = self.until(lambda: len(found := self.find(css)) > index and found, what=what or css)[index]
+            try:
+                return element.click()
+            except StaleElementReferenceException:
+                time.sleep(0.05)
+        raise AssertionError(f"{what or css} redrawn under every tap")
 
     def text(self, css: str) -> str:
         """What `css` holds (its textContent: WebDriver's rendered text is "" for it in WebKitGTK)."""
@@ -100,9 +109,8 @@ def phones():
 
 def join(phone: WebKitPhone, table: Table, seat: int, base: str | None = None) -> None:
     phone.driver.get(table.join_url(base))  # what scanning the QR opens
-    buttons = phone.until(lambda: len(phone.find(".list button")) == 3 and phone.find(".list button"),
-                          what="the seat buttons")
-    phone.touch(buttons[seat])
+    phone.until(lambda: len(phone.find(".list button")) == 3, what="the seat buttons")
+    phone.touch(".list button", seat)
     phone.until(lambda: str(seat + 1) in phone.text("#who"), what="the seat")
 
 
@@ -111,11 +119,10 @@ def play_one(table: Table, phones: list[WebKitPhone], rng: random.Random) -> Non
     seat, legal, count = table.call(lambda: (c.session.state.to_move(), c.session.state.legal_cells(),
                                              len(c.session.actions)))
     action, phone = rng.choice(legal), phones[seat]
-    cell = phone.find(f'.zoom .cell[data-a="{action}"]')
-    if not cell:
-        phone.touch(phone.until(lambda: phone.find(f'.mini[data-board="{action // 9}"]'), what="the board")[0])
-        cell = phone.until(lambda: phone.find(f'.zoom .cell[data-a="{action}"]'), what="the cell")
-    phone.touch(cell[0])
+    cell = f'.zoom .cell[data-a="{action}"]'
+    if not phone.find(cell):
+        phone.touch(f'.mini[data-board="{action // 9}"]', what="the board")
+    phone.touch(cell, what="the cell")
     phone.until(lambda: phone.text("#ack").startswith("✓"), what="the ack")
     assert table.call(lambda: len(c.session.actions)) == count + 1
 
@@ -123,7 +130,7 @@ def play_one(table: Table, phones: list[WebKitPhone], rng: random.Random) -> Non
 def tap(phone: WebKitPhone, css: str) -> None:
     """A tap on the first element `css` finds (once it is there), until the phone's "done"."""
     phone.driver.execute_script("ack('')")
-    phone.touch(phone.until(lambda: phone.find(css), what=css)[0])
+    phone.touch(css)
     phone.until(lambda: phone.text("#ack").startswith("✓"), what=f"the ack of {css}")
 
 
@@ -132,8 +139,7 @@ def tap_cell(phone: WebKitPhone, cell: int) -> None:
     target = f'.bzoom button[data-cell="{cell}"]'
     if not phone.find(target):
         row, col = divmod(cell, 10)
-        phone.touch(phone.until(lambda: phone.find(f'.sea .quarter[data-quarter="{(row // 5) * 2 + col // 5}"]'),
-                                what="the quarter")[0])
+        phone.touch(f'.sea .quarter[data-quarter="{(row // 5) * 2 + col // 5}"]', what="the quarter")
     tap(phone, target)
 
 
