@@ -20,7 +20,7 @@ from companion.games.navalwar.screen.still import STILL_S
 from kivy.core.window import Window
 from kivy.uix.label import Label
 from test_navalwar_screen import deck_for, play_randomly, short_deck, tap_choice, tiles
-from test_navalwar_screen_follow import start
+from test_navalwar_screen_follow import LONG, start
 
 P3 = ["ship-andrea-doria", "ship-caio-duilio", "ship-conte-di-cavour", "ship-ark-royal", "ship-california"]
 OTHERS = ["ship-yamato", "ship-nagato", "ship-hood", "ship-ise", "ship-fuso",
@@ -56,9 +56,14 @@ def places(widgets) -> dict:
     return {key: tuple(round(c) for c in w.to_window(w.x, w.y)) for key, w in widgets.items()}
 
 
-def every_ship_seen(nw) -> None:
-    """Three players: every ship of every fleet drawn in view."""
+def every_ship_seen(gui, nw) -> None:
+    """Every ship of every fleet drawn in view: with a strip each, at once; with a card
+    each (three players or more), the fleet's ships under the cards once its card is tapped."""
+    cards = {card.seat: card for card in nw.ids.many.ids.cards.children} if nw.many else {}
     for seat, fleet in enumerate(nw.session.state.view(None)["fleets"]):
+        if cards:
+            gui.tap(cards[seat])
+            gui.pump(0.2)
         for ship in fleet["ships"]:
             assert ship["name"] in drawn_ships(nw), f"P{seat + 1}'s {ship['name']} is not drawn in view"
 
@@ -89,7 +94,7 @@ def test_every_ship_dealt_is_drawn_in_view(gui):
     gui.pump(0.5)
     gui.screenshot("navalwar-three-italians")
     assert "California" in {s["name"] for s in session.state.view(None)["fleets"][2]["ships"]}
-    every_ship_seen(nw)
+    every_ship_seen(gui, nw)
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -108,10 +113,10 @@ def test_every_ship_dealt_by_touch_is_drawn_in_view(gui, lang):
         tap_choice(gui, tiles(nw)["ship:" + left[seat].pop(0)])
     gui.pump(1.0)
     gui.screenshot(f"navalwar-three-italians-touch-{lang}")
-    every_ship_seen(nw)
+    every_ship_seen(gui, nw)
 
 
-@pytest.mark.parametrize("count, lang", [(4, "ja"), (6, "ja"), (9, "ja"), (6, "en"), (9, "en")])
+@pytest.mark.parametrize("count, lang", [(3, "ja"), (4, "ja"), (6, "ja"), (9, "ja"), (3, "en"), (6, "en"), (9, "en")])
 def test_every_fleet_and_the_player_to_move_s_ships_are_in_view(gui, count, lang):
     gui.app.lang = lang
     nw = start(gui, count)
@@ -133,8 +138,11 @@ def test_every_fleet_and_the_player_to_move_s_ships_are_in_view(gui, count, lang
             gui.screenshot(f"navalwar-{count}-{lang}-round")
 
 
-def test_a_target_ship_is_a_tap_on_its_fleet_then_on_the_ship(gui):
-    nw = start(gui, 6)
+@pytest.mark.parametrize("count", [3, 6])
+def test_a_target_ship_is_a_tap_on_its_fleet_then_on_the_ship(gui, count):
+    # the re-trial, three players: a strip per fleet, five long names two rows each, and a
+    # target fleet's second row was off the list while its ships were lit
+    nw = start(gui, count, ships=list(LONG))
     session = nw.session
 
     def other_fleet_targeted(view):
@@ -152,10 +160,11 @@ def test_a_target_ship_is_a_tap_on_its_fleet_then_on_the_ship(gui):
     before = places(cards)
     assert cards[seat].marked and all(min(c.size) >= 48 for c in cards.values())
     gui.tap(cards[seat])
-    gui.screenshot("navalwar-6-target-fleet-opened")
+    gui.screenshot(f"navalwar-{count}-target-fleet-opened")
     ships = drawn_ships(nw)
+    lit = [s["name"] for s in view["fleets"][seat]["ships"] if s["id"] in nw.model["targets"]]
+    assert all(name in ships and ships[name].step for name in lit), f"of {lit} in view: {list(ships)}"
     ship = next(s for s in view["fleets"][seat]["ships"] if s["id"] in nw.model["targets"])
-    assert ship["name"] in ships and ships[ship["name"]].step, "the fleet tapped shows its ships to name"
     assert places(cards) == before, "a card moved"
     count = len(session.actions)
     gui.tap(ships[ship["name"]])

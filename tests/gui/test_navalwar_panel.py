@@ -209,7 +209,7 @@ def test_a_red_card_drawn_takes_two_touches(gui, lang):
         assert waiting(nw) == "red"
         gui.screenshot(f"navalwar-panel-red-{kind}-target-{lang}")
         target = rng.choice(nw.controller.tree().choices(nw.controller.shown_prefix(TABLE))).id
-        open_fleet_of(gui, nw, target)  # four players or more: a ship in another fleet is its card first
+        open_fleet_of(gui, nw, target)  # three players or more: a ship in another fleet is its card first
         tap_choice(gui, tiles(nw)[target])  # the second: its target
         entered = nw.session.actions[before:]
         played = entered[entered.index(draw) + 1]
@@ -295,10 +295,11 @@ def test_no_new_button_is_drawn_under_the_finger_nor_pressed_by_a_double_tap(gui
                        what="the new choices")
 
 
-@pytest.mark.parametrize("players, words", [(3, "目標の艦を艦隊欄でタップ"), (4, "艦隊のカード→目標の艦をタップ")])
+@pytest.mark.parametrize("players, words", [(2, "目標の艦を艦隊欄でタップ"), (3, "艦隊のカード→目標の艦をタップ")])
 def test_a_ships_target_is_asked_for_where_it_is_tapped(gui, players, words):
-    # the newcomer trial: with four players or more the prompt said "Tap the target ship in the
-    # fleets", but the first touch is the fleet's card (its ships then shown under the cards)
+    # the newcomer trial: with a card per fleet (three players or more) the prompt said "Tap the
+    # target ship in the fleets", but the first touch is the fleet's card (its ships then shown
+    # under the cards)
     nw = started(gui, players)
     tap_choice(gui, tiles(nw)["card:submarine"])  # its target: a ship
     gui.wait_until(lambda: words in nw.prompt_text, timeout=2, what=f"{words} in {nw.prompt_text!r}")

@@ -52,8 +52,18 @@ def nw(gui):
     return screen
 
 
-def chips_of(screen, seat: int) -> list[ShipChip]:
-    strip = list(reversed(screen.ids.fleets.children))[seat]
+def chips_of(gui, screen, seat: int) -> list[ShipChip]:
+    """The chips of `seat`'s fleet: its strip's, or (three players or more) the ones under
+    the cards, its card tapped first if another fleet's are shown."""
+    if not screen.many:
+        strip = list(reversed(screen.ids.fleets.children))[seat]
+    else:
+        card = next(card for card in screen.ids.many.ids.cards.children if card.seat == seat)
+        if not card.focused:
+            gui.wait_until(lambda: not screen.locked, what="the input lock to lift")
+            gui.tap(card)
+            gui.wait_until(lambda: card.focused, timeout=2, what=f"P{seat + 1}'s ships under the cards")
+        strip = screen.ids.many.ids.focus
     return list(reversed(strip.ids.chips.children))
 
 
@@ -67,13 +77,13 @@ def test_a_sunk_ship_keeps_its_place_in_the_row_for_the_round(gui, nw):
     seat = next(f["seat"] for f in view["fleets"] if f["seat"] != view["seat"])
     fleet = view["fleets"][seat]["ships"]
     target = fleet[1]  # a ship with neighbours on both sides
-    gui.wait_until(lambda: places(chips_of(nw, seat)), what="the fleets drawn")
+    gui.wait_until(lambda: places(chips_of(gui, nw, seat)), what="the fleets drawn")
     gui.pump(0.5)  # and laid out, once no finger is near (still.py)
-    before = places(chips_of(nw, seat))
+    before = places(chips_of(gui, nw, seat))
     session.play({"type": "draw", "card": "submarine"})
     nw.refresh()
     gui.pump(0.1)
-    chip = next(c for c in chips_of(nw, seat) if c.name == target["name"])
+    chip = next(c for c in chips_of(gui, nw, seat) if c.name == target["name"])
     assert chip.step, "the target is offered on its chip"
     gui.tap(chip)
     die = next(t for t in nw.ids.choices.children if t.text == "6")
@@ -81,14 +91,14 @@ def test_a_sunk_ship_keeps_its_place_in_the_row_for_the_round(gui, nw):
     gui.tap(die)  # 5 or 6 sinks it
     assert not any(s["id"] == target["id"] for s in session.state.view(None)["fleets"][seat]["ships"])
     gui.pump(0.5)  # whatever waits for the finger to lift has happened
-    chips = chips_of(nw, seat)
+    chips = chips_of(gui, nw, seat)
     assert places(chips) == before  # every ship where it was, the sunk one too
     sunk = next(c for c in chips if c.name == target["name"])
     assert sunk.sunk and not sunk.step and sunk.detail == "撃沈" and sunk.opacity < 1
     gui.screenshot("navalwar-sunk-keeps-its-place")
 
     gui.tap(nw.ids.undo)  # undo: afloat again, in the same place
-    chips = chips_of(nw, seat)
+    chips = chips_of(gui, nw, seat)
     assert places(chips) == before and not any(c.sunk for c in chips)
 
 
@@ -100,18 +110,20 @@ def test_an_undone_deal_leaves_no_sunk_ship_behind(gui):
     session.play_all([{"type": "deal", "ship": ship} for ship in ("ship-yamato", "ship-nagato")])  # to P1
     nw.refresh()
     gui.pump(0.5)  # drawn once no finger is near (still.py)
-    assert [c.name for c in chips_of(nw, 0)] == ["Yamato", "Nagato"]
+    assert [c.name for c in chips_of(gui, nw, 0)] == ["Yamato", "Nagato"]
     gui.tap(nw.ids.undo)  # the turn's deals taken back
     gui.pump(0.5)
-    assert not any(c.sunk for c in chips_of(nw, 0))
-    others = iter(["ship-hiei", "ship-hood", "ship-ise", "ship-fuso", "ship-kongo", "ship-yamato"])
-    while not session.state.view(None)["fleets"][1]["ships"]:  # P1's deal, then Nagato P2's first
+    assert not any(c.sunk for c in chips_of(gui, nw, 0))
+    others = iter(ship for ship in DEAL if ship != "ship-nagato")
+    while session.state.view(None)["phase"] == "deal":  # P1's deal, then Nagato P2's first
         seat = session.state.view(None)["waiting"]["seat"]
-        session.play({"type": "deal", "ship": "ship-nagato" if seat == 1 else next(others)})
+        first = seat == 1 and not session.state.view(None)["fleets"][1]["ships"]
+        session.play({"type": "deal", "ship": "ship-nagato" if first else next(others)})
     nw.refresh()
     gui.pump(0.5)
-    assert "Nagato" not in [c.name for c in chips_of(nw, 0)] and not any(c.sunk for c in chips_of(nw, 0))
-    assert [c.name for c in chips_of(nw, 1)] == ["Nagato"]
+    assert "Nagato" not in [c.name for c in chips_of(gui, nw, 0)] and not any(c.sunk for c in chips_of(gui, nw, 0))
+    assert [c.name for c in chips_of(gui, nw, 1)][0] == "Nagato"
+    assert sum(c.name == "Nagato" for seat in range(3) for c in chips_of(gui, nw, seat)) == 1
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])

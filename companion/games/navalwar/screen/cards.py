@@ -1,5 +1,6 @@
-"""Naval War with four players or more: every fleet a card, all in view, and one fleet's
-ships below them, big enough to tap (issue 43: nine at 800×480 without scrolling).
+"""Naval War with three players or more: every fleet a card, all in view, and one fleet's
+ships below them, big enough to tap (issue 43: nine at 800×480 without scrolling; three
+fleets of five long names as strips needed 495 px of 385).
 
 A card is a fleet at a glance: name and points, ships afloat, its minefields and smoke.
 The player to move's card is filled with their colour.  Under the cards, one fleet is

@@ -6,9 +6,9 @@ seat's entry is awaited, the choices of each step, undo).  Kept here is only wha
 screen owns: its panes and pop-ups, the ship catalogue's search, the input lock held
 after an entry or a step deeper, the new choices drawn once it lifts (ui/input_lock.py).  The left
 side shows the shared table: the piles with the next draw's chance of red (the full odds:
-behind the discards button), and the fleets, a target tapped on them: up to three players a
-strip each (fleets.py; the list scrolls to the player to move only once no finger is near,
-still.py), four or more a card each, all in view, one fleet's ships under them (cards.py); the
+behind the discards button), and the fleets, a target tapped on them: two players a strip
+each (fleets.py; the list scrolls to the player to move only once no finger is near,
+still.py), three or more a card each, all in view, one fleet's ships under them (cards.py); the
 right side the choices, where a die's banner stands in for the prompt, and a turn's main
 entries (カードを引く, 航空攻撃) in a row under them that never scrolls; the deal's
 catalogue takes the whole width, its names flowing.  `players`: the names in seat order (clockwise).
@@ -40,7 +40,7 @@ from companion.ui.input_lock import InputLock
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 GOLD_HEX = "".join(f"{int(c * 255):02x}" for c in theme.GOLD[:3])
-STRIPS_UP_TO = 3  # players: a strip per fleet (four overflow 480 px once ships join); more, a card each (cards.py)
+STRIPS_UP_TO = 2  # players: a strip per fleet (three overflow 480 px: five long names take two rows); more, a card each (cards.py)
 FIRST_ON_FORM = 5  # up to this many players, the start form names who plays first
 START_MIN_WIDTH = 110  # px the plain Start keeps beside the first-player buttons
 NEW_CHOICES_S = 0.4  # s: new buttons wait for the finger (a double tap's second touch comes within 0.3 s)

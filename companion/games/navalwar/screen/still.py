@@ -1,13 +1,13 @@
 """Naval War: the fleets keep still under a finger (issue 29: nothing moves under a finger).
 
-Three things would move them during a round.  Following the player to move: with up to three
-players the strips' list can be taller than the view (long names wrap a fleet's row), and
-scrolling it to each new player moved it under the finger of whoever was about to tap a
-target.  Now it follows only when that fleet is not wholly in view, and then brings it to the
-top of the view, so the next players' fleets (clockwise: below it) are in view too.  With
-four or more, the ships shown under the cards (cards.py) become the new player's.  And a ship
-joining a fleet: its row can wrap, and every fleet under it moves down.  All wait until no
-finger is on the screen and the last one lifted `STILL_S` ago.
+Three things would move them during a round.  Following the player to move: with two
+players the strips' list can be taller than the view (ships joined, long names wrapping a
+fleet's rows), and scrolling it to each new player moved it under the finger of whoever was
+about to tap a target.  Now it follows only when that fleet is not wholly in view, and then
+brings it to the top of the view.  With three or more, the ships shown under the cards
+(cards.py) become the new player's.  And a ship joining a fleet: its row can wrap, and every
+fleet under it moves down.  All wait until no finger is on the screen and the last one
+lifted `STILL_S` ago.
 """
 
 from __future__ import annotations
