@@ -2,7 +2,7 @@
 
 A game is a pure state machine.  A state lists its legal actions, applies one
 (validated: an illegal action raises `Refused` saying why and leaves the
-state untouched), reports whether it is over and its outcome, round-trips
+state untouched; `action in state` asks without applying it), reports whether it is over and its outcome, round-trips
 through JSON, and gives a view per seat and a public view.  States are
 immutable values: `apply` returns a new state.
 
@@ -111,6 +111,14 @@ class State(ABC):
 
     def is_over(self) -> bool:
         return self.outcome() is not None
+
+    def __contains__(self, action: object) -> bool:
+        """`action in state`: whether `apply` takes it now."""
+        try:
+            self.apply(action)
+        except Refused:
+            return False
+        return True
 
     @abstractmethod
     def to_json(self) -> dict:

@@ -58,6 +58,7 @@ def test_random_playout_keeps_the_contract(name, options, seed):
         assert legal, f"{name}: game not over but no legal action"
         assert state.to_move() == CHANCE or 0 <= state.to_move() < state.seats
         for action in legal:
+            assert action in state
             assert roundtrip(action) == action, f"action {action!r} is not plain JSON"
             assert type(action) is dict and type(action.get("type")) is str, f"{action!r}: not {{\"type\": ...}}"
         action = rng.choice(legal)
@@ -84,6 +85,7 @@ def check_illegal_refused(state, legal, seen_actions, rng):
     for action in candidates:
         if action in legal:
             continue
+        assert action not in state
         with pytest.raises(Refused) as refused:
             state.apply(action)
         assert state.to_json() == before
