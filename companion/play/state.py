@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
 from typing import Any, ClassVar, Mapping
 
 from companion.errors import CompanionError
@@ -61,8 +62,10 @@ class Outcome:
     """How a finished game ended.
 
     `winner` is a seat number, or None for a draw / no single winner.
-    `reason` is a short machine key ("port_captured", "three_in_row", ...);
-    screens translate it.  `scores` holds per-seat points where a game has them.
+    `reason` is one of the game's `Ending`s (a `StrEnum`: its value, "port_captured",
+    "three_boards", ..., is what the log holds and the screens translate; read back from
+    JSON it is that string, equal to the member).  `scores` holds per-seat points where a
+    game has them.
     """
 
     winner: int | None
@@ -176,6 +179,7 @@ class Game:
     state_from_json_fn: Any  # callable(data: dict) -> State
     # option sets the conformance suite plays (each merged over the defaults)
     sample_options: tuple[Mapping[str, Any], ...] = ({},)
+    endings: type[StrEnum] | None = None  # every reason its outcomes give (Outcome.reason)
 
     def options(self, options: Mapping[str, Any] | None = None) -> dict:
         unknown = set(options or {}) - set(self.default_options)

@@ -31,6 +31,12 @@ def test_some_games_are_registered():
     assert games(), "no game registered"
 
 
+@pytest.mark.parametrize("name", sorted(games()))
+def test_every_game_names_how_it_can_end(name):
+    endings = games()[name].endings
+    assert endings and all(ending.value == ending.name.lower() for ending in endings)
+
+
 def roundtrip(value):
     return json.loads(json.dumps(value))
 
@@ -54,6 +60,7 @@ def test_random_playout_keeps_the_contract(name, options, seed):
             assert legal == [] and state.to_move() is None
             outcome = state.outcome()
             assert type(outcome).from_json(roundtrip(outcome.to_json())) == outcome
+            assert outcome.reason in {ending.value for ending in game.endings}, f"{outcome.reason!r}: not an Ending"
             return
         assert legal, f"{name}: game not over but no legal action"
         assert state.to_move() == CHANCE or 0 <= state.to_move() < state.seats

@@ -31,6 +31,7 @@ A repeated shot at a cell already called is refused (docs/rules.md §battleship,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
@@ -44,6 +45,12 @@ from companion.games.battleship.fleet import CELLS, LENGTH, NAMES, index, label,
 
 VARIANTS = ("standard", "salvo")
 MODES = ("referee", "tracker")
+
+
+class Ending(StrEnum):
+    """How a game ends (its `Outcome.reason`)."""
+
+    FLEET_SUNK = "fleet_sunk"  # every ship of the other fleet sunk
 # a shot as stored: (cell, result, ship or None, volley number of its shooter)
 Shot = tuple[int, str, "str | None", int]
 
@@ -118,7 +125,7 @@ class BattleshipState(State):
     def outcome(self) -> Outcome | None:
         for seat in (0, 1):
             if len(self.sunk(seat)) == len(NAMES):
-                return Outcome(seat, "fleet_sunk", tuple(float(len(s)) for s in self.shots))
+                return Outcome(seat, Ending.FLEET_SUNK, tuple(float(len(s)) for s in self.shots))
         return None
 
     def to_move(self) -> int | None:
@@ -374,4 +381,5 @@ GAME = Game(
         {"variant": "salvo", "advanced": True, "first": 1},
         {"mode": "tracker", "variant": "salvo", "advanced": True},
     ),
+    endings=Ending,
 )

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import asdict, dataclass, replace
+from enum import StrEnum
 from functools import cached_property
 
 from companion import i18n
@@ -49,6 +50,16 @@ from companion.games.gunkan.table import (
 SEATS = 2  # 0 = red (赤艦隊), 1 = blue (青艦隊)
 JUDGINGS = ("seesaw", "identify")
 BATTLE_PHASES = ("declare", "counterweight", "weigh", "mine", "identify")
+
+
+class Ending(StrEnum):
+    """How a game ends (its `Outcome.reason`)."""
+
+    PORT_CAPTURED = "port_captured"  # an attack on the port took it
+    ANNIHILATION = "annihilation"  # one side's ships are all gone
+    MUTUAL_ANNIHILATION = "mutual_annihilation"  # both sides' at once: a draw
+    RESIGNED = "resigned"
+    NO_MOVES = "no_moves"  # a side that cannot move has lost
 
 
 @dataclass(frozen=True)
@@ -223,7 +234,7 @@ class GunkanState(State):
     def _finish(self, battle: Battle) -> "GunkanState":
         done = self.evolve(battles=self.battles + (battle,), current=None, turn=battle.defender)
         if battle.verdict == "port_captured":
-            return done.evolve(result=Outcome(battle.attacker, "port_captured"))
+            return done.evolve(result=Outcome(battle.attacker, Ending.PORT_CAPTURED))
         gone = [s for s in range(SEATS) if done.removed[s]["ships"] >= SHIPS_PER_SIDE]
         return done.evolve(result=_annihilation(gone)) if gone else done
 
@@ -281,11 +292,11 @@ class GunkanState(State):
 
     def _resign(self, action):
         self._expect(action, ("idle",))
-        return self.evolve(result=Outcome(1 - _seat(action.get("seat"), "seat"), "resigned"))
+        return self.evolve(result=Outcome(1 - _seat(action.get("seat"), "seat"), Ending.RESIGNED))
 
     def _no_moves(self, action):
         self._expect(action, ("idle",))
-        return self.evolve(result=Outcome(1 - _seat(action.get("seat"), "seat"), "no_moves"))
+        return self.evolve(result=Outcome(1 - _seat(action.get("seat"), "seat"), Ending.NO_MOVES))
 
     def _all_ships_gone(self, action):
         self._expect(action, ("idle",))
@@ -309,7 +320,9 @@ _FIELDS = {"battle": ("attacker",), "declare": ("kind",), "counterweight": ("on"
 
 def _annihilation(gone: list[int]) -> Outcome:
     """Whose fleet is gone → the outcome; both at once is a draw."""
-    return Outcome(None, "mutual_annihilation") if len(gone) == SEATS else Outcome(1 - gone[0], "annihilation")
+    if len(gone) == SEATS:
+        return Outcome(None, Ending.MUTUAL_ANNIHILATION)
+    return Outcome(1 - gone[0], Ending.ANNIHILATION)
 
 
 def _seat(value, key: str) -> int:
@@ -348,4 +361,5 @@ GAME = Game(
     new_state_fn=new_state,
     state_from_json_fn=state_from_json,
     sample_options=({"judging": "seesaw"}, {"judging": "identify"}, {"judging": "identify", "first": 1}),
+    endings=Ending,
 )

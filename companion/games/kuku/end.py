@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from companion.play.state import Outcome
+
+
+class Ending(StrEnum):
+    """How a game ends (its `Outcome.reason`)."""
+
+    FLEET_SUNK = "fleet_sunk"  # the attacker sank the last of the other fleet
+    SELF_DESTRUCT = "self_destruct"  # the attacker's own last ship went down with its attack
+    BOTH_SUNK_ATTACKER_WINS = "both_sunk_attacker_wins"  # both gone, the extra rule
+    BOTH_SUNK_LEADER_WINS = "both_sunk_leader_wins"  # both gone, the last ship a leader wins
+    BOTH_SUNK_SAME_KIND = "both_sunk_same_kind"  # both gone, last ships alike: a draw
 
 
 def end_of_attack(
@@ -20,17 +32,17 @@ def end_of_attack(
     if remaining[attacker] and remaining[opponent]:
         return None
     if remaining[attacker]:
-        return _win(attacker, "fleet_sunk")
+        return _win(attacker, Ending.FLEET_SUNK)
     if remaining[opponent]:
-        return _win(opponent, "self_destruct")
+        return _win(opponent, Ending.SELF_DESTRUCT)
     if rule == "extra":
-        return _win(attacker, "both_sunk_attacker_wins")
+        return _win(attacker, Ending.BOTH_SUNK_ATTACKER_WINS)
     if leader_in_final is None:
         raise ValueError("the basic rule needs to know whose last ship was the leader")
     if leader_in_final[0] == leader_in_final[1]:
-        return Outcome(None, "both_sunk_same_kind", (0.5, 0.5))
-    return _win(0 if leader_in_final[0] else 1, "both_sunk_leader_wins")
+        return Outcome(None, Ending.BOTH_SUNK_SAME_KIND, (0.5, 0.5))
+    return _win(0 if leader_in_final[0] else 1, Ending.BOTH_SUNK_LEADER_WINS)
 
 
-def _win(seat: int, reason: str) -> Outcome:
+def _win(seat: int, reason: Ending) -> Outcome:
     return Outcome(seat, reason, (1.0, 0.0) if seat == 0 else (0.0, 1.0))

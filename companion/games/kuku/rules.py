@@ -48,7 +48,7 @@ from companion.games.kuku.board import (
 )
 from companion.games.kuku import views
 from companion.games.kuku.views import ship_of, ship_token  # noqa: F401  (how views spell a ship)
-from companion.games.kuku.end import end_of_attack
+from companion.games.kuku.end import Ending, end_of_attack
 
 FLEET = ("normal", "normal", "leader")
 KINDS = ("normal", "leader")
@@ -396,4 +396,5 @@ GAME = Game(
         {"mode": "tracker"},
         {"mode": "tracker", "rule": "extra", "first": 1},
     ),
+    endings=Ending,
 )

@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import marshal
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Mapping
 
 from companion import i18n
@@ -44,6 +45,12 @@ from companion.games.navalwar.odds import conservation_problems, next_draw_odds
 from companion.games.navalwar.views import public_view
 
 DICE = ("table", "companion")  # the `dice` option
+
+
+class Ending(StrEnum):
+    """How a game ends (its `Outcome.reason`)."""
+
+    TARGET_REACHED = "target_reached"  # a round's end with someone at the target score
 __all__ = ["DICE", "GAME", "NavalWarState", "card_conservation", "next_draw_odds"]
 
 _COMPOSITIONS: dict[str, Composition] = {}
@@ -120,7 +127,7 @@ class NavalWarState(State):
     def outcome(self) -> Outcome | None:
         if self.data["phase"] != "over":
             return None
-        return Outcome(self.data["winner"], "target_reached", tuple(totals(self.data)))
+        return Outcome(self.data["winner"], Ending.TARGET_REACHED, tuple(totals(self.data)))
 
     def to_json(self) -> dict:
         return {**_copy(self.data), "options": marshal.loads(marshal.dumps(self.data["options"]))}
@@ -183,6 +190,7 @@ GAME = Game(
          "dice": "companion"},
         {"players": 2, "target": 1, "deck": {"counts": reduced_counts(default_composition(), 8)}},
     ),
+    endings=Ending,
 )
 
 

@@ -16,6 +16,7 @@ validated state of the game contract built around it (actions cross there).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import reduce
 from operator import or_
 from typing import Any
@@ -25,6 +26,15 @@ from companion.play.state import Game, Refused, Outcome, State
 
 X, O = 0, 1
 MARKS = ("X", "O")
+
+
+class Ending(StrEnum):
+    """How a game ends (its `Outcome.reason`)."""
+
+    THREE_BOARDS = "three_boards"  # three won boards in a line
+    EARLY_DRAW = "early_draw"  # no line of boards can be won any more
+    ALL_BOARDS_DONE = "all_boards_done"  # every board won or full, and no line
+
 ONGOING, DRAW = -1, 2  # Engine.result: ONGOING, X, O or DRAW
 FULL = 0b111_111_111
 
@@ -143,13 +153,13 @@ class Engine:
             return
         self.forced = -1 if (won[0] | won[1] | drawn) >> cell & 1 else cell
 
-    def reason(self) -> str | None:
-        """Why the game ended: "three_boards", "early_draw", "all_boards_done"; None if on."""
+    def reason(self) -> Ending | None:
+        """Why the game ended; None if on."""
         if self.result == ONGOING:
             return None
         if self.result != DRAW:
-            return "three_boards"
-        return "all_boards_done" if self.closed() == FULL else "early_draw"
+            return Ending.THREE_BOARDS
+        return Ending.ALL_BOARDS_DONE if self.closed() == FULL else Ending.EARLY_DRAW
 
 
 def sends_to_after(engine: Engine, action: int) -> int | None:
@@ -229,7 +239,7 @@ class UtttState(State):
             return None
         if result == DRAW:
             return Outcome(None, self._engine.reason(), (0.5, 0.5))
-        return Outcome(result, "three_boards", (1.0, 0.0) if result == X else (0.0, 1.0))
+        return Outcome(result, Ending.THREE_BOARDS, (1.0, 0.0) if result == X else (0.0, 1.0))
 
     def to_json(self) -> dict:
         return {"moves": list(self.moves)}
@@ -317,4 +327,5 @@ GAME = Game(
     default_options={},
     new_state_fn=_new_state,
     state_from_json_fn=_state_from_json,
+    endings=Ending,
 )
