@@ -16,12 +16,12 @@ from pathlib import Path
 
 import yaml
 
+import companion.games
 from companion.errors import CompanionError
 
 LANGUAGES = ("ja", "en")
 NO_BREAK = "\u00a0"  # a space no line breaks at: inside a unit (a name and its count)
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-GAMES_DIR = Path(__file__).resolve().parent / "games"
 GAME_LOCALE = "locale.yaml"  # a game's words, in its folder
 
 
@@ -74,13 +74,18 @@ def _catalogs() -> dict[str, tuple[Path, dict]]:
 
     for path in sorted(LOCALE_DIR.glob("*.yaml")):
         add(path.stem, path, _read(path))
-    for path in sorted(GAMES_DIR.glob(f"*/{GAME_LOCALE}")):
+    for path in sorted(path for root in game_roots() for path in Path(root).glob(f"*/{GAME_LOCALE}")):
         sections = _read(path)
         if not isinstance(sections, dict):
             raise CatalogError(f"{path}: a game's words are sections, one per domain (\"kuku_ui:\")")
         for domain, entries in sections.items():
             add(domain, path, entries)
     return found
+
+
+def game_roots() -> list[str]:
+    """The folders that hold the games' folders: `companion.games`'s path (a test may add one)."""
+    return list(companion.games.__path__)
 
 
 def catalog(domain: str) -> dict:

@@ -68,7 +68,7 @@ def test_each_games_words_are_all_in_its_own_folder_with_its_title():
         own = [domain for domain in i18n.domains() if domain == name or domain.startswith(f"{name}_")]
         assert name in own and len(own) >= 2, own
         for domain in own:
-            assert i18n.source(domain) == i18n.GAMES_DIR / name / "locale.yaml", domain
+            assert i18n.source(domain) == registry.folders()[name] / "locale.yaml", domain
         assert game.title == {lang: i18n.catalog(name)["title"][lang] for lang in i18n.LANGUAGES}
         assert i18n.catalog(name)["tile"]["ja"] and i18n.catalog(name)["tile"]["en"]
     shared = {path.stem for path in i18n.LOCALE_DIR.glob("*.yaml")}
@@ -81,7 +81,7 @@ def catalogs_in(tmp_path, monkeypatch):
     (tmp_path / "locale").mkdir()
     (tmp_path / "games" / "chess").mkdir(parents=True)
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path / "locale")
-    monkeypatch.setattr(i18n, "GAMES_DIR", tmp_path / "games")
+    monkeypatch.setattr(i18n, "game_roots", lambda: [str(tmp_path / "games")])
     i18n._catalogs.cache_clear()
     yield tmp_path
     i18n._catalogs.cache_clear()

@@ -1,11 +1,14 @@
 """The home screen's tiles come from the registry: every registered game with a screen,
 in the home screen's order; nothing lists the screens' modules again."""
 
+import shutil
+
 import pytest
 
 from companion.errors import CompanionError
 from companion.play import registry
 from companion.ui import tiles
+from tests.test_game_folders import NIM
 
 
 def test_every_registered_game_has_a_tile_in_the_home_screens_order():
@@ -17,22 +20,13 @@ def test_every_registered_game_has_a_tile_in_the_home_screens_order():
     assert tiles.tile("chess") is None
 
 
-def test_a_new_game_gets_a_tile_after_the_others_and_one_without_a_screen_none(monkeypatch):
-    folders = {**registry.folders(), "chess": None, "quiz": None}
-    monkeypatch.setattr(registry, "folders", lambda: folders)
-    monkeypatch.setattr(registry, "screen_module",
-                        lambda kind: None if kind == "quiz" else f"companion.games.{kind}.screen")
-    made = tiles._tiles()
-    assert [t.kind for t in made] == ["gunkan", "kuku", "navalwar", "battleship", "uttt", "chess"]
-    assert made[-1].glyph == "C"
+def test_a_new_game_gets_a_tile_after_the_others(game_folders):
+    shutil.copytree(NIM, game_folders / "nim")
+    made = tiles.tiles()
+    assert [t.kind for t in made] == ["gunkan", "kuku", "navalwar", "battleship", "uttt", "nim"]
+    assert made[-1].glyph == "N" and made[-1].screen == "companion.games.nim.screen.screen"
 
 
 def test_a_module_without_the_games_screen_class_is_a_clear_error():
     with pytest.raises(CompanionError, match="companion.errors: 0 screen classes with kind 'uttt'"):
         tiles.GameTile("uttt", "#", "companion.errors").make_screen()
-
-
-def test_a_game_without_a_screen_module_has_none():
-    assert registry.screen_module("uttt") == "companion.games.uttt.screen.screen"
-    with pytest.raises(CompanionError):
-        registry.screen_module("chess")

@@ -1,0 +1,69 @@
+"""A game is its folder (issue 45): a folder made at run time on `companion.games`'s path is
+found as one in companion/games/ is.  One that is not a game yet (no rules, a rules module
+that does not import or has no GAME, no screen) is left out with one line in the log, never
+a crash; the home screen's tiles, the phones' pages and the words go on without it."""
+
+import logging
+import shutil
+from pathlib import Path
+
+import pytest
+
+from companion import i18n
+from companion.play import registry
+from companion.ui import tiles
+
+NIM = Path(__file__).resolve().parent / "data" / "nim"  # a whole game, in its folder
+GAMES = {"battleship", "gunkan", "kuku", "navalwar", "uttt"}
+
+
+def make(root: Path, name: str, files: dict[str, str]) -> Path:
+    folder = root / name
+    for path, text in {"__init__.py": "", **files}.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text, encoding="utf-8")
+    return folder
+
+
+def said(caplog, folder: Path) -> list[str]:
+    return [record.getMessage() for record in caplog.records if str(folder) in record.getMessage()]
+
+
+MISNAMED = (NIM / "rules.py").read_text(encoding="utf-8").replace('Game("nim"', 'Game("chess"')
+
+
+@pytest.mark.parametrize("files,why", [
+    ({}, "no rules.py (whose GAME, a companion.play.state.Game, makes it a game)"),
+    ({"screen/__init__.py": "", "screen/screen.py": "", "phone.js": "renderers.nim = () => {};\n"}, "no rules.py"),
+    ({"rules.py": "import no_such_module\n"}, "rules.py does not import: No module named 'no_such_module'"),
+    ({"rules.py": "def half(:\n"}, "rules.py does not import: SyntaxError: "),
+    ({"rules.py": "raise RuntimeError('half written')\n"}, "rules.py does not import: RuntimeError: half written"),
+    ({"rules.py": "GAME = None\n"}, "rules.py defines no GAME (a companion.play.state.Game)"),
+    ({"rules.py": MISNAMED}, "rules.py's GAME is named 'chess'; name it 'nim', as its folder"),
+], ids=["empty", "no-rules", "missing-import", "syntax-error", "raises", "no-game", "misnamed"])
+def test_a_folder_that_is_not_a_game_yet_is_left_out_with_one_line_in_the_log(game_folders, caplog, files, why):
+    folder = make(game_folders, "nim", files)
+    with caplog.at_level(logging.WARNING):
+        assert "nim" in registry.folders()
+        assert set(registry.games()) == GAMES and {t.kind for t in tiles.tiles()} == GAMES
+        assert set(registry.phone_pages()) == GAMES
+        assert i18n.translate("app.title", "en") == "Game Companion"
+        registry.games(), tiles.tiles()  # asked again: said once
+    lines = said(caplog, folder)
+    assert len(lines) == 1 and lines[0].startswith(f"{folder}: skipped, not a game yet: {why}"), lines
+
+
+def test_an_empty_folder_has_no_screen_rather_than_an_error(game_folders):
+    make(game_folders, "nim", {})
+    assert registry.screen_module("nim") is None
+    assert registry.screen_module("uttt") == "companion.games.uttt.screen.screen"
+
+
+def test_a_game_without_a_screen_yet_is_played_but_has_no_tile(game_folders, caplog):
+    folder = game_folders / "nim"
+    shutil.copytree(NIM, folder, ignore=shutil.ignore_patterns("screen", "__pycache__"))
+    with caplog.at_level(logging.WARNING):
+        assert set(registry.games()) == GAMES | {"nim"} and registry.screen_module("nim") is None
+        assert {t.kind for t in tiles.tiles()} == GAMES and tiles.tile("nim") is None
+    assert said(caplog, folder) == [f"{folder}: no tile: no screen/screen.py (its table screen) yet"]
+    assert registry.get("nim").replay({}, [{"type": "take", "n": 3}] * 2 + [{"type": "take", "n": 1}]).is_over()
