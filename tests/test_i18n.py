@@ -63,14 +63,15 @@ def test_every_key_the_code_spells_is_in_a_catalog():
 def test_each_games_words_are_all_in_its_own_folder_with_its_title():
     """A game's every domain (<game>, <game>_errors, <game>_ui, …) is a section of its
     games/<game>/locale.yaml, none in the shell's companion/locale/; the registry's title is the
-    catalog's, and the home tile has its own words there."""
+    catalog's, and its home tile and Rules tab have their own words there."""
     for name, game in registry.games().items():
         own = [domain for domain in i18n.domains() if domain == name or domain.startswith(f"{name}_")]
         assert name in own and len(own) >= 2, own
         for domain in own:
             assert i18n.source(domain) == registry.folders()[name] / "locale.yaml", domain
         assert game.title == {lang: i18n.catalog(name)["title"][lang] for lang in i18n.LANGUAGES}
-        assert i18n.catalog(name)["tile"]["ja"] and i18n.catalog(name)["tile"]["en"]
+        for key in ("tile", "tab"):  # its home tile's words, its tab on the Rules screen
+            assert i18n.catalog(name)[key]["ja"] and i18n.catalog(name)[key]["en"]
     shared = {path.stem for path in i18n.LOCALE_DIR.glob("*.yaml")}
     assert shared == {"app", "files", "play", "seats", "sensing", "sensortest", "terminal"}, shared
 
