@@ -33,20 +33,22 @@ def game_folders(tmp_path):
         yield root
     finally:
         companion.games.__path__ = before
-        made = {path.name for path in root.iterdir()}
-        for name in [m for m in sys.modules if m.startswith("companion.games.") and m.split(".")[2] in made]:
-            del sys.modules[name]
-        for name in made:
-            vars(companion.games).pop(name, None)
-        forget_games()
+        forget_games(root)
 
 
-def forget_games() -> None:
-    """Every cache of what the games are (as a fresh start finds them)."""
+def forget_games(root=None) -> None:
+    """Every cache of what the games are (as a fresh start finds them), and the modules of
+    the games in `root`'s folders (imported again as they are now)."""
+    import companion.games
     from companion import i18n
     from companion.play import registry
     from companion.ui import tiles
 
+    made = {path.name for path in root.iterdir()} if root else set()
+    for name in [m for m in sys.modules if m.startswith("companion.games.") and m.split(".")[2] in made]:
+        del sys.modules[name]
+    for name in made:
+        vars(companion.games).pop(name, None)
     importlib.invalidate_caches()
     for cached in (registry.folders, registry.games, i18n._catalogs, tiles.tiles):
         cached.cache_clear()

@@ -317,4 +317,5 @@ GAME = Game(
     default_options={},
     new_state_fn=_new_state,
     state_from_json_fn=_state_from_json,
+    place=5, glyph="#", colour=(0.50, 0.35, 0.15, 1),  # its home tile
 )
