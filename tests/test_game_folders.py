@@ -12,6 +12,7 @@ import pytest
 from companion import i18n
 from companion.play import registry
 from companion.ui import tiles
+from tests.conftest import forget_games
 
 NIM = Path(__file__).resolve().parent / "data" / "nim"  # a whole game, in its folder
 GAMES = {"battleship", "gunkan", "kuku", "navalwar", "uttt"}
@@ -67,3 +68,12 @@ def test_a_game_without_a_screen_yet_is_played_but_has_no_tile(game_folders, cap
         assert {t.kind for t in tiles.tiles()} == GAMES and tiles.tile("nim") is None
     assert said(caplog, folder) == [f"{folder}: no tile: no screen/screen.py (its table screen) yet"]
     assert registry.get("nim").replay({}, [{"type": "take", "n": 3}] * 2 + [{"type": "take", "n": 1}]).is_over()
+
+
+def test_a_game_folder_made_at_run_time_keeps_the_conformance_suites_contract(game_folders):
+    from tests.play.test_conformance import test_random_playout_keeps_the_contract as playout
+
+    shutil.copytree(NIM, game_folders / "nim")
+    forget_games()  # the suite's module, imported just now, asked for the games before
+    for seed in range(3):
+        playout("nim", {}, seed)

@@ -34,7 +34,7 @@ def test_a_new_game_gets_a_tile_after_the_others_and_one_that_says_its_place_amo
     assert [t.kind for t in made] == ["gunkan", "kuku", "navalwar", "battleship", "uttt", "nim"]
     assert (made[-1].glyph, made[-1].colour) == ("N", ()) and made[-1].screen == "companion.games.nim.screen.screen"
     rules = game_folders / "nim" / "rules.py"
-    rules.write_text(rules.read_text().replace('d["mover"]))', 'd["mover"]), place=1.5, glyph="山")'))
+    rules.write_text(rules.read_text() + 'import dataclasses\nGAME = dataclasses.replace(GAME, place=1.5, glyph="山")\n')
     forget_games(game_folders)
     assert [(t.kind, t.glyph) for t in tiles.tiles()][:3] == [("gunkan", "軍"), ("nim", "山"), ("kuku", "九九")]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kivy.app import App
+from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import StringProperty
@@ -81,3 +82,7 @@ class RulesScreen(Screen):
             back.bind(on_release=lambda *_: app.show_screen(self.back_to))
             row.add_widget(back)
             self.tab_buttons["back"] = back
+        for button in row.children:  # its words on one line, at the least (a BigButton's wrap 8 px in)
+            button.size_hint_min_x = max(theme.TOUCH_MIN, CoreLabel(
+                text=button.text, font_size=button.font_size, font_name=button.font_name).get_extents(button.text)[0] + 10)
+        row.wanted = sum(b.size_hint_min_x for b in row.children) + row.spacing * (len(row.children) - 1) + 8

@@ -2,7 +2,7 @@
 "use strict";
 renderers.nim = (m) => {
   const take = m.offers.find((o) => o.kind === "take");
-  setStatus(lines(m.status) + (take ? ` — ${t("your_turn")}` : ""));
+  setStatus(lines(m.status) + (take ? ` — ${t("nim_phone.take")}` : ""));
   $("#main").replaceChildren(el("div", { className: "keys" },
     (take ? take.choices : []).map((n) => button(String(n), () => act("take", n)))));
 };

@@ -37,4 +37,5 @@ class Nim(State):
         return self.to_json()
 
 
-GAME = Game("nim", i18n.both("nim.title"), {"heap": 7}, lambda o: Nim(o["heap"]), lambda d: Nim(d["heap"], d["mover"]))
+GAME = Game("nim", i18n.both("nim.title"), {"heap": 7}, lambda o: Nim(o["heap"]), lambda d: Nim(d["heap"], d["mover"]),
+            describe_fn=lambda o: [i18n.Words("nim.mode", heap=o["heap"])])
