@@ -54,6 +54,15 @@ def test_a_folder_that_is_not_a_game_yet_is_left_out_with_one_line_in_the_log(ga
     assert len(lines) == 1 and lines[0].startswith(f"{folder}: skipped, not a game yet: {why}"), lines
 
 
+def test_a_half_written_locale_leaves_its_words_out_with_one_line_in_the_log(game_folders, caplog):
+    folder = make(game_folders, "nim", {"locale.yaml": 'nim:\n  title: {ja: "ニム", en: [\n'})
+    with caplog.at_level(logging.WARNING):
+        assert i18n.translate("app.title", "ja") == "ゲームコンパニオン" and "nim" not in i18n.domains()
+        assert {t.kind for t in tiles.tiles()} == GAMES
+    assert [line.split(": ")[:2] for line in said(caplog, folder / "locale.yaml")] == [[str(folder / "locale.yaml"),
+                                                                                       "not YAML"]]
+
+
 def test_an_empty_folder_has_no_screen_rather_than_an_error(game_folders):
     make(game_folders, "nim", {})
     assert registry.screen_module("nim") is None

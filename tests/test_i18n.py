@@ -1,3 +1,4 @@
+import logging
 import re
 from pathlib import Path
 
@@ -105,13 +106,22 @@ def test_a_games_sections_are_its_domains(catalogs_in):
     ("chess: [title]\n", "chess: a catalog is a mapping"),
     ("chess: {title: [\n", "not YAML"),
 ])
-def test_a_game_file_that_is_not_sections_is_refused_naming_the_file(catalogs_in, game_file, problem):
+def test_a_game_file_that_is_not_sections_is_left_out_with_a_line_naming_it(catalogs_in, game_file, problem, caplog):
+    """A game folder half written stops no app: its words are left out, said once in the log."""
     (catalogs_in / "locale" / "app.yaml").write_text('ok: {ja: "はい", en: "OK"}\n', encoding="utf-8")
     path = catalogs_in / "games" / "chess" / "locale.yaml"
     path.write_text(game_file, encoding="utf-8")
-    with pytest.raises(i18n.CatalogError) as refused:
+    with caplog.at_level(logging.WARNING):
+        assert i18n.translate("app.ok", "ja") == "はい" and i18n.domains() == ["app"]
+    [line] = [record.getMessage() for record in caplog.records]
+    assert line.startswith(f"{path}:") and problem in line and line.endswith("(the game's words are left out)")
+
+
+def test_a_shell_file_that_is_not_a_catalog_is_an_error_naming_it(catalogs_in):
+    path = catalogs_in / "locale" / "app.yaml"
+    path.write_text("ok: {ja: [\n", encoding="utf-8")
+    with pytest.raises(i18n.CatalogError, match=f"^{path}: not YAML"):
         i18n.catalog("app")
-    assert str(refused.value).startswith(f"{path}:") and problem in str(refused.value)
 
 
 def test_the_terminal_commands_speak_english_on_a_machine_with_no_locale(monkeypatch):
