@@ -86,3 +86,15 @@ def test_a_game_folder_made_at_run_time_keeps_the_conformance_suites_contract(ga
     forget_games()  # the suite's module, imported just now, asked for the games before
     for seed in range(3):
         playout("nim", {}, seed)
+
+
+def test_the_command_line_goes_on_beside_unfinished_game_folders(game_folders, tmp_path, capsys):
+    from companion.cli import main
+    from tests.test_terminal import make_config
+
+    make(game_folders, "chess", {})
+    make(game_folders, "go", {"rules.py": "import no_such_module\n", "locale.yaml": "go: {title: [\n"})
+    path = make_config(tmp_path, language="ja")
+    assert main(["--config", str(path), "calibrate", "--name", "club", "--mass", "50"]) == 0
+    assert "保存しました：'club'" in capsys.readouterr().out
+    assert set(registry.games()) == GAMES
