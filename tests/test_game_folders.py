@@ -98,3 +98,19 @@ def test_the_command_line_goes_on_beside_unfinished_game_folders(game_folders, t
     assert main(["--config", str(path), "calibrate", "--name", "club", "--mass", "50"]) == 0
     assert "保存しました：'club'" in capsys.readouterr().out
     assert set(registry.games()) == GAMES
+
+
+def test_companion_doctor_asks_each_game_for_its_rows_and_a_failing_one_is_a_row(game_folders):
+    import io
+
+    from companion import doctor
+
+    make(game_folders, "nim", {"doctor.py": "def checks():\n    raise OSError('no heap here')\n"})
+    shutil.copy(NIM / "rules.py", game_folders / "nim")
+    shutil.copy(NIM / "locale.yaml", game_folders / "nim")
+    out = io.StringIO()
+    assert doctor.run_doctor(None, out=out) == 0
+    rows = out.getvalue().splitlines()
+    assert any(row.startswith("UTTT search") for row in rows)
+    assert [row.split()[:2] for row in rows if row.startswith("nim")] == [["nim", "--"]]
+    assert f"{game_folders / 'nim' / 'doctor.py'}: OSError: no heap here" in out.getvalue()

@@ -6,8 +6,9 @@ a game yet (no rules.py, a rules module that does not import or defines no `GAME
 skipped with one line in the log, never a crash: the first step of a new game is an empty
 folder.  The rest of a game is found in its folder by name, without importing anything (so
 the home screen and the phones' page appear quickly): its phone renderer `phone.js`
-(`phone_pages`) and the module of its table screen (`screen_module`), which is only named
-here: importing it brings in Kivy.  The folders are wherever `companion.games`'s path has
+(`phone_pages`), the module of its table screen (`screen_module`), which is only named
+here: importing it brings in Kivy, and the parts the shell asks every game for (`part`: the
+weighing device, its rows in `companion doctor`).  The folders are wherever `companion.games`'s path has
 them (a test adds one at run time).
 """
 
@@ -73,6 +74,13 @@ def get(name: str) -> Game:
         return games()[name]
     except KeyError:
         raise CompanionError(f"no game called {name!r}; known: {sorted(games())}") from None
+
+
+def part(name: str, module: str):
+    """The game's module `module` ("device", "doctor": a part the shell asks every game for),
+    imported, or None when its folder has no such file."""
+    found = (folders()[name] / f"{module}.py").is_file()
+    return importlib.import_module(f"companion.games.{name}.{module}") if found else None
 
 
 def phone_pages() -> dict[str, Path]:
