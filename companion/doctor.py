@@ -11,6 +11,7 @@ from importlib import metadata
 from companion import config as config_module
 from companion import display
 from companion.fonts import find_cjk_font
+from companion.play import registry
 
 
 def run_doctor(config_path: str | None, out=sys.stdout) -> int:
@@ -35,7 +36,7 @@ def run_doctor(config_path: str | None, out=sys.stdout) -> int:
     rows.append(("GPIO", *_gpio()))
     ports = sorted(glob.glob("/dev/ttyACM*") + glob.glob("/dev/ttyUSB*"))
     rows.append(("serial ports", bool(ports), ", ".join(ports) or "none seen"))
-    rows.append(("UTTT search", *_uttt_search()))
+    rows += _games()
 
     width = max(len(name) for name, _, _ in rows)
     for name, ok, text in rows:
@@ -114,15 +115,14 @@ def _gpio() -> tuple[bool, str]:
     return True, ", ".join(chips)
 
 
-def _uttt_search(seconds: float = 0.2) -> tuple[bool, str]:
-    """Which search the UTTT computer runs (the compiled core or pure Python) and how fast:
-    上級's search from the empty board for `seconds`, as iterations a second."""
-    from companion.games.uttt import ai, core
-    from companion.games.uttt.rules import Engine
-
-    config = ai.config_for("hard", time_limit=seconds)
-    _, done, backend = ai.search_move(Engine(), config, seed=1)
-    rate = f"{done / seconds:,.0f} iterations/s"
-    if backend == "core":
-        return True, f"compiled core, {rate}"
-    return False, f"pure Python, {rate} (上級 much weaker): for the compiled core, {core.INSTALL}, then make"
+def _games() -> list[tuple[str, bool, str]]:
+    """Each game's own rows, from `checks()` of its doctor.py (UTTT's search); a game's checks
+    that fail to run are a failing row, not the end of the table."""
+    rows = []
+    for name in registry.games():
+        try:
+            part = registry.part(name, "doctor")
+            rows += part.checks() if part else []
+        except Exception as error:  # noqa: BLE001  (a game's fault, said in its row)
+            rows.append((name, False, f"{registry.folders()[name] / 'doctor.py'}: {type(error).__name__}: {error}"))
+    return rows

@@ -10,18 +10,20 @@ as "domain.key".  Missing Japanese falls back to English, then to the key.
 
 from __future__ import annotations
 
+import logging
 import os
 from functools import cache
 from pathlib import Path
 
 import yaml
 
+import companion.games
 from companion.errors import CompanionError
 
 LANGUAGES = ("ja", "en")
 NO_BREAK = "\u00a0"  # a space no line breaks at: inside a unit (a name and its count)
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-GAMES_DIR = Path(__file__).resolve().parent / "games"
+log = logging.getLogger(__name__)
 GAME_LOCALE = "locale.yaml"  # a game's words, in its folder
 
 
@@ -62,25 +64,34 @@ def _read(path: Path):
 
 @cache
 def _catalogs() -> dict[str, tuple[Path, dict]]:
-    """Every domain, with the file it comes from: the shell's files, then each game's sections."""
+    """Every domain, with the file it comes from: the shell's files, then each game's sections.
+    A game's file that is not sections of catalogs is left out whole, said in the log (a game
+    folder half written does not stop the app); a shell's file that is not one is an error."""
     found: dict[str, tuple[Path, dict]] = {}
-
-    def add(domain, path, entries):
-        if not isinstance(entries, dict):
-            raise CatalogError(f"{path}: {domain}: a catalog is a mapping of keys to texts")
-        if domain in found:
-            raise CatalogError(f"{path}: {domain}: already a domain in {found[domain][0]}; name it once")
-        found[domain] = (path, entries)
-
     for path in sorted(LOCALE_DIR.glob("*.yaml")):
-        add(path.stem, path, _read(path))
-    for path in sorted(GAMES_DIR.glob(f"*/{GAME_LOCALE}")):
-        sections = _read(path)
-        if not isinstance(sections, dict):
-            raise CatalogError(f"{path}: a game's words are sections, one per domain (\"kuku_ui:\")")
-        for domain, entries in sections.items():
-            add(domain, path, entries)
+        found[path.stem] = _checked(path.stem, path, _read(path), found)
+    for path in sorted(path for root in game_roots() for path in Path(root).glob(f"*/{GAME_LOCALE}")):
+        try:
+            sections = _read(path)
+            if not isinstance(sections, dict):
+                raise CatalogError(f"{path}: a game's words are sections, one per domain (\"kuku_ui:\")")
+            found |= {domain: _checked(domain, path, entries, found) for domain, entries in sections.items()}
+        except CatalogError as error:
+            log.warning("%s (the game's words are left out)", error)
     return found
+
+
+def _checked(domain: str, path: Path, entries, found: dict) -> tuple[Path, dict]:
+    if not isinstance(entries, dict):
+        raise CatalogError(f"{path}: {domain}: a catalog is a mapping of keys to texts")
+    if domain in found:
+        raise CatalogError(f"{path}: {domain}: already a domain in {found[domain][0]}; name it once")
+    return path, entries
+
+
+def game_roots() -> list[str]:
+    """The folders that hold the games' folders: `companion.games`'s path (a test may add one)."""
+    return list(companion.games.__path__)
 
 
 def catalog(domain: str) -> dict:

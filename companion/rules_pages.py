@@ -1,6 +1,8 @@
-"""Each game's rules page for the app's Rules screen, read from docs/rules.md (English) and
-docs/rules.ja.md (Japanese), the same sections in both: a section begins with a line
-`<!-- help: <game> -->` and runs to the next one (or the end).  No Kivy here.
+"""Each game's rules page for the app's Rules screen, read from a rules.md (English) and a
+rules.ja.md (Japanese), the same sections in both: a section begins with a line
+`<!-- help: <game> -->` and runs to the next one (or the end).  A game's page is in its own
+folder's files if they have its section (a new game's folder holds its page), else in
+docs/rules.md and docs/rules.ja.md, the rules reference.  No Kivy here.
 
 A page is a list of `Block`s: "title" (the section's `##` heading), "heading" (`###`),
 "para" (a paragraph, its lines joined), "item" (a list item, "・"/"•" before it) and "row"
@@ -11,12 +13,14 @@ section is a `RulesPageError` naming the file and the game.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.play import registry
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 FILES = {"en": "rules.md", "ja": "rules.ja.md"}
@@ -25,6 +29,7 @@ _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"\*\*|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|`")
 _ITEM = re.compile(r"^(\s*)(?:[-*]|\d+\.)\s+(.*)$")
 _NUMBERED = re.compile(r"^\s*(\d+)\.\s")
+log = logging.getLogger(__name__)
 
 
 class RulesPageError(CompanionError):
@@ -38,12 +43,29 @@ class Block:
 
 
 def page(kind: str, lang: str, docs: Path = DOCS) -> list[Block]:
-    """The rules page of game `kind` in `lang` ("ja" or "en")."""
-    path = docs / FILES[lang]
+    """The rules page of game `kind` in `lang` ("ja" or "en"): from its folder, else from `docs`."""
+    folder = registry.folders().get(kind)
+    own = folder / FILES[lang] if folder else None
+    path = own if own and own.is_file() and kind in _sections(own) else docs / FILES[lang]
     sections = _sections(path)
     if kind not in sections:
         raise RulesPageError(f"{path}: no section for {kind!r} (a line '<!-- help: {kind} -->' begins one)")
     return _blocks(sections[kind], joiner="" if lang == "ja" else " ", bullet="・" if lang == "ja" else "• ")
+
+
+def has(kind: str, lang: str) -> bool:
+    """Whether game `kind` has a rules page in `lang`; a game without one is said once in the log."""
+    try:
+        page(kind, lang)
+    except RulesPageError as error:
+        if str(error) not in _said:
+            _said.add(str(error))
+            log.warning("no Rules tab for %r: %s", kind, error)
+        return False
+    return True
+
+
+_said: set[str] = set()
 
 
 def _sections(path: Path) -> dict[str, list[str]]:

@@ -1,6 +1,8 @@
 """Shared test set-up: no test touches the real user's data directory."""
 
+import importlib
 import os
+import sys
 
 import pytest
 
@@ -13,3 +15,40 @@ def private_data_home(tmp_path_factory, monkeypatch):
 # A start-up failure stays in the terminal during tests (the appliance also shows it on screen).
 os.environ["COMPANION_PROBLEM_WINDOW"] = "0"
 os.environ.setdefault("COMPANION_DISPLAY_WAIT_S", "0")  # no waiting for a KMS device that tests do not have
+
+
+@pytest.fixture
+def game_folders(tmp_path):
+    """A folder on `companion.games`'s path beside the package's own: a game folder made in it
+    at run time is found as one made in companion/games/ is (by the registry, the words, the
+    tiles).  The games' caches are forgotten before and after, and the games made unloaded."""
+    import companion.games
+
+    root = tmp_path / "games"
+    root.mkdir()
+    before = companion.games.__path__
+    companion.games.__path__ = [*before, str(root)]
+    forget_games()
+    try:
+        yield root
+    finally:
+        companion.games.__path__ = before
+        forget_games(root)
+
+
+def forget_games(root=None) -> None:
+    """Every cache of what the games are (as a fresh start finds them), and the modules of
+    the games in `root`'s folders (imported again as they are now)."""
+    import companion.games
+    from companion import i18n
+    from companion.play import registry
+    from companion.ui import tiles
+
+    made = {path.name for path in root.iterdir()} if root else set()
+    for name in [m for m in sys.modules if m.startswith("companion.games.") and m.split(".")[2] in made]:
+        del sys.modules[name]
+    for name in made:
+        vars(companion.games).pop(name, None)
+    importlib.invalidate_caches()
+    for cached in (registry.folders, registry.games, i18n._catalogs, tiles.tiles):
+        cached.cache_clear()

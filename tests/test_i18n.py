@@ -1,3 +1,4 @@
+import logging
 import re
 from pathlib import Path
 
@@ -63,14 +64,15 @@ def test_every_key_the_code_spells_is_in_a_catalog():
 def test_each_games_words_are_all_in_its_own_folder_with_its_title():
     """A game's every domain (<game>, <game>_errors, <game>_ui, …) is a section of its
     games/<game>/locale.yaml, none in the shell's companion/locale/; the registry's title is the
-    catalog's, and the home tile has its own words there."""
+    catalog's, and its home tile and Rules tab have their own words there."""
     for name, game in registry.games().items():
         own = [domain for domain in i18n.domains() if domain == name or domain.startswith(f"{name}_")]
         assert name in own and len(own) >= 2, own
         for domain in own:
-            assert i18n.source(domain) == i18n.GAMES_DIR / name / "locale.yaml", domain
+            assert i18n.source(domain) == registry.folders()[name] / "locale.yaml", domain
         assert game.title == {lang: i18n.catalog(name)["title"][lang] for lang in i18n.LANGUAGES}
-        assert i18n.catalog(name)["tile"]["ja"] and i18n.catalog(name)["tile"]["en"]
+        for key in ("tile", "tab"):  # its home tile's words, its tab on the Rules screen
+            assert i18n.catalog(name)[key]["ja"] and i18n.catalog(name)[key]["en"]
     shared = {path.stem for path in i18n.LOCALE_DIR.glob("*.yaml")}
     assert shared == {"app", "files", "play", "seats", "sensing", "sensortest", "terminal"}, shared
 
@@ -81,7 +83,7 @@ def catalogs_in(tmp_path, monkeypatch):
     (tmp_path / "locale").mkdir()
     (tmp_path / "games" / "chess").mkdir(parents=True)
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path / "locale")
-    monkeypatch.setattr(i18n, "GAMES_DIR", tmp_path / "games")
+    monkeypatch.setattr(i18n, "game_roots", lambda: [str(tmp_path / "games")])
     i18n._catalogs.cache_clear()
     yield tmp_path
     i18n._catalogs.cache_clear()
@@ -104,13 +106,22 @@ def test_a_games_sections_are_its_domains(catalogs_in):
     ("chess: [title]\n", "chess: a catalog is a mapping"),
     ("chess: {title: [\n", "not YAML"),
 ])
-def test_a_game_file_that_is_not_sections_is_refused_naming_the_file(catalogs_in, game_file, problem):
+def test_a_game_file_that_is_not_sections_is_left_out_with_a_line_naming_it(catalogs_in, game_file, problem, caplog):
+    """A game folder half written stops no app: its words are left out, said once in the log."""
     (catalogs_in / "locale" / "app.yaml").write_text('ok: {ja: "はい", en: "OK"}\n', encoding="utf-8")
     path = catalogs_in / "games" / "chess" / "locale.yaml"
     path.write_text(game_file, encoding="utf-8")
-    with pytest.raises(i18n.CatalogError) as refused:
+    with caplog.at_level(logging.WARNING):
+        assert i18n.translate("app.ok", "ja") == "はい" and i18n.domains() == ["app"]
+    [line] = [record.getMessage() for record in caplog.records]
+    assert line.startswith(f"{path}:") and problem in line and line.endswith("(the game's words are left out)")
+
+
+def test_a_shell_file_that_is_not_a_catalog_is_an_error_naming_it(catalogs_in):
+    path = catalogs_in / "locale" / "app.yaml"
+    path.write_text("ok: {ja: [\n", encoding="utf-8")
+    with pytest.raises(i18n.CatalogError, match=f"^{path}: not YAML"):
         i18n.catalog("app")
-    assert str(refused.value).startswith(f"{path}:") and problem in str(refused.value)
 
 
 def test_the_terminal_commands_speak_english_on_a_machine_with_no_locale(monkeypatch):

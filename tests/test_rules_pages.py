@@ -1,10 +1,15 @@
-"""The rules pages the app shows come from docs/rules.md and docs/rules.ja.md, section for section."""
+"""The rules pages the app shows come from docs/rules.md and docs/rules.ja.md, section for section,
+or from a game's own folder."""
+
+import logging
+import shutil
 
 import pytest
 
 from companion import rules_pages
 from companion.rules_pages import RulesPageError, page, plain
 from companion.ui.tiles import tiles
+from tests.test_game_folders import NIM
 
 
 @pytest.mark.parametrize("kind", [t.kind for t in tiles()])
@@ -48,3 +53,16 @@ def test_kukus_page_names_the_ships_as_its_screen_does():
     leader = i18n.translate("kuku.leader", "ja")
     kuku = " ".join(b.text for b in page("kuku", "ja"))
     assert leader in kuku and "旗艦" not in kuku
+
+
+def test_a_games_own_folder_holds_its_page_and_a_game_without_one_has_no_tab(game_folders, caplog):
+    shutil.copytree(NIM, game_folders / "nim")
+    assert [(b.kind, b.text) for b in page("nim", "ja")][0] == ("title", "ニム")
+    assert page("nim", "en")[1].text.startswith("Two players take turns") and rules_pages.has("nim", "en")
+    assert page("uttt", "en") == page("uttt", "en", rules_pages.DOCS)  # the others': docs/
+    (game_folders / "nim" / "rules.ja.md").unlink()
+    with caplog.at_level(logging.WARNING):
+        assert not rules_pages.has("nim", "ja") and not rules_pages.has("nim", "ja")
+    assert [r.getMessage() for r in caplog.records] == [
+        f"no Rules tab for 'nim': {rules_pages.DOCS / 'rules.ja.md'}: no section for 'nim' "
+        "(a line '<!-- help: nim -->' begins one)"]

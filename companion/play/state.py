@@ -166,7 +166,8 @@ class State(ABC):
 
 @dataclass(frozen=True)
 class Game:
-    """A registered game: its name, titles, options and how to make states.
+    """A registered game: its name, titles, options and how to make states, and how the
+    shell shows it (each may be left out: a plain tile after the others, no mode words).
 
     `new_state(options)` validates options (raising `Refused` on a bad
     one) after filling in `default_options`.
@@ -179,7 +180,15 @@ class Game:
     state_from_json_fn: Any  # callable(data: dict) -> State
     # option sets the conformance suite plays (each merged over the defaults)
     sample_options: tuple[Mapping[str, Any], ...] = ({},)
+    place: float = float("inf")  # its place among the home screen's tiles (1 first)
+    glyph: str = ""  # the large character drawn on its tile ("": its name's initial)
+    colour: tuple[float, ...] = ()  # its tile's colour, RGBA (none: the panels')
+    describe_fn: Any = None  # callable(options) -> [i18n.Words]: how a game was set up ("salvo")
     endings: type[StrEnum] | None = None  # every reason its outcomes give (Outcome.reason)
+
+    def mode(self, options: Mapping[str, Any]) -> list:
+        """Words for how a game was set up ("salvo", "3 players"), for History and Resume; [] for none."""
+        return list(self.describe_fn(options)) if self.describe_fn else []
 
     def options(self, options: Mapping[str, Any] | None = None) -> dict:
         unknown = set(options or {}) - set(self.default_options)

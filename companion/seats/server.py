@@ -119,8 +119,7 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
 
     async def strings(request: web.Request) -> web.Response:
         lang = request.query.get("lang", "en")
-        lang = lang if lang in LANGS else "en"
-        return web.json_response({key: i18n.translate(f"seats.{key}", lang) for key in i18n.catalog("seats")},
+        return web.json_response(phone_words(lang if lang in LANGS else "en"),
                                  dumps=lambda v: json.dumps(v, ensure_ascii=False))
 
     async def socket(request: web.Request) -> web.StreamResponse:
@@ -189,6 +188,14 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
     app.router.add_get("/", page)
     app.router.add_get("/{path:.+}", page)
     return app
+
+
+def phone_words(lang: str) -> dict[str, str]:
+    """The phone page's words in `lang`: the page's own ("choose_seat") and each game's for its
+    phone.js ("kuku_phone.pair", from the `<game>_phone` section of its locale)."""
+    keys = list(i18n.catalog("seats")) + [f"{game}_phone.{key}" for game in registry.games()
+                                          for key in i18n.catalog(f"{game}_phone")]
+    return {key: i18n.translate(key if "." in key else f"seats.{key}", lang) for key in keys}
 
 
 def _offered_key(request: web.Request) -> str | None:

@@ -3,7 +3,7 @@
 A row says the game and its mode, when it ended, who played and the result; a tap
 opens the game's screen on that finished session, whose review steps through its log
 move by move (◀ ▶: `companion/play/review.py`; Kuku steps through its attacks).
-`mode` and `lineup` are the words Home's Resume rows share.
+`title` and `lineup` are the words Home's Resume rows share.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion import i18n
 from companion.clock import now, wall_time_of
+from companion.play import registry
 from companion.store import GameRecord
 from companion.ui.tiles import tiles
 
@@ -44,20 +45,6 @@ def _seat_word(name: str) -> str | None:
                  if i18n.translate(f"app.player_{word}", lang) == name), None)
 
 
-def mode(record: GameRecord, tr) -> list[str]:
-    """The words for how a game was set up ("salvo", "identify", "3 players"); [] for none."""
-    options = record.options
-    if record.kind == "gunkan":
-        return [tr(f"app.mode_{options['judging']}")]
-    if record.kind == "battleship":
-        return [tr(f"app.mode_{options['variant']}")] + ([tr("app.mode_advanced")] if options["advanced"] else [])
-    if record.kind == "kuku":
-        return [tr(f"app.mode_{options['rule']}")]
-    if record.kind == "navalwar":
-        return [tr("app.mode_players", n=options["players"]), tr("app.mode_target", n=options["target"])]
-    return []
-
-
 def lineup(app, record: GameRecord) -> str:
     """Who plays: the names, the computer with its level; a tracked game says so."""
     tr = lambda key, **values: app.tr(key, app.lang, **values)  # noqa: E731
@@ -69,8 +56,9 @@ def lineup(app, record: GameRecord) -> str:
 
 
 def title(app, record: GameRecord) -> str:
-    """The game's name and its mode."""
-    return " · ".join([app.game_title(record.kind)] + mode(record, lambda key, **v: app.tr(key, app.lang, **v)))
+    """The game's name and how it was set up (its `GAME.mode`: "salvo", "3 players")."""
+    mode = [words.text(app.lang) for words in registry.get(record.kind).mode(record.options)]
+    return " · ".join([app.game_title(record.kind)] + mode)
 
 
 def row_text(app, record: GameRecord) -> str:

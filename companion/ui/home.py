@@ -13,6 +13,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.clock import elapsed, now
 from companion.play.session import unfinished
+from companion.ui import theme
 from companion.ui.history import lineup, title
 from companion.ui.tiles import tiles
 
@@ -51,7 +52,7 @@ class HomeScreen(Screen):
         self.ids.tiles.clear_widgets()
         for tile in tiles():
             button = Factory.GameTileButton()
-            button.kind, button.glyph = tile.kind, tile.glyph
+            button.kind, button.glyph, button.colour = tile.kind, tile.glyph, tile.colour or theme.PANEL
             button.title = app.tr(f"{tile.kind}.tile", app.lang)
             button.bind(on_release=lambda b, kind=tile.kind: app.open_game(kind))
             self.ids.tiles.add_widget(button)

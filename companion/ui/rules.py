@@ -1,12 +1,14 @@
-"""The Rules screen: each game's rules page (companion/rules_pages.py reads docs/rules.md and
-docs/rules.ja.md), in the app's language, a tab per game; opened from Home or from a game
-screen's Rules button, which it returns to."""
+"""The Rules screen: each game's rules page (companion/rules_pages.py reads it from the game's
+folder or docs/rules.md and docs/rules.ja.md), in the app's language, a tab per game that has
+one, its words `<game>.tab`; opened from Home or from a game screen's Rules button, which it
+returns to."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from kivy.app import App
+from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import StringProperty
@@ -24,7 +26,7 @@ STYLE = {"title": ("24sp", True, theme.GOLD), "heading": ("22sp", True, theme.TE
 
 
 class RulesScreen(Screen):
-    kind = StringProperty("gunkan")  # the game whose page is shown
+    kind = StringProperty("")  # the game whose page is shown ("": the first tab's)
     back_to = StringProperty("")  # the game screen it was opened from ("" from Home)
     shown = StringProperty("")  # "kind:lang" of the page drawn
 
@@ -42,8 +44,10 @@ class RulesScreen(Screen):
 
     def draw(self) -> None:
         app = App.get_running_app()
-        self._draw_tabs(app)
-        if self.shown == f"{self.kind}:{app.lang}":
+        kinds = [tile.kind for tile in tiles() if rules_pages.has(tile.kind, app.lang)]
+        self.kind = self.kind if self.kind in kinds else next(iter(kinds), "")
+        self._draw_tabs(app, kinds)
+        if not self.kind or self.shown == f"{self.kind}:{app.lang}":
             return
         self.shown = f"{self.kind}:{app.lang}"
         self._to_the_top()
@@ -62,19 +66,23 @@ class RulesScreen(Screen):
         effect.value = effect.max
         self.ids.scroll.scroll_y = 1
 
-    def _draw_tabs(self, app) -> None:
+    def _draw_tabs(self, app, kinds: list[str]) -> None:
         row = self.ids.tabs
         row.clear_widgets()
         self.tab_buttons = {}
-        for tile in tiles():
-            button = Factory.ChoiceButton(text=app.tr(f"app.rules_tab_{tile.kind}", app.lang), font_size="18sp",
-                                          group="rules_tabs", state="down" if tile.kind == self.kind else "normal")
-            button.bind(on_release=lambda _, k=tile.kind: self.show(k, self.back_to))
+        for kind in kinds:
+            button = Factory.ChoiceButton(text=app.tr(f"{kind}.tab", app.lang), font_size="18sp",
+                                          group="rules_tabs", state="down" if kind == self.kind else "normal")
+            button.bind(on_release=lambda _, k=kind: self.show(k, self.back_to))
             row.add_widget(button)
-            self.tab_buttons[tile.kind] = button
+            self.tab_buttons[kind] = button
         if self.back_to:
             back = Factory.BigButton(text=app.tr("app.rules_back", app.lang), font_size="18sp",
                                      background_color=theme.ACCENT)
             back.bind(on_release=lambda *_: app.show_screen(self.back_to))
             row.add_widget(back)
             self.tab_buttons["back"] = back
+        for button in row.children:  # its words on one line, at the least (a BigButton's wrap 8 px in)
+            button.size_hint_min_x = max(theme.TOUCH_MIN, CoreLabel(
+                text=button.text, font_size=button.font_size, font_name=button.font_name).get_extents(button.text)[0] + 10)
+        row.wanted = sum(b.size_hint_min_x for b in row.children) + row.spacing * (len(row.children) - 1) + 8

@@ -9,8 +9,6 @@ test, which ask it only what `WeighingDevice` lists.  No Kivy.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from typing import Callable, Protocol
 
 from companion.config import Config
@@ -45,9 +43,8 @@ class WeighingDevice(Protocol):
 def open_device(cfg: Config, store: Store, source: WeightSource | None = None) -> WeighingDevice | None:
     """The device of the first game (in the registry's order) that has one, or None."""
     for game in registry.games():
-        module = f"companion.games.{game}.device"
-        if importlib.util.find_spec(module) is not None:
-            return importlib.import_module(module).DEVICE(cfg.sensor, store, source)
+        if (device := registry.part(game, "device")) is not None:
+            return device.DEVICE(cfg.sensor, store, source)
     return None
 
 

@@ -18,11 +18,3 @@ BAR_HEIGHT = 56  # px: the top bar of every screen
 # Text sizes (px), checked on every GUI test's screens (docs/developing.md says why):
 TEXT_MIN = 18  # any text: read at arm's length by the player whose turn it is
 TABLE_TEXT_MIN = 28  # verdicts, results, prompts, coordinates: read from across the table (~1 m)
-
-TILE_COLOURS = {
-    "gunkan": (0.55, 0.20, 0.20, 1),
-    "kuku": (0.20, 0.45, 0.30, 1),
-    "navalwar": (0.25, 0.30, 0.55, 1),
-    "battleship": (0.15, 0.40, 0.55, 1),
-    "uttt": (0.50, 0.35, 0.15, 1),
-}

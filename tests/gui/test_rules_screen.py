@@ -83,3 +83,16 @@ def test_a_tab_opens_its_page_at_the_top_after_a_finger_scrolled_the_last(gui):
     gui.pump(1.0)  # the momentum would have run out
     assert screen.ids.scroll.scroll_y == pytest.approx(1), "the new page opened mid-way"
     gui.screenshot("kuku-tab-after-a-flick")
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_opened_from_a_game_every_tab_and_back_keep_their_words_on_one_line(gui, lang):
+    """"Back to the game" wrapped onto a second line, out of its 48 px (en); a seventh button
+    (a sixth game, tests/gui/test_game_folder_screens.py) squeezed ネイバルウォー out of its tab."""
+    gui.app.lang = lang
+    gui.app.show_rules("navalwar", "home")  # as a game screen's Rules button opens it
+    gui.pump(0.1)
+    gui.check_layout()
+    buttons = gui.screen.tab_buttons.values()
+    assert all(b.texture_size[1] < 40 for b in buttons)  # one line each
+    gui.screenshot(f"rules-from-a-game-{lang}")

@@ -64,10 +64,10 @@ renderers.battleship = (m) => {
   if (!tap) quarter = null;
   if (tap && quarter !== null) {
     parts.push(el("div", { className: "zoomhead" }, [seaPicture(classOf, tap, true),
-      button(t("whole_sea"), () => { quarter = null; draw(); })]));
+      button(t("battleship_phone.whole_sea"), () => { quarter = null; draw(); })]));
     parts.push(zoomed(classOf, legal, (cell) => act("cell", cell)));
   } else if (!waiting) {
-    const caption = placing ? t("your_sea_placing") : lines(m.sea.caption || ""); // the table's caption names the shots
+    const caption = placing ? t("battleship_phone.your_sea_placing") : lines(m.sea.caption || ""); // the table's caption names the shots
     parts.push(el("div", { className: "small", textContent: caption }), seaPicture(classOf, tap));
   }
   if (shooting && m.bottom) {
@@ -75,7 +75,7 @@ renderers.battleship = (m) => {
       className: "wide", dataset: { kind: "fire" } }));
   }
   if (!placing && m.fleet) { // its own sea under the shots, to look at
-    parts.push(el("div", { className: "small", textContent: t("your_sea") }), seaPicture(ownSea(m), null, !waiting));
+    parts.push(el("div", { className: "small", textContent: t("battleship_phone.your_sea") }), seaPicture(ownSea(m), null, !waiting));
   }
   for (const text of [m.afloat, ...(m.news || []).map((v) => `${v.by}: ${v.shots.join("  ")}`)]) {
     if (text) parts.push(el("div", { className: "small", textContent: lines(text) }));

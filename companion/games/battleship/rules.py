@@ -381,5 +381,8 @@ GAME = Game(
         {"variant": "salvo", "advanced": True, "first": 1},
         {"mode": "tracker", "variant": "salvo", "advanced": True},
     ),
+    place=4, glyph="戦", colour=(0.15, 0.40, 0.55, 1),  # its home tile
+    describe_fn=lambda options: [i18n.Words(f"battleship.mode.{options['variant']}")]
+                                + ([i18n.Words("battleship.mode.advanced")] if options["advanced"] else []),
     endings=Ending,
 )

@@ -9,13 +9,13 @@ renderers.gunkan = (m) => {
   const mine = m.mine, parts = [];
   const block = (title, rows) => rows.length && parts.push(el("div", { className: "card" }, [
     el("b", { textContent: title }), ...rows.map((r) => el("div", { textContent: line(r) }))]));
-  if (m.stage === "over") block(t("gunkan_reveal"), m.detail || []);
+  if (m.stage === "over") block(t("gunkan_phone.reveal"), m.detail || []);
   if (mine) {
-    block(t("gunkan_mine"), [mine.removed]);
-    block(t("gunkan_lost"), mine.lost);
-    block(t("gunkan_left"), mine.left);
-    block(t("gunkan_fought"), mine.pieces);
+    block(t("gunkan_phone.mine"), [mine.removed]);
+    block(t("gunkan_phone.lost"), mine.lost);
+    block(t("gunkan_phone.left"), mine.left);
+    block(t("gunkan_phone.fought"), mine.pieces);
   }
-  block(t("gunkan_log"), (m.log || []).slice(0, 6));
+  block(t("gunkan_phone.log"), (m.log || []).slice(0, 6));
   $("#main").replaceChildren(...parts);
 };

@@ -361,5 +361,7 @@ GAME = Game(
     new_state_fn=new_state,
     state_from_json_fn=state_from_json,
     sample_options=({"judging": "seesaw"}, {"judging": "identify"}, {"judging": "identify", "first": 1}),
+    place=1, glyph="軍", colour=(0.55, 0.20, 0.20, 1),  # its home tile
+    describe_fn=lambda options: [i18n.Words(f"gunkan.mode.{options['judging']}")],
     endings=Ending,
 )

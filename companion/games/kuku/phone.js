@@ -18,12 +18,12 @@ renderers.kuku = (m) => {
   for (const text of [m.said, m.news, m.review]) if (text) parts.push(el("div", { className: "small", textContent: lines(text) }));
   if (offers.kind) {
     parts.push(el("div", { className: "row" }, offers.kind.choices.map((kind) => button(
-      `${t("kuku_" + kind)} ×${m.kinds[kind]}`, () => act("kind", kind),
+      `${t("kuku_phone." + kind)} ×${m.kinds[kind]}`, () => act("kind", kind),
       { className: kind === m.kind ? "on" : "", dataset: { kind } }))));
   }
   if (offers.cell && m.stage === "place") parts.push(pairPad((cell) => act("cell", cell)));
   if (offers.key) {
-    parts.push(el("div", { className: "small", textContent: t("kuku_entry", { entry: m.entry || "…" }) }));
+    parts.push(el("div", { className: "small", textContent: t("kuku_phone.entry", { entry: m.entry || "…" }) }));
     parts.push(el("div", { className: "keys" }, offers.key.choices.map((key) => button(key, () => act("key", key)))));
   }
   if (offers.toggle && m.answers) {
@@ -36,7 +36,7 @@ renderers.kuku = (m) => {
 // a pair typed on the phone (row, then column), for placing a ship
 let pair = "";
 function pairPad(done) {
-  const shown = el("div", { className: "small", textContent: t("kuku_pair", { pair: pair ? pair + "×_" : "_×_" }) });
+  const shown = el("div", { className: "small", textContent: t("kuku_phone.pair", { pair: pair ? pair + "×_" : "_×_" }) });
   const digits = el("div", { className: "keys pad" }, [...Array(9).keys()].map((i) => button(String(i + 1), () => {
     if (!pair) { pair = String(i + 1); draw(); return; }
     const cell = `${pair}×${i + 1}`;

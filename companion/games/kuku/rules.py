@@ -390,11 +390,9 @@ GAME = Game(
     default_options={"rule": "basic", "first": 0, "mode": "referee"},
     new_state_fn=new_state,
     state_from_json_fn=state_from_json,
-    sample_options=(
-        {},
-        {"rule": "extra", "first": 1},
-        {"mode": "tracker"},
-        {"mode": "tracker", "rule": "extra", "first": 1},
-    ),
+    sample_options=({}, {"rule": "extra", "first": 1}, {"mode": "tracker"},
+                    {"mode": "tracker", "rule": "extra", "first": 1}),
+    place=2, glyph="九九", colour=(0.20, 0.45, 0.30, 1),  # its home tile
+    describe_fn=lambda options: [i18n.Words(f"kuku.mode.{options['rule']}")],
     endings=Ending,
 )

@@ -9,15 +9,15 @@ renderers.navalwar = (m) => {
   if (m.banner) parts.push(el("div", { className: `nwbanner ${m.banner.sunk ? "sunk" : ""}`, textContent: lines(m.banner.text) }));
   const own = m.own;
   if (own) {
-    parts.push(el("div", { className: "card" }, [el("b", { textContent: t("nw_fleet", { n: own.ships.length, hand: own.hand }) }),
+    parts.push(el("div", { className: "card" }, [el("b", { textContent: t("navalwar_phone.fleet", { n: own.ships.length, hand: own.hand }) }),
       ...own.ships.map((s) => el("div", { className: `nwship ${s.hits >= s.defence ? "sunk" : ""}`, textContent:
-        `${s.name}  ${t("nw_damage", { hits: s.hits, defence: s.defence })}・${s.carrier ? t("nw_carrier") :
-          t("nw_guns", { calibre: s.calibre })}` }))]));
+        `${s.name}  ${t("navalwar_phone.damage", { hits: s.hits, defence: s.defence })}・${s.carrier ? t("navalwar_phone.carrier") :
+          t("navalwar_phone.guns", { calibre: s.calibre })}` }))]));
   }
   if (m.odds) {
-    const rows = m.odds.empty ? [t("nw_empty")] : [t("nw_red", { p: percent(m.odds.red) }),
-      ...m.odds.salvo.map((s) => `${t("nw_salvo", { calibre: s.calibre, p: percent(s.p) })}${s.mine ? " ★" : ""}`)];
-    parts.push(el("div", { className: "card" }, [el("b", { textContent: t("nw_odds") }),
+    const rows = m.odds.empty ? [t("navalwar_phone.empty")] : [t("navalwar_phone.red", { p: percent(m.odds.red) }),
+      ...m.odds.salvo.map((s) => `${t("navalwar_phone.salvo", { calibre: s.calibre, p: percent(s.p) })}${s.mine ? " ★" : ""}`)];
+    parts.push(el("div", { className: "card" }, [el("b", { textContent: t("navalwar_phone.odds") }),
       ...rows.map((r) => el("div", { textContent: r }))]));
   }
   const offered = (m.choices || []).filter((c) => !c.gone);  // the table's kept places: not buttons here

@@ -190,6 +190,9 @@ GAME = Game(
          "dice": "companion"},
         {"players": 2, "target": 1, "deck": {"counts": reduced_counts(default_composition(), 8)}},
     ),
+    place=3, glyph="艦", colour=(0.25, 0.30, 0.55, 1),  # its home tile
+    describe_fn=lambda options: [i18n.Words("navalwar.mode.players", n=options["players"]),
+                                 i18n.Words("navalwar.mode.target", n=options["target"])],
     endings=Ending,
 )
 

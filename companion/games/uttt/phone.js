@@ -5,7 +5,7 @@ renderers.uttt = (m) => {
   const b = m.board, cellOffer = m.offers.find((o) => o.kind === "cell");
   const legal = new Set(cellOffer ? cellOffer.choices : []);
   const mark = { X: COLOURS[m.players[0]], O: COLOURS[m.players[1]] };
-  setStatus(lines(m.status) + (legal.size ? ` — ${t("your_turn")}` : ""), COLOURS[m.status_person] || "");
+  setStatus(lines(m.status) + (legal.size ? ` — ${t("uttt_phone.your_turn")}` : ""), COLOURS[m.status_person] || "");
   const playable = [...Array(9).keys()].filter((i) => [...legal].some((a) => Math.floor(a / 9) === i));
   if (playable.length === 1) zoom = playable[0];
   if (!playable.includes(zoom)) zoom = null;
@@ -35,7 +35,7 @@ renderers.uttt = (m) => {
   }
   const grid = el("div", { className: "big mini zoom" }, [...Array(9).keys()].map((c) => cell(zoom * 9 + c, true)));
   const head = el("div", { className: "zoomhead" }, [overview(true),
-    el("div", { className: "small", textContent: t("board_n", { n: zoom + 1 }) })]);
-  if (playable.length > 1) head.append(button(t("back_to_board"), () => { zoom = null; draw(); }));
+    el("div", { className: "small", textContent: t("uttt_phone.board_n", { n: zoom + 1 }) })]);
+  if (playable.length > 1) head.append(button(t("uttt_phone.back_to_board"), () => { zoom = null; draw(); }));
   main.replaceChildren(head, grid);
 };

@@ -327,5 +327,6 @@ GAME = Game(
     default_options={},
     new_state_fn=_new_state,
     state_from_json_fn=_state_from_json,
+    place=5, glyph="#", colour=(0.50, 0.35, 0.15, 1),  # its home tile
     endings=Ending,
 )

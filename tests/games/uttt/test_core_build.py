@@ -15,6 +15,7 @@ import pytest
 
 from companion import doctor
 from companion.games.uttt import core
+from companion.games.uttt import doctor as uttt_doctor
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -70,7 +71,7 @@ def test_doctor_names_the_search_the_computer_runs_and_its_rate(monkeypatch, bui
     else:
         monkeypatch.setattr(core, "LIBRARY", None)
     started = time.process_time()  # not wall time: a loaded machine does not make it fail
-    ok, text = doctor._uttt_search()
+    ok, text = uttt_doctor.search()
     assert time.process_time() - started < 1.0  # the doctor stays quick: a 0.2 s search
     assert ok is built
     assert text.startswith("compiled core, " if built else "pure Python, ")
@@ -81,7 +82,7 @@ def test_doctor_names_the_search_the_computer_runs_and_its_rate(monkeypatch, bui
 
 
 def test_doctor_has_the_row(monkeypatch):
-    monkeypatch.setattr(doctor, "_uttt_search", lambda: (True, "compiled core, 1 iterations/s"))
+    monkeypatch.setattr(uttt_doctor, "search", lambda: (True, "compiled core, 1 iterations/s"))
     out = io.StringIO()
     doctor.run_doctor(None, out=out)
     assert any(line.startswith("UTTT search") and line.endswith("compiled core, 1 iterations/s")

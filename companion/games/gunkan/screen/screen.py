@@ -178,7 +178,7 @@ class GunkanScreen(ControllerScreen):
             return
         model = self.controller.display(TABLE)
         self.stage = model["stage"]
-        self.judging_text = self.tr("gunkan_ui.judging", mode=self.tr(f"app.mode_{model['judging']}")) \
+        self.judging_text = self.tr("gunkan_ui.judging", mode=self.tr(f"gunkan.mode.{model['judging']}")) \
             if model["judging"] else ""
         self.can_undo, self.can_end = model["can_undo"], model["can_end"]
         self.prompt_text, self.prompt_colour = self.words(model["prompt"]), TONES[model["tone"]]

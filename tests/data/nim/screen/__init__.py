@@ -1,0 +1,1 @@
+"""Nim's Kivy parts."""
