@@ -1,17 +1,10 @@
 """The app's short sounds, made with the `wave` module: the verdict chime, which Settings'
 Try plays at the chosen volume, and the 軍艦将棋 referee's explosion, fanfare and reweigh.
 
-<<<<<<<< HEAD:companion/ui/sounds.py
 The WAVs ship in companion/ui/wav/; a missing one is synthesised again on first use (into
 the data directory when the package is read-only).  Playing never blocks and never fails:
 with sound disabled (`sound.enabled`), no audio device or no audio provider, `play` does
 nothing.
-========
-The WAVs ship in companion/games/gunkan/screen/wav/; a missing one is synthesised again on
-first use (into the data directory when the package is read-only).  Playing
-never blocks and never fails: with sound disabled (`sound.enabled`), no
-audio device or no audio provider, `play` does nothing.
->>>>>>>> h-folder:companion/games/gunkan/screen/sounds.py
 """
 
 from __future__ import annotations
