@@ -304,3 +304,17 @@ def test_a_ships_target_is_asked_for_where_it_is_tapped(gui, players, words):
     tap_choice(gui, tiles(nw)["card:submarine"])  # its target: a ship
     gui.wait_until(lambda: words in nw.prompt_text, timeout=2, what=f"{words} in {nw.prompt_text!r}")
     gui.screenshot(f"navalwar-target-prompt-{players}")
+
+
+def test_the_prompt_keeps_to_its_three_lines_when_a_die_banner_leaves(gui):
+    # the full-deck evening, 3 players: a squadron's pick prompt was fitted while its die's
+    # banner made the head taller; once the banner left, its four lines overflowed the three
+    nw = started(gui, 3)
+    gui.wait_until(lambda: not nw.locked and nw.choices_shown, what="the panel at rest")
+    gui.pump(0.5)
+    nw.banner_text = "水雷戦隊の攻撃\n5\nP2の艦隊"  # the head grows under a die's banner
+    gui.wait_until(lambda: nw.ids.head.height > 120, timeout=2, what="the head grown under the banner")
+    nw._fit_prompt(["P1の番", "撃沈する艦艇を選んでください（残り4隻）", "艦隊のカード→目標の艦をタップ"], [])
+    nw.ids.prompt.texture_update()
+    assert nw.ids.prompt.texture_size[1] + 6 <= 96, nw.ids.prompt.text  # the head once the banner leaves
+    assert "タップ" in nw.ids.prompt.text  # who moves left out, what to do kept

@@ -1,11 +1,10 @@
 """ネイバルウォー Naval War: the screen that tracks a physical game (docs/rules.md §navalwar).
 
-The screen draws `NavalWarController.display(TABLE)` and forwards every tap to it
-(companion/games/navalwar/controller.py holds the flow of play: the stages, which
-seat's entry is awaited, the choices of each step, undo).  Kept here is only what a
-screen owns: its panes and pop-ups, the ship catalogue's search, the input lock held
-after an entry or a step deeper, the new choices drawn once it lifts (ui/input_lock.py).  The left
-side shows the shared table: the piles with the next draw's chance of red (the full odds:
+The screen draws `NavalWarController.display(TABLE)` and forwards every tap to it (its
+controller.py holds the flow of play: the stages, whose entry is awaited, each step's
+choices, undo).  Kept here is only what a screen owns: its panes and pop-ups, the ship
+catalogue's search, the input lock after an entry or a step deeper, the new choices drawn
+once it lifts (ui/input_lock.py).  The left side shows the shared table: the piles with the next draw's chance of red (the full odds:
 behind the discards button), and the fleets, a target tapped on them: two players a strip
 each (fleets.py; the list scrolls to the player to move only once no finger is near,
 still.py), three or more a card each, all in view, one fleet's ships under them (cards.py); the
@@ -20,7 +19,7 @@ import random
 from pathlib import Path
 
 from kivy.lang import Builder
-from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
+from kivy.properties import (AliasProperty, BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
 
 from companion.games.navalwar.screen.cards import ManyFleets
@@ -40,7 +39,7 @@ from companion.ui.input_lock import InputLock
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 GOLD_HEX = "".join(f"{int(c * 255):02x}" for c in theme.GOLD[:3])
-STRIPS_UP_TO = 2  # players: a strip per fleet (three overflow 480 px: five long names take two rows); more, a card each (cards.py)
+STRIPS_UP_TO = 2  # players: a strip per fleet (three overflow: five long names wrap to two rows); more, a card each
 FIRST_ON_FORM = 5  # up to this many players, the start form names who plays first
 START_MIN_WIDTH = 110  # px the plain Start keeps beside the first-player buttons
 NEW_CHOICES_S = 0.4  # s: new buttons wait for the finger (a double tap's second touch comes within 0.3 s)
@@ -65,6 +64,8 @@ class NavalWarScreen(ControllerScreen):
     can_back = BooleanProperty(False)
     can_undo = BooleanProperty(False)
     cataloguing = BooleanProperty(False)
+    # px the prompt is fitted to: three lines, one beside the catalogue (a die's banner may grow the head)
+    prompt_room = AliasProperty(lambda self: 48 if self.cataloguing else 96, bind=["cataloguing"])
     banner_text = StringProperty("")  # what the die just entered did, large
     banner_sunk = BooleanProperty(False)
     choices_shown = BooleanProperty(True)  # False while an entry's input lock is held: no new button under its finger
@@ -364,7 +365,7 @@ class NavalWarScreen(ControllerScreen):
         for first in (0, 1):
             self.prompt_text = "\n".join(lines[first:])
             prompt.texture_update()
-            if prompt.texture_size[1] + 6 <= self.ids.head.height or first or len(lines) < 2:
+            if prompt.texture_size[1] + 6 <= self.prompt_room or first or len(lines) < 2:
                 return
 
     def _ship_matches(self, ship: dict) -> bool:
