@@ -51,7 +51,7 @@ class GameRecord:
     id: int
     kind: str
     options: dict
-    players: list
+    players: list[str]  # checked: strings (`check` below)
     scoreboard: str | None
     created: float
     updated: float

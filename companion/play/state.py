@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import Field, asdict, dataclass, field, fields
+from typing import Any, ClassVar
 
 from companion.errors import CompanionError
 from companion.i18n import translate
@@ -40,7 +41,7 @@ class Refused(CompanionError, ValueError):
     be a `Text`); `text(lang)` is the message in a language, `str()` in English.
     """
 
-    def __init__(self, key: str, /, **params):
+    def __init__(self, key: str, /, **params: Any) -> None:
         self.key, self.params = key, params
         super().__init__(self.text("en"))
 
@@ -51,7 +52,7 @@ class Refused(CompanionError, ValueError):
 
 
 
-def one_of(value: Any, allowed) -> bool:
+def one_of(value: Any, allowed: Iterable[Any]) -> bool:
     """`value in allowed`, but of the same type: 0.0 and True are not the seat 0 or 1."""
     return any(type(value) is type(choice) and value == choice for choice in allowed)
 
@@ -69,13 +70,13 @@ class Outcome:
     reason: str
     scores: tuple[float, ...] = field(default=())
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["scores"] = list(self.scores)
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping) -> "Outcome":
+    def from_json(cls, data: Mapping[str, Any]) -> "Outcome":
         return cls(data["winner"], data["reason"], tuple(data.get("scores", ())))
 
 
@@ -83,6 +84,7 @@ class State(ABC):
     """One position of a game.  Subclasses are immutable."""
 
     game: ClassVar[str]  # the registry name of the game this state belongs to
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # every state is a frozen dataclass
 
     @property
     @abstractmethod
@@ -113,11 +115,11 @@ class State(ABC):
         return self.outcome() is not None
 
     @abstractmethod
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Everything needed to rebuild this state (see `Game.state_from_json`)."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: the shared screen).  JSON only, no secrets of others."""
 
     def secrets(self, seat: int) -> list[str]:
@@ -129,7 +131,7 @@ class State(ABC):
         """
         return []
 
-    def evolve(self, **changes) -> "State":
+    def evolve(self, **changes: Any) -> "State":
         """A copy with `changes`: the one way a new state is written (`apply` returns one).
 
         States are frozen dataclasses; this is `dataclasses.replace` without re-running
@@ -164,12 +166,12 @@ class Game:
     name: str
     title: Mapping[str, str]  # {"ja": ..., "en": ...}
     default_options: Mapping[str, Any]
-    new_state_fn: Any  # callable(options: dict) -> State
-    state_from_json_fn: Any  # callable(data: dict) -> State
+    new_state_fn: Callable[[dict[str, Any]], State]  # given the options filled in and checked
+    state_from_json_fn: Callable[[Any], State]  # given what `to_json` wrote, or anything to refuse
     # option sets the conformance suite plays (each merged over the defaults)
     sample_options: tuple[Mapping[str, Any], ...] = ({},)
 
-    def options(self, options: Mapping[str, Any] | None = None) -> dict:
+    def options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         unknown = set(options or {}) - set(self.default_options)
         if unknown:
             raise Refused("play.unknown_option", game=self.name, unknown=sorted(unknown),
@@ -179,7 +181,7 @@ class Game:
     def new_state(self, options: Mapping[str, Any] | None = None) -> State:
         return self.new_state_fn(self.options(options))
 
-    def state_from_json(self, data: Mapping) -> State:
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
         """The state `to_json` wrote; anything else is refused as `Refused`."""
         try:
             return self.state_from_json_fn(data)
@@ -188,7 +190,7 @@ class Game:
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
             raise Refused("play.bad_state", game=self.name, error=repr(error)) from None
 
-    def replay(self, options: Mapping[str, Any] | None, actions) -> State:
+    def replay(self, options: Mapping[str, Any] | None, actions: Iterable[Action]) -> State:
         """The state after playing `actions` from the start: how a log becomes a game."""
         state = self.new_state(options)
         for action in actions:
