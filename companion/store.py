@@ -31,6 +31,10 @@ from companion.store_records import (  # noqa: F401  (callers import the records
     SELECT_GAMES, Damaged, GameRecord, Lineup, dump, kind_name, load, read_game, status_for,
 )
 
+# What callers import from here: the store, and the records and errors of the modules beside it.
+__all__ = ["BUSY_TIMEOUT_S", "FILENAME", "MIGRATIONS", "MOVE_WAIT_S", "DataDirInUse", "GameRecord", "Lineup",
+           "OutOfSequence", "Store", "StoreBusy", "StoreError", "StoreUnwritable", "UnreadableGame"]
+
 FILENAME = "companion.db"
 BUSY_TIMEOUT_S = 15.0  # how long a lock held by another program (a backup, sqlite3) is waited for
 

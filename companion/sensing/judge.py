@@ -393,6 +393,7 @@ class Judge:
                 if p.kind == kind:
                     return Verdict(kind, t, reason="swaying" if kind == UNSTABLE and self._sway.swayed(t) else p.reason)
         left, right = pans[0].group, pans[1].group
+        assert left is not None and right is not None, "both pans hold a class: every other kind returned above"
         if left.overlaps(right):
             kind = BALANCED
         else:
