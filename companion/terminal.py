@@ -8,7 +8,7 @@ from typing import Callable, TextIO
 
 from companion import config as config_module
 from companion import i18n
-from companion.sensing.calibration import DEFAULT_KNOWN_G, Calibrator
+from companion.sensing.calibration import DEFAULT_KNOWN_G, Calibrator, Step
 from companion.sensing.factory import open_source
 from companion.sensing.monitor import run_monitor
 from companion.sensing.pipeline import CalibrationError, NotStableError, Pipeline
@@ -58,6 +58,7 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
         virtual = weights.virtual
         while not calibrator.done:
             step = calibrator.step
+            assert step is not None, "a calibration not done has a step"
             print(f"\n{step.prompt.text(lang)}", file=out)
             if virtual:
                 _stage_virtually(weights, step, known_g, out)
@@ -81,11 +82,12 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
     return 0
 
 
-def _stage_virtually(weights: SimulatedSeesaw, step, known_g: float, out: TextIO) -> None:
+def _stage_virtually(weights: WeightSource, step: Step, known_g: float, out: TextIO) -> None:
     """On the simulator nobody can put a mass down, so the command does it."""
+    assert isinstance(weights, SimulatedSeesaw), "the one virtual source"
     weights.clear()
     if step.kind == "mass":
-        weights.place(step.channel, grams=known_g)
+        weights.place(step.pan, grams=known_g)
     print("  (simulator: done for you)", file=out)
 
 

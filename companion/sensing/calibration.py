@@ -25,6 +25,12 @@ class Step:
     channel: int | None
     prompt: Words  # for people: `prompt.text(lang)`
 
+    @property
+    def pan(self) -> int:
+        """The pan a mass step weighs."""
+        assert self.channel is not None, "a mass step names its pan"
+        return self.channel
+
 
 class Calibrator:
     """Tare both pans, then calibrate each pan with a known mass, one step at a time."""
@@ -63,8 +69,7 @@ class Calibrator:
         if step.kind == "tare":
             self.pipeline.tare()
         else:
-            assert step.channel is not None, "a mass step names its pan"
-            self.pipeline.channels[step.channel].calibrate(self.known_g)  # may be negative: a reversed cell
+            self.pipeline.channels[step.pan].calibrate(self.known_g)  # may be negative: a reversed cell
         self.index += 1
 
     def result(self) -> dict[str, Any]:

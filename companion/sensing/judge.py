@@ -394,8 +394,5 @@ class Judge:
                     return Verdict(kind, t, reason="swaying" if kind == UNSTABLE and self._sway.swayed(t) else p.reason)
         left, right = pans[0].group, pans[1].group
         assert left is not None and right is not None, "both pans hold a class: every other kind returned above"
-        if left.overlaps(right):
-            kind = BALANCED
-        else:
-            kind = LEFT if left.low > right.high else RIGHT
+        kind = BALANCED if left.overlaps(right) else LEFT if left.low > right.high else RIGHT
         return Verdict(kind, t, left.name, right.name)
