@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable, TextIO
+from typing import Callable, TextIO, cast
 
 from companion import config as config_module
 from companion import i18n
@@ -61,7 +61,7 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
             assert step is not None, "a calibration not done has a step"
             print(f"\n{step.prompt.text(lang)}", file=out)
             if virtual:
-                _stage_virtually(weights, step, known_g, out)
+                _stage_virtually(cast(SimulatedSeesaw, weights), step, known_g, out)  # the one virtual source
             else:
                 ask(i18n.translate("terminal.press_enter", lang))
             try:
@@ -82,9 +82,8 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
     return 0
 
 
-def _stage_virtually(weights: WeightSource, step: Step, known_g: float, out: TextIO) -> None:
+def _stage_virtually(weights: SimulatedSeesaw, step: Step, known_g: float, out: TextIO) -> None:
     """On the simulator nobody can put a mass down, so the command does it."""
-    assert isinstance(weights, SimulatedSeesaw), "the one virtual source"
     weights.clear()
     if step.kind == "mass":
         weights.place(step.pan, grams=known_g)

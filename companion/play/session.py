@@ -138,9 +138,12 @@ def unfinished(store: Store, kinds: Collection[str] | None = None) -> tuple[list
     return sessions, problems
 
 
-def tally(store: Store, scoreboard: str) -> dict[Any, dict[str, int]]:
-    """Wins, losses and draws per player over a scoreboard's finished games."""
+def tally(store: Store, scoreboard: str | None) -> dict[Any, dict[str, int]]:
+    """Wins, losses and draws per player over a scoreboard's finished games (None: a game
+    counted nowhere, none)."""
     table: dict[Any, dict[str, int]] = {}
+    if scoreboard is None:
+        return table
     for players, outcome in store.results(scoreboard):
         for seat, player in enumerate(players):
             row = table.setdefault(player, {"win": 0, "loss": 0, "draw": 0})

@@ -21,7 +21,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import Field, asdict, dataclass, field, fields
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from companion.errors import CompanionError
 from companion.i18n import translate
@@ -91,9 +91,11 @@ class State(ABC):
     def seats(self) -> int:
         """How many seats (players) this game has."""
 
-    # The step of play: a short machine key ("place", "play", "declare", ...), "over"
-    # exactly when the game is over.  A field or a property of every state.
-    phase: str
+    if TYPE_CHECKING:  # a field of some states, a property of others: read-only either way
+        @property
+        def phase(self) -> str:
+            """The step of play: a short machine key ("place", "play", "declare", ...), "over"
+            exactly when the game is over."""
 
     @abstractmethod
     def to_move(self) -> int | None:
@@ -131,7 +133,7 @@ class State(ABC):
         """
         return []
 
-    def evolve(self, **changes: Any) -> "State":
+    def evolve(self, **changes: Any) -> Self:
         """A copy with `changes`: the one way a new state is written (`apply` returns one).
 
         States are frozen dataclasses; this is `dataclasses.replace` without re-running

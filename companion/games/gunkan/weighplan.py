@@ -102,7 +102,8 @@ def scripted(seed: int, rate_hz: float, table=None, realism=None, tick_s: float 
     seconds it took.  For tests and bench/calibration.py."""
     from companion.games.gunkan.pieces import default_table
     from companion.games.gunkan.seesaw import Seesaw, virtual_calibration
-    from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
+    from companion.sensing.realism import Realism
+    from companion.sensing.simulator import ManualClock, SimulatedSeesaw
 
     clock = ManualClock(0.0)
     sim = SimulatedSeesaw(seed, rate_hz, clock, realism or Realism(), table=table or default_table())
