@@ -394,7 +394,8 @@ def _pull_up(pin: Pin, what: str) -> None:
                 "Use another GPIO pin for DOUT.") from exc
 
 
-def _wire(factory: PinFactory, clock: Pin, data: Sequence[Pin]) -> tuple[str, Callable[[int], None], Callable[[], list[int]]]:
+def _wire(factory: PinFactory, clock: Pin,
+          data: Sequence[Pin]) -> tuple[str, Callable[[int], None], Callable[[], list[int]]]:
     """(path, write the clock, read every DOUT): lgpio's own calls where it is the
     factory (one ioctl per edge), else the gpiozero pins."""
     lgpio_pins = sys.modules.get("gpiozero.pins.lgpio")  # imported only where lgpio is installed

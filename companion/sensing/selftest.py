@@ -82,7 +82,8 @@ class SensorTest:
     duration_s: float = DURATION_S
     started: float | None = None
     last_reading: float | None = None
-    faults: list[tuple[str, int | None]] = field(default_factory=list)  # (kind, channel or None), first of each kind per channel
+    # (kind, channel or None), first of each kind per channel
+    faults: list[tuple[str, int | None]] = field(default_factory=list)
     pans: list[PanTest] = field(default_factory=list)
     _counters: tuple[int, int] | None = None  # (bad, dropped) as last seen
     calibrated: bool = True

@@ -100,7 +100,8 @@ class _Channel:
     drift_phase: float
     deflection_mm: float  # the cell's at capacity (mechanics.py): its stiffness
     conversion: Conversion
-    zero_moves: list[tuple[float, float, float]] = field(default_factory=list)  # (start, seconds, grams): `SimulatedSeesaw.move_zero`
+    # (start, seconds, grams): `SimulatedSeesaw.move_zero`
+    zero_moves: list[tuple[float, float, float]] = field(default_factory=list)
     next_index: int = 0
     block_index: int = -1
     block: dict[str, np.ndarray] = field(default_factory=dict)

@@ -61,4 +61,5 @@ class SwayWatch:
     def swayed(self, now: float | None) -> bool:
         """Whether the table has swayed for `sway_notice_s` and sways still."""
         sway, cfg = self._sway, self.config
-        return sway is not None and now is not None and now - sway[0] >= cfg.sway_notice_s and now - sway[1] <= cfg.sway_gap_s
+        return (sway is not None and now is not None
+                and now - sway[0] >= cfg.sway_notice_s and now - sway[1] <= cfg.sway_gap_s)

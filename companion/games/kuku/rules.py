@@ -258,7 +258,8 @@ class KukuState(State):
         state = self.evolve(hits=hits, markers=self.markers + tuple(markers.items()), pending=None)
         record = {**record, "markers": markers, "hits": sunk, "remaining": list(state.remaining())}
         if self.mode == "referee":
-            leaders = [any(kind == "leader" and cell in sunk[seat] for cell, kind in self.fleets[seat]) for seat in (0, 1)]
+            leaders = [any(kind == "leader" and cell in sunk[seat] for cell, kind in self.fleets[seat])
+                       for seat in (0, 1)]
             return state._conclude(record, (leaders[0], leaders[1]))
         if self.rule == "basic" and state.remaining() == (0, 0):
             pending = {"record": record, "sunk": sunk, "order": [1 - self.turn, self.turn], "leaders": [None, None]}

@@ -171,6 +171,7 @@ class UtttController(Controller):
         else:
             person = self.session.players[outcome.winner]
             result = Text("uttt_ui.wins", {"who": Text(f"uttt_ui.{person}")})
-        return {"board": review.state.view(None), "hints": uttt_state(review.before).legal_cells() if review.before else [],
+        hints = uttt_state(review.before).legal_cells() if review.before else []
+        return {"board": review.state.view(None), "hints": hints,
                 "interactive": False, "status": result, "free_move": False, "status_person": person,
                 "result": result, "review": self.review_text(), "review_index": review.at}
