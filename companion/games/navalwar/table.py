@@ -67,7 +67,8 @@ def hits(t: dict, seat: int, entry: dict) -> int:
 
 def calibres_afloat(t: dict, comp: Composition, seat: int) -> set[str]:
     ships = comp.ship_by_id
-    return {ships[e["id"]].calibre for e in t["fleets"][seat] if not ships[e["id"]].carrier}
+    # a carrier has no calibre (data.py checks it)
+    return {calibre for e in t["fleets"][seat] if (calibre := ships[e["id"]].calibre) is not None}
 
 
 def carriers_afloat(t: dict, comp: Composition, seat: int) -> list[str]:
@@ -127,7 +128,9 @@ def discard(t: dict, key: str) -> None:
 
 def sink(t: dict, comp: Composition, ship_id: str, by: int) -> None:
     """Sink a ship afloat: it goes to `by`'s sunk pile, its cards to the discard pile."""
-    seat, entry = find_ship(t, ship_id)
+    found = find_ship(t, ship_id)
+    assert found is not None, f"{ship_id}: only a ship afloat is sunk"
+    seat, entry = found
     t["fleets"][seat].remove(entry)
     for salvo in entry["salvos"]:
         for key in [salvo["card"], *salvo["extra"]]:
