@@ -17,7 +17,7 @@ NOT_YET_CHECKED = 7  # the most modules pyproject.toml may leave unchecked: lowe
 def test_mypy_finds_no_error():
     assert importlib.util.find_spec("mypy") is not None, (
         f"mypy is not installed in {sys.prefix}: run `make test`, which installs the test "
-        f"dependencies, or `{sys.executable} -m pip install -c constraints.txt -e '.[test]'`")
+        f"dependencies, or `cd {ROOT} && {sys.executable} -m pip install -c constraints.txt -e '.[test]'`")
     result = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, f"mypy found errors (fix them; do not ignore them):\n{result.stdout}{result.stderr}"
 
