@@ -60,4 +60,4 @@ $(RP2040)/node_modules/.installed: $(RP2040)/package.json $(RP2040)/package-lock
 	touch $@
 
 clean:
-	rm -rf $(VENV) $(UTTT_CORE) .pytest_cache artifacts $(MICROPYTHON)/node_modules $(RP2040)/node_modules
+	rm -rf $(VENV) $(UTTT_CORE) .pytest_cache .mypy_cache artifacts $(MICROPYTHON)/node_modules $(RP2040)/node_modules

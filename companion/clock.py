@@ -43,7 +43,7 @@ class Moment:
             return None
         boot, uptime, synced = value.get("boot"), value.get("uptime"), value.get("synced")
         return cls(float(value["wall"]), boot if isinstance(boot, str) else None,
-                   float(uptime) if type(uptime) in (int, float) else None,
+                   float(uptime) if isinstance(uptime, (int, float)) and not isinstance(uptime, bool) else None,
                    synced if isinstance(synced, bool) else None)
 
 
@@ -55,6 +55,7 @@ def now(wall=time.time) -> Moment:
 def elapsed(then: Moment, at: Moment) -> float | None:
     """Seconds from `then` to `at`, or None when they cannot be known."""
     if _one_boot(then, at):
+        assert at.uptime is not None and then.uptime is not None, "_one_boot checked them"
         return max(0.0, at.uptime - then.uptime)
     if then.synced is False or at.synced is False:
         return None  # a clock from before NTP set it: any difference may be a step
@@ -66,7 +67,9 @@ def wall_time_of(then: Moment, at: Moment) -> float | None:
     """The wall time `then` happened, by `at`'s clock within one boot (right even if the
     clock was stepped since); across boots as it was written, unless its clock was unset."""
     if _one_boot(then, at):
-        estimate = at.wall - elapsed(then, at)
+        seconds = elapsed(then, at)
+        assert seconds is not None, "known within one boot"
+        estimate = at.wall - seconds
         return then.wall if abs(estimate - then.wall) < STEP_S else estimate  # no step: as written
     return None if then.synced is False else then.wall
 

@@ -91,7 +91,7 @@ class Sensor:
     @property
     def wanted_rate(self) -> int | None:
         """The configured samples/s, or None for `auto` (use what the board measures)."""
-        return None if self.rate_hz == "auto" else self.rate_hz
+        return self.rate_hz if isinstance(self.rate_hz, int) else None  # (checked: "auto", 10 or 80)
 
 
 @dataclass(frozen=True)
@@ -151,12 +151,12 @@ def load(path: str | os.PathLike | None = None, with_settings: bool = True) -> C
 
 def _set_aside(settings: Path, problem: ConfigError) -> str:
     target = settings.with_name(f"{settings.name}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
-    problem = i18n.said(problem, "en")  # (for the log)
+    said = i18n.said(problem, "en")  # (for the log)
     try:
         settings.rename(target)
     except OSError as exc:
-        return f"{problem}; it could not be moved aside ({exc.strerror}), so it was ignored"
-    return f"{problem}; it was moved to {target} and the settings from {settings.parent} " \
+        return f"{said}; it could not be moved aside ({exc.strerror}), so it was ignored"
+    return f"{said}; it was moved to {target} and the settings from {settings.parent} " \
            "were not used (set them again on the settings screen)"
 
 
@@ -258,7 +258,8 @@ def _value(hint, rules, node: yaml.Node, filename: str, key: str, base=None):
     try:
         value = yaml.SafeLoader("").construct_object(node)
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{where}: cannot read this value ({exc.problem})") from None
+        why = exc.problem if isinstance(exc, yaml.MarkedYAMLError) else exc
+        raise ConfigError(f"{where}: cannot read this value ({why})") from None
     except (ValueError, OverflowError):  # e.g. a date such as 2025-13-45
         raise ConfigError(f"{where}: expected {expected}, got {_short(node.value)}") from None
     if hint is float and type(value) is int:

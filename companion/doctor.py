@@ -118,7 +118,7 @@ def _gpio() -> tuple[bool, str]:
 def _games() -> list[tuple[str, bool, str]]:
     """Each game's own rows, from `checks()` of its doctor.py (UTTT's search); a game's checks
     that fail to run are a failing row, not the end of the table."""
-    rows = []
+    rows: list[tuple[str, bool, str]] = []
     for name in registry.games():
         try:
             part = registry.part(name, "doctor")

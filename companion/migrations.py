@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
+from collections.abc import Callable
 
 # step 4: one shape of action --------------------------------------------------------
 
@@ -200,7 +201,7 @@ def write_order(db: sqlite3.Connection) -> None:
     db.execute("DROP TABLE by_time")
 
 
-MIGRATIONS = [
+MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [  # SQL, or a step in Python
     """
     CREATE TABLE games (
         id INTEGER PRIMARY KEY,

@@ -120,10 +120,10 @@ def _blocks(lines: list[str], joiner: str, bullet: str) -> list[Block]:
             cells = [plain(c) for c in stripped.strip("|").split("|")]
             if not all(re.fullmatch(r":?-+:?", c) for c in cells):  # not the header's rule
                 blocks.append(Block("row", " ｜ ".join(cells)))
-        elif _ITEM.match(line) and len(_ITEM.match(line).group(1)) < 2:
+        elif (item := _ITEM.match(line)) and len(item.group(1)) < 2:
             close()
             number = _NUMBERED.match(line)
-            open_block = ["item", f"{number.group(1)}. " if number else bullet, [_ITEM.match(line).group(2).strip()]]
+            open_block = ["item", f"{number.group(1)}. " if number else bullet, [item.group(2).strip()]]
         elif open_block is not None:
             open_block[2].append(stripped)
         else:

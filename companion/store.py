@@ -31,6 +31,10 @@ from companion.store_records import (  # noqa: F401  (callers import the records
     SELECT_GAMES, Damaged, GameRecord, Lineup, dump, kind_name, load, read_game, status_for,
 )
 
+# What callers import from here: the store, and the records and errors of the modules beside it.
+__all__ = ["BUSY_TIMEOUT_S", "FILENAME", "MIGRATIONS", "MOVE_WAIT_S", "DataDirInUse", "GameRecord", "Lineup",
+           "OutOfSequence", "Store", "StoreBusy", "StoreError", "StoreUnwritable", "UnreadableGame"]
+
 FILENAME = "companion.db"
 BUSY_TIMEOUT_S = 15.0  # how long a lock held by another program (a backup, sqlite3) is waited for
 
@@ -53,12 +57,19 @@ class Store:
         self.problem: str | None = None  # what to tell the people about it
         self.salvaged = 0  # how many of its games still read and were copied back
         self.rebuilt: list[str] = []  # indexes that did not match their tables: rebuilt from them
-        self._db = None
+        self._db: sqlite3.Connection | None = None  # None once closed
         self._lock = None
         opening = Opening(self.path, self.busy_timeout)
         self._db = opening.open()
         self.set_aside, self.problem, self.salvaged = opening.set_aside, opening.problem, opening.salvaged
         self.rebuilt = opening.rebuilt
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The open connection."""
+        if self._db is None:
+            raise RuntimeError(f"{self.path}: the store is closed")  # a caller's mistake, not the disk's
+        return self._db
 
     @classmethod
     def in_dir(cls, data_dir: str | Path, **kw) -> "Store":
@@ -74,7 +85,7 @@ class Store:
     def _write(self, doing: str, work) -> Any:
         """Run `work()` in one write transaction; failures become a StoreError saying what to do."""
         try:
-            with transaction(self._db):
+            with transaction(self.db):
                 return work()
         except StoreError:
             raise
@@ -83,7 +94,7 @@ class Store:
 
     @property
     def schema_version(self) -> int:
-        return self._db.execute("PRAGMA user_version").fetchone()[0]
+        return self.db.execute("PRAGMA user_version").fetchone()[0]
 
     # games -------------------------------------------------------------------
 
@@ -94,17 +105,17 @@ class Store:
         def work():
             fields = (kind, dump(options), dump(list(players)), scoreboard, at.wall, at.wall, "active",
                       None, dump(lineup.to_json()), 0, 0, self._next_write(), *_stored(at))
-            game_id = self._db.execute(
+            game_id = self.db.execute(
                 f"INSERT INTO games ({', '.join(GAME_FIELDS[1:])}) VALUES ({', '.join('?' * len(fields))})",
                 fields).lastrowid
-            self._db.execute("UPDATE games SET crc = ? WHERE id = ?", (game_crc(game_id, *fields), game_id))
+            self.db.execute("UPDATE games SET crc = ? WHERE id = ?", (game_crc(game_id, *fields), game_id))
             return game_id
 
         return self._write("starting a game", work)
 
     def _rows(self, doing: str, sql: str, params=()) -> list:
         try:
-            return self._db.execute(sql, params).fetchall()
+            return self.db.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise translate(exc, self.path, doing) from None
 
@@ -176,7 +187,7 @@ class Store:
         turn; the game's new revision.  `OutOfSequence` if `seq` is not the log's next number,
         or `revision` (the caller's) not the stored one: another copy moved on."""
         def work():
-            (count, top), = self._db.execute(
+            (count, top), = self.db.execute(
                 "SELECT count(*), coalesce(max(seq) + 1, 0) FROM actions WHERE game_id = ?",
                 (game_id,)).fetchall()
             stored = self._sealed(game_id)
@@ -186,7 +197,7 @@ class Store:
                     "follow them (was the game changed somewhere else?). Nothing was saved: "
                     "go home and resume the game to see it as stored.")
             at = self.moment()
-            self._db.executemany(
+            self.db.executemany(
                 "INSERT INTO actions (game_id, seq, action, at, entry, crc) VALUES (?, ?, ?, ?, ?, ?)",
                 [(game_id, seq + i, text, at.wall, seq, action_crc(game_id, seq + i, seq, text))
                  for i, text in enumerate(map(dump, actions))],
@@ -201,7 +212,7 @@ class Store:
         the new revision.  With `known` (the caller's count of moves) or `revision`,
         `OutOfSequence` if the stored game is another."""
         def work():
-            (count,), = self._db.execute("SELECT count(*) FROM actions WHERE game_id = ?",
+            (count,), = self.db.execute("SELECT count(*) FROM actions WHERE game_id = ?",
                                          (game_id,)).fetchall()
             stored = self._sealed(game_id)
             if known not in (None, count) or revision not in (None, stored.revision):
@@ -209,7 +220,7 @@ class Store:
                     f"game {game_id} has {count} moves on disk, not {known} (was it changed "
                     "somewhere else?). Nothing was taken back: go home and resume the game "
                     "to see it as stored.")
-            self._db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, keep))
+            self.db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, keep))
             return self._seal(stored, self.moment(), status_for(outcome), outcome, min(keep, count))
 
         return self._write("taking a move back", work)
@@ -234,7 +245,7 @@ class Store:
 
     def _sealed(self, game_id: int) -> GameRecord:
         """The game's row inside a write: a write never puts a new check on a damaged row."""
-        return self._checked(game_id, self._db.execute(f"{SELECT_GAMES} WHERE id = ?",
+        return self._checked(game_id, self.db.execute(f"{SELECT_GAMES} WHERE id = ?",
                                                        (game_id,)).fetchall())
 
     def _checked(self, game_id: int, rows: list) -> GameRecord:
@@ -256,14 +267,14 @@ class Store:
                   float(stored.created), at.wall, status, outcome_text, dump(stored.lineup.to_json()),
                   moves, revision, *when)
         crc = game_crc(stored.id, *fields)
-        self._db.execute("UPDATE games SET updated = ?, status = ?, outcome = ?, moves = ?, revision = ?,"
+        self.db.execute("UPDATE games SET updated = ?, status = ?, outcome = ?, moves = ?, revision = ?,"
                          " written = ?, boot = ?, uptime = ?, synced = ?, crc = ? WHERE id = ?",
                          (at.wall, status, outcome_text, moves, revision, *when, crc, stored.id))
         return revision
 
     def _next_write(self) -> int:
         """The number of a write now (inside its transaction): one more than any before."""
-        return self._db.execute("SELECT coalesce(max(written), 0) + 1 FROM games").fetchone()[0]
+        return self.db.execute("SELECT coalesce(max(written), 0) + 1 FROM games").fetchone()[0]
 
     def results(self, scoreboard: str) -> list[tuple[list, dict]]:
         """(players, outcome) of every finished game on a scoreboard that passes its check,
@@ -283,8 +294,8 @@ class Store:
         created, text = float(self.clock()), dump(data)
 
         def work():
-            self._db.execute("DELETE FROM calibrations WHERE name = ?", (name,))
-            self._db.execute("INSERT INTO calibrations (name, created, data, crc) VALUES (?, ?, ?, ?)",
+            self.db.execute("DELETE FROM calibrations WHERE name = ?", (name,))
+            self.db.execute("INSERT INTO calibrations (name, created, data, crc) VALUES (?, ?, ?, ?)",
                              (name, created, text, calibration_crc(name, created, text)))
 
         self._write("saving a calibration", work)

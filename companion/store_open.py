@@ -152,7 +152,7 @@ class Opening:
                     if callable(step):
                         step(db)
                     else:
-                        for statement in filter(str.strip, step.split(";")):
+                        for statement in (s for s in step.split(";") if s.strip()):
                             db.execute(statement)
                 except sqlite3.OperationalError as exc:
                     if code_of(exc) != 1:  # SQLITE_ERROR: e.g. a table the version denies

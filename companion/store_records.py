@@ -51,7 +51,7 @@ class GameRecord:
     id: int
     kind: str
     options: dict
-    players: list
+    players: list[str]  # checked: strings (`check` below)
     scoreboard: str | None
     created: float
     updated: float
@@ -135,22 +135,23 @@ def _checked(row) -> "GameRecord | Damaged":
         return Damaged(id_, kind_name(kind), "it was changed on disk: its check does not match")
     if stored != moves:
         return Damaged(id_, kind, f"it has {stored} moves stored, its record says {moves}")
+    read_lineup = Lineup.from_json(load(lineup))
     record = GameRecord(id_, kind, load(options), load(players), scoreboard, created, updated,
                         status, load(outcome) if outcome is not None else None,
-                        Lineup.from_json(load(lineup)), moves, revision, written, boot, uptime,
+                        read_lineup or Lineup(), moves, revision, written, boot, uptime,
                         None if synced is None else bool(synced))
-    bad = _unlike_written(record)
+    bad = _unlike_written(record, read_lineup)
     return Damaged(id_, kind, f"its {bad} is not as the companion writes it") if bad else record
 
 
-def _unlike_written(r: GameRecord) -> str | None:
+def _unlike_written(r: GameRecord, lineup: Lineup | None) -> str | None:
     """The first field of a record (whose check passed: a row written by an older companion,
-    or mended by hand) that is not of the shape the store writes, else None."""
+    or mended by hand) that is not of the shape the store writes, else None (`lineup`: as read)."""
     if not isinstance(r.options, dict):
         return "options"
     if not isinstance(r.players, list) or not all(isinstance(p, str) for p in r.players):
         return "players"
-    if r.lineup is None:
+    if lineup is None:
         return "lineup"
     if r.status not in STATUSES or (r.status == "finished") != (r.outcome is not None):
         return "status"

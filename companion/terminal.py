@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable, TextIO
+from typing import Callable, TextIO, cast
 
 from companion import config as config_module
 from companion import i18n
-from companion.sensing.calibration import DEFAULT_KNOWN_G, Calibrator
+from companion.sensing.calibration import DEFAULT_KNOWN_G, Calibrator, Step
 from companion.sensing.factory import open_source
 from companion.sensing.monitor import run_monitor
 from companion.sensing.pipeline import CalibrationError, NotStableError, Pipeline
@@ -58,9 +58,10 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
         virtual = weights.virtual
         while not calibrator.done:
             step = calibrator.step
+            assert step is not None, "a calibration not done has a step"
             print(f"\n{step.prompt.text(lang)}", file=out)
             if virtual:
-                _stage_virtually(weights, step, known_g, out)
+                _stage_virtually(cast(SimulatedSeesaw, weights), step, known_g, out)  # the one virtual source
             else:
                 ask(i18n.translate("terminal.press_enter", lang))
             try:
@@ -81,11 +82,11 @@ def calibrate(cfg: config_module.Config, source: str | None, port: str | None, n
     return 0
 
 
-def _stage_virtually(weights: SimulatedSeesaw, step, known_g: float, out: TextIO) -> None:
+def _stage_virtually(weights: SimulatedSeesaw, step: Step, known_g: float, out: TextIO) -> None:
     """On the simulator nobody can put a mass down, so the command does it."""
     weights.clear()
     if step.kind == "mass":
-        weights.place(step.channel, grams=known_g)
+        weights.place(step.pan, grams=known_g)
     print("  (simulator: done for you)", file=out)
 
 

@@ -41,7 +41,7 @@ from typing import Any, Callable, Mapping
 from companion.i18n import translate
 from companion.play.review import STEPS, Review
 from companion.play.session import Session
-from companion.play.state import Action, Refused
+from companion.play.state import Action, Refused, State
 
 TABLE = "table"  # the shared screen as the sender of an input or the reader of a display
 Who = int | str  # a seat number, or TABLE
@@ -54,7 +54,7 @@ class Text:
     key: str
     params: Mapping[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "params": {k: v.to_json() if isinstance(v, Text) else v
                                             for k, v in self.params.items()}}
 
@@ -79,12 +79,12 @@ class Offer:
     kind: str
     label: Text | None = None
     seat: int | None = None
-    choices: tuple = ()
+    choices: tuple[Any, ...] = ()
 
     def accepts(self, value: Any) -> bool:
         return not self.choices or value in self.choices
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "label": self.label.to_json() if self.label else None,
                 "seat": self.seat, "choices": list(self.choices)}
 
@@ -100,7 +100,7 @@ def to_json(value: Any) -> Any:
     return value
 
 
-def refusal(error) -> Text:
+def refusal(error: Refused) -> Text:
     """A refusal (`Refused`) as words for a person: its key and values."""
     return Text(error.key, error.params)
 
@@ -120,17 +120,24 @@ Handler = Callable[[Who, "int | None", Any], "bool | None"]  # (who, seat, value
 class Controller:
     """The flow of one game; see the module's docstring.  Subclasses fill in the game."""
 
-    def __init__(self, session: Session):
-        self.session = session
+    def __init__(self, session: Session | None):
+        self.session = session  # None while no game is on (a start panel)
         self.epoch = 0  # bumps on every change, so stale computer answers are known
         self.listeners: list[Callable[[], None]] = []  # called after every change
         self.remote: frozenset[int] = frozenset()  # seats held by phones (`hold_remote`)
         self._reviewed: Review | None = None
         self._handlers: dict[str, Handler] | None = None
-        self._offers: dict = {}  # this change's offers, per reader (and "at": the position they are of)
+        self._offers: dict[Who, Any] = {}  # this change's offers, per reader (and "at": the position they are of)
         self._handling = False  # a handler runs: offers are not kept
 
     # what a subclass says ------------------------------------------------------------
+
+    @property
+    def playing(self) -> Session:
+        """The game in progress, where there must be one (its offers, displays and turns)."""
+        if self.session is None:
+            raise RuntimeError(f"{type(self).__name__}: no game in progress")
+        return self.session
 
     @property
     def computer_seats(self) -> frozenset[int]:
@@ -140,12 +147,12 @@ class Controller:
     @property
     def at_table(self) -> frozenset[int]:
         """The seats that play at the shared screen (TABLE acts for them)."""
-        return frozenset(range(self.session.state.seats)) - self.computer_seats
+        return frozenset(range(self.playing.state.seats)) - self.computer_seats
 
     @property
-    def names(self) -> list:
+    def names(self) -> list[str | Text]:
         """Each seat's name for people: a string as typed, or a `Text`."""
-        return list(self.session.players)
+        return list(self.playing.players)
 
     def holder(self) -> Who:
         """Who has the shared screen now (TABLE, or a seat while it enters a secret there)."""
@@ -169,13 +176,14 @@ class Controller:
             self._offers = {"at": position}
         if who not in self._offers:
             self._offers[who] = self.offers(who)
-        return self._offers[who]
+        offers: list[Offer] = self._offers[who]
+        return offers
 
     def handlers(self) -> dict[str, Handler]:
         """Each kind of offer and its handler (a subclass adds its own to these)."""
         return {"review": self.on_review, "undo": self.on_undo}
 
-    def display(self, who: Who) -> dict:
+    def display(self, who: Who) -> dict[str, Any]:
         """The display model for `who` (JSON values and `Text`s)."""
         raise NotImplementedError
 
@@ -241,24 +249,26 @@ class Controller:
         review = self.review()
         return None if review is None else Text("play.review", {"i": review.at, "n": review.n})
 
-    def shown(self):
+    def shown(self) -> State:
         """The state to draw: where the review stands, else the game's own."""
         review = self.review()
-        return review.state if review else self.session.state
+        return review.state if review else self.playing.state
 
-    def on_review(self, who: Who, seat, step: int) -> bool:
-        return self.review().step(step)
+    def on_review(self, who: Who, seat: int | None, step: int) -> bool:
+        review = self.review()
+        assert review is not None, "the review offer is made only while there is a review"
+        return review.step(step)
 
     # turns and undo ------------------------------------------------------------------
 
     def play_turn(self, actions: list[Action]) -> None:
         """Commit one turn (one or several actions) atomically."""
-        self.session.play_all(actions)
+        self.playing.play_all(actions)
 
     def turns(self) -> list[tuple[int | None, int]]:
         """(seat, first action's index) of every turn so far: runs of one mover's actions."""
         found: list[tuple[int | None, int]] = []
-        for index, state in enumerate(self.session.history()[:-1]):
+        for index, state in enumerate(self.playing.history()[:-1]):
             seat = state.to_move()
             if not found or found[-1][0] != seat:
                 found.append((seat, index))
@@ -268,7 +278,7 @@ class Controller:
         """How many actions may stay after an Undo now, the nearest first ([]: no Undo now)."""
         return []
 
-    def on_undo(self, who: Who, seat, value) -> None:
+    def on_undo(self, who: Who, seat: int | None, value: Any) -> None:
         """Undo: back to the nearest of `undo_points()` (a game adds what else goes with it)."""
         points = self.undo_points()
         if not points:
@@ -277,7 +287,8 @@ class Controller:
 
     def undo_to(self, count: int) -> None:
         """Take back everything after the first `count` actions."""
-        self.session.undo(len(self.session.actions) - count)
+        session = self.playing
+        session.undo(len(session.actions) - count)
 
     # the computer --------------------------------------------------------------------
 
@@ -285,7 +296,7 @@ class Controller:
         seats = self.computer_seats
         if not seats:
             return None  # a game of people only (perhaps not begun yet)
-        seat = self.session.state.to_move()
+        seat = self.playing.state.to_move()
         return seat if seat in seats else None
 
     def computer_turn(self) -> ComputerTurn | None:

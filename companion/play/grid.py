@@ -6,6 +6,8 @@ A cell is also a flat index `row * cols + col`, handy for bitmasks and arrays.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from companion.play.state import Refused
 
 ROW_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -35,7 +37,7 @@ def segment(row: int, col: int, length: int, direction: str) -> list[tuple[int, 
     return [(row + i * d_row, col + i * d_col) for i in range(length)]
 
 
-def in_bounds(cells, rows: int, cols: int) -> bool:
+def in_bounds(cells: Iterable[tuple[int, int]], rows: int, cols: int) -> bool:
     return all(0 <= r < rows and 0 <= c < cols for r, c in cells)
 
 

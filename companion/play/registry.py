@@ -18,7 +18,9 @@ import importlib
 import logging
 import pkgutil
 from functools import cache
+from importlib.machinery import FileFinder
 from pathlib import Path
+from types import ModuleType
 
 import companion.games
 from companion.errors import CompanionError
@@ -33,7 +35,13 @@ log = logging.getLogger(__name__)
 def folders() -> dict[str, Path]:
     """Each game's folder by its name, in name order, found without importing the game."""
     infos = sorted(pkgutil.iter_modules(companion.games.__path__), key=lambda m: m.name)
-    return {info.name: Path(info.module_finder.path) / info.name for info in infos if info.ispkg}
+    return {info.name: _folder(info) for info in infos if info.ispkg}
+
+
+def _folder(info: pkgutil.ModuleInfo) -> Path:
+    finder = info.module_finder
+    assert isinstance(finder, FileFinder), "games are folders on the file system"
+    return Path(finder.path) / info.name
 
 
 @cache
@@ -76,7 +84,7 @@ def get(name: str) -> Game:
         raise CompanionError(f"no game called {name!r}; known: {sorted(games())}") from None
 
 
-def part(name: str, module: str):
+def part(name: str, module: str) -> ModuleType | None:
     """The game's module `module` ("device", "doctor": a part the shell asks every game for),
     imported, or None when its folder has no such file."""
     found = (folders()[name] / f"{module}.py").is_file()

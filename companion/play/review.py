@@ -8,13 +8,14 @@ reveals (a finished game's view) it shows at the end.
 
 from __future__ import annotations
 
-from companion.play.state import State
+from companion.play.session import Session
+from companion.play.state import Action, State
 
 STEPS = (-1, 1)  # the review offer's choices: ◀ and ▶
 
 
 class Review:
-    def __init__(self, session):
+    def __init__(self, session: Session) -> None:
         self.session = session
         self.states: list[State] = session.history()
         self.at = self.n
@@ -24,7 +25,7 @@ class Review:
         """How many actions the game took."""
         return len(self.states) - 1
 
-    def fits(self, session) -> bool:
+    def fits(self, session: Session) -> bool:
         """Whether this review is still of `session` as it stands (no undo since)."""
         return session is self.session and len(session.actions) == self.n
 
@@ -45,7 +46,7 @@ class Review:
         return self.states[self.at - 1] if self.at else None
 
     @property
-    def action(self):
+    def action(self) -> Action | None:
         """The last action shown (None at the start)."""
         return self.session.actions[self.at - 1] if self.at else None
 

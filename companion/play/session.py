@@ -7,7 +7,8 @@ Resuming, undo and review all replay the log.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any
 
 from companion.play import registry
 from companion.play.state import Action, State
@@ -28,8 +29,8 @@ class Session:
         self.state: State = self.game.replay(record.options, self.actions)
 
     @classmethod
-    def start(cls, store: Store, kind: str, options: dict | None = None,
-              players: Iterable = (), scoreboard: str | None = None,
+    def start(cls, store: Store, kind: str, options: Mapping[str, Any] | None = None,
+              players: Iterable[str] = (), scoreboard: str | None = None,
               lineup: Lineup = Lineup()) -> "Session":
         """A new game; `lineup` says who plays (people at the table, unless told otherwise),
         `scoreboard` where its result is counted."""
@@ -67,7 +68,7 @@ class Session:
         return self.record.id
 
     @property
-    def players(self) -> list:
+    def players(self) -> list[str]:
         return self.record.players
 
     @property
@@ -121,7 +122,7 @@ class Session:
         self.store.abandon(self.id)
 
 
-def unfinished(store: Store, kinds=None) -> tuple[list[Session], list[UnreadableGame]]:
+def unfinished(store: Store, kinds: Collection[str] | None = None) -> tuple[list[Session], list[UnreadableGame]]:
     """The active games (of `kinds`, if given) that replay, newest first, and the
     problems of those that do not, and of every game that fails its check (of any kind
     and status: its stored kind and status may be the damage): one damaged game never
@@ -137,9 +138,12 @@ def unfinished(store: Store, kinds=None) -> tuple[list[Session], list[Unreadable
     return sessions, problems
 
 
-def tally(store: Store, scoreboard: str) -> dict[Any, dict[str, int]]:
-    """Wins, losses and draws per player over a scoreboard's finished games."""
+def tally(store: Store, scoreboard: str | None) -> dict[Any, dict[str, int]]:
+    """Wins, losses and draws per player over a scoreboard's finished games (None: a game
+    counted nowhere, none)."""
     table: dict[Any, dict[str, int]] = {}
+    if scoreboard is None:
+        return table
     for players, outcome in store.results(scoreboard):
         for seat, player in enumerate(players):
             row = table.setdefault(player, {"win": 0, "loss": 0, "draw": 0})

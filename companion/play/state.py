@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import Field, asdict, dataclass, field, fields
 from enum import StrEnum
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from companion.errors import CompanionError
 from companion.i18n import translate
@@ -41,7 +42,7 @@ class Refused(CompanionError, ValueError):
     be a `Text`); `text(lang)` is the message in a language, `str()` in English.
     """
 
-    def __init__(self, key: str, /, **params):
+    def __init__(self, key: str, /, **params: Any) -> None:
         self.key, self.params = key, params
         super().__init__(self.text("en"))
 
@@ -52,7 +53,7 @@ class Refused(CompanionError, ValueError):
 
 
 
-def one_of(value: Any, allowed) -> bool:
+def one_of(value: Any, allowed: Iterable[Any]) -> bool:
     """`value in allowed`, but of the same type: 0.0 and True are not the seat 0 or 1."""
     return any(type(value) is type(choice) and value == choice for choice in allowed)
 
@@ -72,13 +73,13 @@ class Outcome:
     reason: str
     scores: tuple[float, ...] = field(default=())
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["scores"] = list(self.scores)
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping) -> "Outcome":
+    def from_json(cls, data: Mapping[str, Any]) -> "Outcome":
         return cls(data["winner"], data["reason"], tuple(data.get("scores", ())))
 
 
@@ -86,15 +87,18 @@ class State(ABC):
     """One position of a game.  Subclasses are immutable."""
 
     game: ClassVar[str]  # the registry name of the game this state belongs to
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # every state is a frozen dataclass
 
     @property
     @abstractmethod
     def seats(self) -> int:
         """How many seats (players) this game has."""
 
-    # The step of play: a short machine key ("place", "play", "declare", ...), "over"
-    # exactly when the game is over.  A field or a property of every state.
-    phase: str
+    if TYPE_CHECKING:  # a field of some states, a property of others: read-only either way
+        @property
+        def phase(self) -> str:
+            """The step of play: a short machine key ("place", "play", "declare", ...), "over"
+            exactly when the game is over."""
 
     @abstractmethod
     def to_move(self) -> int | None:
@@ -124,11 +128,11 @@ class State(ABC):
         return True
 
     @abstractmethod
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Everything needed to rebuild this state (see `Game.state_from_json`)."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: the shared screen).  JSON only, no secrets of others."""
 
     def secrets(self, seat: int) -> list[str]:
@@ -140,7 +144,7 @@ class State(ABC):
         """
         return []
 
-    def evolve(self, **changes) -> "State":
+    def evolve(self, **changes: Any) -> Self:
         """A copy with `changes`: the one way a new state is written (`apply` returns one).
 
         States are frozen dataclasses; this is `dataclasses.replace` without re-running
@@ -176,21 +180,21 @@ class Game:
     name: str
     title: Mapping[str, str]  # {"ja": ..., "en": ...}
     default_options: Mapping[str, Any]
-    new_state_fn: Any  # callable(options: dict) -> State
-    state_from_json_fn: Any  # callable(data: dict) -> State
+    new_state_fn: Callable[[dict[str, Any]], State]  # given the options filled in and checked
+    state_from_json_fn: Callable[[Any], State]  # given what `to_json` wrote, or anything to refuse
     # option sets the conformance suite plays (each merged over the defaults)
     sample_options: tuple[Mapping[str, Any], ...] = ({},)
     place: float = float("inf")  # its place among the home screen's tiles (1 first)
     glyph: str = ""  # the large character drawn on its tile ("": its name's initial)
     colour: tuple[float, ...] = ()  # its tile's colour, RGBA (none: the panels')
-    describe_fn: Any = None  # callable(options) -> [i18n.Words]: how a game was set up ("salvo")
+    describe_fn: Callable[[Mapping[str, Any]], Iterable[Any]] | None = None  # how a game was set up: [i18n.Words]
     endings: type[StrEnum] | None = None  # every reason its outcomes give (Outcome.reason)
 
-    def mode(self, options: Mapping[str, Any]) -> list:
+    def mode(self, options: Mapping[str, Any]) -> list[Any]:
         """Words for how a game was set up ("salvo", "3 players"), for History and Resume; [] for none."""
         return list(self.describe_fn(options)) if self.describe_fn else []
 
-    def options(self, options: Mapping[str, Any] | None = None) -> dict:
+    def options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         unknown = set(options or {}) - set(self.default_options)
         if unknown:
             raise Refused("play.unknown_option", game=self.name, unknown=sorted(unknown),
@@ -200,7 +204,7 @@ class Game:
     def new_state(self, options: Mapping[str, Any] | None = None) -> State:
         return self.new_state_fn(self.options(options))
 
-    def state_from_json(self, data: Mapping) -> State:
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
         """The state `to_json` wrote; anything else is refused as `Refused`."""
         try:
             return self.state_from_json_fn(data)
@@ -209,7 +213,7 @@ class Game:
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
             raise Refused("play.bad_state", game=self.name, error=repr(error)) from None
 
-    def replay(self, options: Mapping[str, Any] | None, actions) -> State:
+    def replay(self, options: Mapping[str, Any] | None, actions: Iterable[Action]) -> State:
         """The state after playing `actions` from the start: how a log becomes a game."""
         state = self.new_state(options)
         for action in actions:

@@ -26,23 +26,35 @@ offer; `start_game(players)` starts what the panel describes.
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from collections.abc import Sequence, Sized
+from typing import Any, ClassVar, Protocol, Self, cast
 
-from companion.play.controller import TABLE, Controller, Offer, Text, Who
-from companion.play.state import Refused
+from companion.play.controller import TABLE, Controller, Handler, Offer, Text, Who
+from companion.play.state import Action, Refused
 from companion.play.session import Session
 from companion.store import Lineup, Store
 
 
+class Placing(Protocol):
+    """What the flow reads of its game's state (Kuku's, Battleship's) beyond `State`'s."""
+
+    phase: str
+    fleets: Sequence[Sized]  # per seat: the ships placed so far
+
+    def placers(self) -> tuple[int, ...]: ...
+
+    def to_move(self) -> int | None: ...
+
+
 class TwoSeatFlow(Controller):
     KIND: ClassVar[str]
-    SETUP: ClassVar[dict]  # the start panel's first choices
+    SETUP: ClassVar[dict[str, Any]]  # the start panel's first choices
     OPTIONS: ClassVar[tuple[str, ...]]  # the choices that are the rules' options ("mode" is the opponent's)
     ROLES: ClassVar[tuple[str, ...]] = ("cpu",)  # players named by the catalog, not typed
     COMPUTER: ClassVar[str] = "cpu"  # the computer's seat among the players
 
     def __init__(self, store: Store, session: Session | None, rng: random.Random | None = None,
-                 setup: dict | None = None):
+                 setup: dict[str, Any] | None = None):
         super().__init__(session)
         self.store = store
         self.rng = rng or random.Random()
@@ -51,7 +63,7 @@ class TwoSeatFlow(Controller):
 
     @classmethod
     def open(cls, store: Store, session: Session | None = None, rng: random.Random | None = None,
-             setup: dict | None = None):
+             setup: dict[str, Any] | None = None) -> Self:
         """`session`, else the newest unfinished game, else the start panel (with `setup`'s choices)."""
         if session is None:
             session = Session.latest(store, cls.KIND)
@@ -67,7 +79,7 @@ class TwoSeatFlow(Controller):
             self.setup = self.setup | self.choices_of(session)
         self._settle()
 
-    def choices_of(self, session: Session) -> dict:
+    def choices_of(self, session: Session) -> dict[str, Any]:
         """The start panel's choices `session` was started with."""
         options, lineup = session.record.options, session.lineup
         chosen = {"opponent": lineup.opponent} | {name: options[name] for name in self.OPTIONS}
@@ -77,7 +89,7 @@ class TwoSeatFlow(Controller):
 
     @property
     def opponent(self) -> str:
-        return self.session.lineup.opponent if self.session else self.setup["opponent"]
+        return self.session.lineup.opponent if self.session else str(self.setup["opponent"])
 
     @property
     def computer_seats(self) -> frozenset[int]:
@@ -91,10 +103,10 @@ class TwoSeatFlow(Controller):
         return frozenset() if self.session is None else frozenset((0, 1)) - self.computer_seats - self.remote
 
     @property
-    def names(self) -> list:
+    def names(self) -> list[str | Text]:
         """Each seat's name: as typed on the start panel, else its role in words (a Text)."""
         return [Text(f"{self.KIND}_ui.{person}") if person in self.ROLES else person
-                for person in self.session.players]
+                for person in self.playing.players]
 
     def mine(self, who: Who, seat: int | None) -> bool:
         """Whether `who` may act for `seat`: the seat itself, or the table for a seat at it."""
@@ -103,13 +115,17 @@ class TwoSeatFlow(Controller):
 
     def placers(self) -> tuple[int, ...]:
         """The seats still entering their fleets, in the rules' order."""
-        return self.session.state.placers() if self.session is not None else ()
+        return self.placing_state().placers() if self.session is not None else ()
+
+    def placing_state(self) -> Placing:
+        """The game's state, as the flow reads it."""
+        return cast(Placing, self.playing.state)  # a two-seat game's (KIND's rules: Kuku's, Battleship's)
 
     def table_placer(self) -> int | None:
         """The seat whose fleet goes in at the table next (behind the cover, or the computer's
         in its turn): the rules' order, passing over the seats on phones, which place meanwhile."""
         seat = next((s for s in self.placers() if s not in self.remote), None)
-        return None if seat in self.computer_seats and seat != self.session.state.to_move() else seat
+        return None if seat in self.computer_seats and seat != self.playing.state.to_move() else seat
 
     def placing(self, who: Who) -> int | None:
         """The seat whose fleet `who` enters now: the placer holding the table's screen (for
@@ -124,7 +140,7 @@ class TwoSeatFlow(Controller):
         """The stage `who` sees: the shared screen's, but "place" for a phone placing its fleet."""
         return "place" if who != TABLE and self.placing(who) is not None else self.stage()
 
-    def placed_by(self, seat: int, action):
+    def placed_by(self, seat: int, action: Action) -> Action:
         """A placing action (or any other, as it is) for `seat`: naming the seat unless the
         rules place for it anyway (it is the seat to move); one naming another seat is refused."""
         if not isinstance(action, dict) or action.get("type") not in ("place", "unplace"):
@@ -132,13 +148,14 @@ class TwoSeatFlow(Controller):
         if action.get("seat", seat) != seat:
             raise Refused("play.not_yours", kind=action["type"])
         action = {key: value for key, value in action.items() if key != "seat"}
-        named = action["type"] == "unplace" or seat != self.session.state.to_move()
+        named = action["type"] == "unplace" or seat != self.playing.state.to_move()
         return action | {"seat": seat} if named else action
 
     def holder(self) -> Who:
         """Who has the shared screen now: the placer in the place stage (unless it places
         on its phone), else the table."""
-        return self.private if self.stage() == "place" and self.private not in self.remote else TABLE
+        private = self.private  # set exactly in the place stage
+        return private if private is not None and self.stage() == "place" and private not in self.remote else TABLE
 
     # the cover -------------------------------------------------------------------------
 
@@ -163,18 +180,18 @@ class TwoSeatFlow(Controller):
         """The cover opens the shared screen to its placer: the table's own button (a seat
         held by a phone places there)."""
         seat = self.table_placer()
-        if who != TABLE or not self.mine(who, seat):
+        if who != TABLE or seat is None or not self.mine(who, seat):
             return []
         return [Offer("open", Text(f"{self.KIND}_ui.i_am", {"player": self.names[seat]}), seat)]
 
-    def on_open(self, who: Who, seat, value) -> None:
+    def on_open(self, who: Who, seat: int | None, value: Any) -> None:
         self.private = seat
 
     # undo -----------------------------------------------------------------------------
 
     def undoer(self, who: Who) -> bool:
         """Whether `who` may undo what `undo_points` allows (not placing): the seat to move's."""
-        return self.mine(who, self.session.state.to_move())
+        return self.mine(who, self.playing.state.to_move())
 
     def undo_offer(self, who: Who) -> list[Offer]:
         """Undo, when `who` may: its own last ship while it places, else as `undo_points` and `undoer` say."""
@@ -185,26 +202,27 @@ class TwoSeatFlow(Controller):
     def may_take_back(self, seat: int) -> bool:
         """Whether `seat`'s last ship may come off: while fleets go in, or (the table's last
         placer, before it hides its fleet) while it is the log's last action."""
-        state = self.session.state
+        state = self.placing_state()
         return bool(state.fleets[seat]) and (state.phase == "place" or self._placed_last(seat))
 
     def _placed_last(self, seat: int) -> bool:
-        actions = self.session.actions
+        session = self.playing
+        actions = session.actions
         if not actions or actions[-1].get("type") != "place":
             return False
         if "seat" in actions[-1]:
-            return actions[-1]["seat"] == seat
-        return self.session.game.replay(self.session.record.options, actions[:-1]).to_move() == seat
+            return bool(actions[-1]["seat"] == seat)
+        return session.game.replay(session.record.options, actions[:-1]).to_move() == seat
 
     def take_back(self, seat: int) -> None:
         """`seat`'s last ship off the board: the log's last action when it is that ship, else an
         "unplace" action (the other seat placed since: each fleet goes in on its own)."""
         if self._placed_last(seat):
-            self.session.undo(1)
+            self.playing.undo(1)
         else:
             self.play_turn([{"type": "unplace", "seat": seat}])
 
-    def on_undo(self, who: Who, seat, value) -> None:
+    def on_undo(self, who: Who, seat: int | None, value: Any) -> None:
         """(Offered only as `undo_offer` says.)"""
         placer = self.placing(who)
         if placer is None:
@@ -212,7 +230,7 @@ class TwoSeatFlow(Controller):
         else:
             self.take_back(placer)
 
-    def on_hide(self, who: Who, seat, value) -> None:
+    def on_hide(self, who: Who, seat: int | None, value: Any) -> None:
         """The placer's fleet is in: the cover's turn again (or the game's)."""
         self.private = None
 
@@ -235,12 +253,12 @@ class TwoSeatFlow(Controller):
         self._adopt(Session.start(self.store, self.KIND, options, players=players,
                                   scoreboard=self.setup_scoreboard(), lineup=self.setup_lineup()))
 
-    def on_new(self, who: Who, seat, value) -> None:
+    def on_new(self, who: Who, seat: int | None, value: Any) -> None:
         """The start panel, over the game (which stays until Start)."""
         self.choosing = True
 
-    def on_back(self, who: Who, seat, value) -> None:
+    def on_back(self, who: Who, seat: int | None, value: Any) -> None:
         self.choosing = False
 
-    def handlers(self) -> dict:
+    def handlers(self) -> dict[str, Handler]:
         return super().handlers() | {"open": self.on_open, "new": self.on_new, "back": self.on_back}

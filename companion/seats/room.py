@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from companion import i18n
-from companion.play.controller import TABLE, Offer, Text
+from companion.play.controller import TABLE, Controller, Offer, Text
 from companion.play.state import Refused
 from companion.seats.claims import Claims, digest
 
@@ -80,7 +80,7 @@ class Room:
         self._new_token = token
         self.token: str | None = None
         self._old_tokens: set[str] = set()  # QR codes of earlier games: told apart from a wrong one
-        self.controller = None
+        self.controller: Controller | None = None
         self.game_id: int | None = None
         self.links: list[Link] = []
         self.listeners: list[Callable[[], None]] = []  # the table's seats panel
@@ -94,7 +94,7 @@ class Room:
 
     # the game on the table -------------------------------------------------------
 
-    def attach(self, controller) -> None:
+    def attach(self, controller: Controller | None) -> None:
         """Open the room for `controller`'s game (None: close it)."""
         if self.controller is not None and self._changed in self.controller.listeners:
             self.controller.listeners.remove(self._changed)
@@ -103,6 +103,12 @@ class Room:
             controller.listeners.insert(0, self._changed)
         self._follow_game()
         self._tell_table()
+
+    @property
+    def playing(self) -> Controller:
+        """The controller of the game open here (asked only while one is: `game_id`)."""
+        assert self.controller is not None, "a room with a game has its controller"
+        return self.controller
 
     def _game(self) -> int | None:
         session = self.controller.session if self.controller is not None else None
@@ -128,7 +134,8 @@ class Room:
         """The seats a phone may claim: every seat the computer does not play."""
         if self.game_id is None:
             return []
-        return sorted(set(range(self.controller.session.state.seats)) - set(self.controller.computer_seats))
+        controller = self.playing
+        return sorted(set(range(controller.playing.state.seats)) - set(controller.computer_seats))
 
     def claimed(self) -> dict[int, bool]:
         """Each claimed seat, and whether its phone is connected now."""
@@ -156,7 +163,9 @@ class Room:
     def release(self, seat: int) -> None:
         """The table frees `seat` for another phone; the phone holding it is told and let go
         (and told again, should it come back: its seat was handed over)."""
-        claim = self.claims.of_game(self.game_id).get(seat) if self.game_id is not None else None
+        if self.game_id is None:
+            return
+        claim = self.claims.of_game(self.game_id).get(seat)
         if claim is not None and self.claims.release(self.game_id, seat):
             self._handed.add(claim.key_hash)
             self.lent.discard(seat)
@@ -165,7 +174,7 @@ class Room:
             self._tell_table()
 
     def seat_name(self, seat: int) -> Any:
-        return Text("seats.seat_name", {"n": seat + 1, "name": self.controller.names[seat]})
+        return Text("seats.seat_name", {"n": seat + 1, "name": self.playing.names[seat]})
 
     # frames from a phone -----------------------------------------------------------
 
@@ -214,9 +223,11 @@ class Room:
             return self._resume(link, device)
         return self._choose(link, message.get("room"))
 
-    def _open_game(self) -> None:
+    def _open_game(self) -> int:
+        """The open game's id; refused when none is."""
         if self.game_id is None:
             raise Refused("seats.no_game")
+        return self.game_id
 
     def _check_token(self, token) -> None:
         if not isinstance(token, str) or not secrets.compare_digest(
@@ -225,10 +236,11 @@ class Room:
                 raise Refused("seats.room_old")
             raise Refused("seats.room_token")
 
-    def _choose(self, link: Link, token) -> list[dict]:
+    def _choose(self, link: Link, token: object) -> list[dict[str, Any]]:
+        game_id = self._open_game()
         self._check_token(token)
         link.chose = True
-        taken = self.claims.of_game(self.game_id)
+        taken = self.claims.of_game(game_id)
         seats = [{"seat": seat, "name": render(self.seat_name(seat), link.lang), "free": seat not in taken}
                  for seat in self.seats()]
         return [{"type": "seats", "seats": seats}]
@@ -257,14 +269,14 @@ class Room:
             link.send(reply)
 
     def _on_claim(self, link: Link, message: dict) -> list[dict]:
-        self._open_game()
+        game_id = self._open_game()
         self._check_token(message.get("room"))
         seat = message.get("seat")
         if link.seat is not None:
             raise Refused("seats.already_seated")
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.seats():
             raise Refused("seats.no_seat")
-        key = self.claims.claim(self.game_id, seat)
+        key = self.claims.claim(game_id, seat)
         if key is None:
             raise Refused("seats.seat_taken")
         link.seat, link.key_hash, link.watching = seat, digest(key), False
@@ -289,16 +301,17 @@ class Room:
             if link.watching:
                 raise Refused("seats.watching_only")
             raise Refused("seats.not_joined")
+        assert link.key_hash is not None, "a seated phone showed its key"
         claim = self.claims.by_hash(link.key_hash)
         if claim is not None and seq > claim.last_seq + MAX_STEP:
             raise Refused("seats.out_of_order")
         if not self.claims.advance(link.key_hash, seq):  # used before it is tried: at most once
             raise Refused("seats.replay")
-        self._acting = [link, seq, False]
+        self._acting = acting = [link, seq, False]
         try:
-            self.controller.act(link.seat, kind, message.get("value"))  # a refusal is answered by `handle`
+            self.playing.act(link.seat, kind, message.get("value"))  # a refusal is answered by `handle`
         finally:
-            acked, self._acting = self._acting[2], None
+            acked, self._acting = acting[2], None
         return [] if acked else [{"type": "done", "id": seq}]
 
     # what goes out -------------------------------------------------------------------
@@ -310,21 +323,23 @@ class Room:
     def snapshot(self, link: Link) -> dict:
         """The full display model for the link's seat (a watcher: the public one, no offers)."""
         who = TABLE if link.seat is None else link.seat
-        model = self.controller.display(who)
+        controller = self.playing
+        model = controller.display(who)
         if who == TABLE:
             model = model | {"offers": [], "can_undo": False}
-        return {"type": "display", "kind": self.controller.session.record.kind, "seat": link.seat,
+        return {"type": "display", "kind": controller.playing.record.kind, "seat": link.seat,
                 "model": render(model, link.lang)}
 
     def _changed(self) -> None:
         """The game changed (it is on disk by now): the phone whose input it was gets its
         model and "done" first, then every other phone its own; the table redraws after."""
         self._follow_game()
-        acting = self._acting[0] if self._acting and self._acting[0] in self.links else None
-        if acting is not None:
+        input_now = self._acting
+        acting = input_now[0] if input_now and input_now[0] in self.links else None
+        if input_now is not None and acting is not None:
             acting.send(self.snapshot(acting))
-            acting.send({"type": "done", "id": self._acting[1]})
-            self._acting[2] = True
+            acting.send({"type": "done", "id": input_now[1]})
+            input_now[2] = True
         for link in self.links:
             if (link.seat is not None or link.watching) and link is not acting:
                 link.send(self.snapshot(link))

@@ -132,15 +132,16 @@ def make_app(room: Room, marshal: Marshal, beat_s: float = BEAT_S, static: Path 
         full = web.Response(status=503, text="refused: no place for another phone now\n")
         if not gate.admit(address, key_hash):  # counted now, before anything is awaited
             return full
-        held = (address, key_hash)
+        held: tuple[str, str | None] | None = (address, key_hash)
+        keyed = key_hash is not None
         try:
             if key_hash is not None and not await on_game(room.knows, key_hash):
-                gate.leave(*held)  # an unknown key: a keyless socket (its hello is refused)
-                held = None
+                gate.leave(address, key_hash)  # an unknown key: a keyless socket (its hello is refused)
+                held, keyed = None, False
                 if not gate.admit(address, None):
                     return full
                 held = (address, None)
-            return await serve(request, held[1] is not None)
+            return await serve(request, keyed)
         finally:
             if held is not None:
                 gate.leave(*held)
@@ -263,7 +264,8 @@ class SeatServer:
         self._waiting: dict | None = None  # the words of `problem`: the catalog's values
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._stop_asked, self._retrying = None, None  # on the server's loop: stop() called; the retries
+        self._stop_asked: asyncio.Event | None = None  # on the server's loop: stop() called
+        self._retrying: asyncio.Task[None] | None = None  # on the server's loop: the retries
 
     @property
     def where(self) -> str:
@@ -272,7 +274,7 @@ class SeatServer:
     def start(self) -> None:
         """Listen, or (port busy, address missing) say why in `problem` and go on trying;
         SeatsError for what no waiting mends (a name that does not resolve, no permission)."""
-        tried, failure = threading.Event(), []
+        tried, failure = threading.Event(), list[OSError]()
         self._thread = threading.Thread(target=self._serve, args=(tried, failure), name="seats", daemon=True)
         self._thread.start()
         tried.wait()
@@ -280,7 +282,7 @@ class SeatServer:
             self._thread.join()
             raise SeatsError(i18n.Words("seats.cannot_listen", where=self.where, why=str(failure[0])))
 
-    def _serve(self, tried: threading.Event, failure: list) -> None:
+    def _serve(self, tried: threading.Event, failure: list[OSError]) -> None:
         loop = self._loop = asyncio.new_event_loop()
         loop.run_until_complete(self._run(tried, failure))
         if left := asyncio.all_tasks(loop):
@@ -289,21 +291,22 @@ class SeatServer:
             loop.run_until_complete(asyncio.wait(left, timeout=2))
         loop.close()
 
-    async def _run(self, tried: threading.Event, failure: list) -> None:
+    async def _run(self, tried: threading.Event, failure: list[OSError]) -> None:
         """Serve until `stop()`, in one run of the loop: a stop at any moment is heard."""
-        self._stop_asked, self._retrying = asyncio.Event(), None
+        stop_asked = self._stop_asked = asyncio.Event()
+        self._retrying = None
         runner = web.AppRunner(make_app(self.room, self.marshal, self.beat_s, gate=self.gate),
                                handle_signals=False, shutdown_timeout=1.0, keepalive_timeout=KEEPALIVE_S)
         await runner.setup()
         self.connections.watch(runner.server)
         await self._listen(runner, tried, failure)
         if not failure:
-            await self._stop_asked.wait()
+            await stop_asked.wait()
         if self._retrying is not None:
             self._retrying.cancel()
         await runner.cleanup()
 
-    async def _listen(self, runner: web.AppRunner, tried: threading.Event, failure: list) -> None:
+    async def _listen(self, runner: web.AppRunner, tried: threading.Event, failure: list[OSError]) -> None:
         """The first try here; while it is a passing problem, again every `retry_s` (in a task)."""
         site = web.TCPSite(runner, self.host or None, self.port, reuse_address=True)
         try:
@@ -342,7 +345,9 @@ class SeatServer:
         return i18n.translate("seats.waiting", lang, **(self._waiting | {"why": why}))
 
     def _listening(self, site: web.TCPSite) -> None:
-        self.port = site._server.sockets[0].getsockname()[1]  # the real one when 0 was asked
+        server = site._server  # aiohttp says the port of one site only here
+        assert isinstance(server, asyncio.Server), "a started TCPSite's"
+        self.port = server.sockets[0].getsockname()[1]  # the real one when 0 was asked
         self.problem = self._waiting = None
         self.listening.set()
 
@@ -350,6 +355,7 @@ class SeatServer:
         if self._thread is None:
             return
         if self._loop is not None and not self._loop.is_closed():
+            assert self._stop_asked is not None, "made as the loop starts, before start() returns"
             self._loop.call_soon_threadsafe(self._stop_asked.set)
         self._thread.join(timeout=5)
         self._thread = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from companion.i18n import Words
 from companion.sensing.classes import PieceClass
@@ -24,6 +24,12 @@ class Step:
     kind: str  # "tare" or "mass"
     channel: int | None
     prompt: Words  # for people: `prompt.text(lang)`
+
+    @property
+    def pan(self) -> int:
+        """The pan a mass step weighs."""
+        assert self.channel is not None, "a mass step names its pan"
+        return self.channel
 
 
 class Calibrator:
@@ -63,10 +69,10 @@ class Calibrator:
         if step.kind == "tare":
             self.pipeline.tare()
         else:
-            self.pipeline.channels[step.channel].calibrate(self.known_g)  # may be negative: a reversed cell
+            self.pipeline.channels[step.pan].calibrate(self.known_g)  # may be negative: a reversed cell
         self.index += 1
 
-    def result(self) -> dict:
+    def result(self) -> dict[str, Any]:
         """Offsets and counts/gram per channel, plus the mass used: a plain, saveable dict."""
         if not self.done:
             raise CalibrationError(Words("sensing.not_finished"))
@@ -102,7 +108,7 @@ class ClassReport:
     def apart(self) -> bool:
         return not self.unsure
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"classes": [c.to_json() for c in self.classes],
                 "neighbours": [vars(n) for n in self.neighbours], "warnings": list(self.warnings)}
 
@@ -143,11 +149,15 @@ def build_classes(weighings: Mapping[str, Sequence[float]], noise_sigma_g: float
         spread = max(max(abs(v - mean) for v in values), SPREAD_SIGMAS * sigma[name])
         classes.append(PieceClass(name, mean, spread))
     classes.sort(key=lambda c: c.mass_g)
-    neighbours, warnings, unsure = [], [], []
+    neighbours: list[Neighbours] = []
+    warnings: list[str] = []
+    unsure: list[str] = []
     ranked = [c for c in classes if c.name not in alone]
     for a, b in zip(ranked, ranked[1:]):
         gap = b.low - a.high
-        reach = lambda c: (c.spread_g + (1.0 - accept_fraction) * gap - sure[c.name]) / sigma[c.name]  # noqa: E731
+
+        def reach(c: PieceClass) -> float:
+            return (c.spread_g + (1.0 - accept_fraction) * gap - sure[c.name]) / sigma[c.name]
         margin = min(reach(a), reach(b)) if gap > 0 else -math.inf
         pair = Neighbours(a.name, b.name, b.mass_g - a.mass_g, gap, margin, margin >= APART_SIGMAS)
         neighbours.append(pair)

@@ -10,7 +10,7 @@ the band of weights that identifies it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 COMBINE = "+"  # "submarine+counterweight": pieces stacked on one pan
 AMBIGUOUS = "|"  # joins the names of classes that weigh the same
@@ -35,11 +35,11 @@ class PieceClass:
     def high(self) -> float:
         return self.mass_g + self.spread_g
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "mass_g": self.mass_g, "spread_g": self.spread_g}
 
     @classmethod
-    def from_json(cls, data: Mapping) -> "PieceClass":
+    def from_json(cls, data: Mapping[str, Any]) -> "PieceClass":
         return cls(str(data["name"]), float(data["mass_g"]), float(data["spread_g"]))
 
 
@@ -95,7 +95,7 @@ class ClassGroup:
 
 def build_groups(classes: Iterable[PieceClass], accept_fraction: float) -> list[ClassGroup]:
     """Merge classes whose spreads overlap; give each group its acceptance band."""
-    spans: list[list] = []
+    spans: list[list[Any]] = []  # [members, low, high] per group
     for c in sorted(classes, key=lambda c: c.low):
         if spans and c.low <= spans[-1][2]:
             spans[-1][0].append(c)

@@ -23,6 +23,7 @@ import math
 from typing import Callable
 
 import numpy as np
+import numpy.typing as npt
 
 ORDER = 4  # sinc⁴: the output settles within four conversions (datasheet)
 STEPS_HZ = 1280.0  # the fine grid the signal is averaged on: 16 points a period at 80/s, 128 at 10/s
@@ -42,15 +43,16 @@ def kernel(m: int) -> np.ndarray:
     return weights
 
 
-def response(f_hz, rate_hz: float):
+def response(f_hz: npt.ArrayLike, rate_hz: float) -> npt.NDArray[np.float64]:
     """The filter's gain at `f_hz` (continuous sinc⁴): 1 at DC, 0 at every multiple of the rate."""
     return np.abs(np.sinc(np.asarray(f_hz, float) / rate_hz)) ** ORDER
 
 
-def alias_hz(f_hz, rate_hz: float):
+def alias_hz(f_hz: npt.ArrayLike, rate_hz: float) -> npt.NDArray[np.float64]:
     """Where a tone at `f_hz` appears in readings taken `rate_hz` times a second."""
     f = np.mod(np.asarray(f_hz, float), rate_hz)
-    return np.minimum(f, rate_hz - f)
+    folded: npt.NDArray[np.float64] = np.minimum(f, rate_hz - f)
+    return folded
 
 
 class Conversion:
@@ -93,5 +95,6 @@ class Conversion:
         dt = self.period_s / self.m
         ends = t[0] + np.arange(0, math.floor((t[-1] - t[0]) / dt) + 2) * dt  # reading times on the fine grid
         fine = signal(ends[0] - (self.span + 1) * dt + np.arange(self.span - 1 + len(ends)) * dt)
-        return np.interp(t, ends, np.convolve(fine, self.weights[::-1], "valid"))
+        readings: np.ndarray = np.interp(t, ends, np.convolve(fine, self.weights[::-1], "valid"))
+        return readings
 

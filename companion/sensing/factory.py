@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from companion.config import Sensor
+from companion.sensing.classes import PieceClass
 from companion.sensing.source import WeightSource
 
 
-def open_source(sensor: Sensor, source: str | None = None, table=None) -> WeightSource:
+def open_source(sensor: Sensor, source: str | None = None,
+                table: Mapping[str, PieceClass] | None = None) -> WeightSource:
     """The configured source (`source` overrides `sensor.source`), ready to poll;
     `table` names the pieces a simulator can be given (piece name -> PieceClass)."""
     kind = source or sensor.source

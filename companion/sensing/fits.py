@@ -15,11 +15,12 @@ import statistics
 from collections import deque
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 import numpy as np
 
 from companion.sensing.judge_config import JudgeConfig
+from companion.sensing.pipeline import Reading
 
 
 class Tremor(Enum):
@@ -68,9 +69,9 @@ class Trail:
 
     def __init__(self, keep_s: float, keep_n: int):
         self.keep_s, self.keep_n = keep_s, keep_n
-        self.readings: deque = deque()
-        self._columns: tuple[deque, ...] = (deque(), deque(), deque())  # times, grams, samples
-        self._median5: deque = deque()  # a reading's median of 5 once known (for the middle of `g`)
+        self.readings: deque[Reading] = deque()
+        self._columns: tuple[deque[float], ...] = (deque(), deque(), deque())  # times, grams, samples
+        self._median5: deque[float | None] = deque()  # a reading's median of 5 once known (for the middle of `g`)
         self.t: list[float] = []
         self.grams: list[float] = []
         self.samples: list[float] = []
@@ -79,17 +80,18 @@ class Trail:
     def __len__(self) -> int:
         return len(self.readings)
 
-    def __getitem__(self, i: int):
+    def __getitem__(self, i: int) -> Reading:
         return self.readings[i]
 
-    def add(self, reading) -> None:
+    def add(self, reading: Reading) -> None:
         readings, medians, columns = self.readings, self._median5, self._columns
         readings.append(reading)
         medians.append(None)
         for column, value in zip(columns, (reading.t, reading.grams, reading.sample_g)):
             column.append(value)
         while len(readings) > self.keep_n and readings[0].t < reading.t - self.keep_s:
-            for d in (readings, medians, *columns):
+            queues: tuple[deque[Any], ...] = (readings, medians, *columns)
+            for d in queues:
                 d.popleft()
         self.t, self.grams, self.samples = (list(c) for c in columns)
         grams = self.grams
@@ -98,13 +100,15 @@ class Trail:
             self.g = despiked(grams)
             return
         medians[n - 3] = sorted(grams[n - 5:])[2]
-        g = list(medians)
+        # Each middle median is known: set at n - 3 as each reading came (the ends are set below).
+        g = cast(list[float], list(medians))
         g[0], g[1] = grams[0], _median3(*grams[:3])
         g[-2], g[-1] = _median3(*grams[-3:]), grams[-1]
         self.g = g
 
     def clear(self) -> None:
-        for d in (self.readings, self._median5, *self._columns):
+        queues: tuple[deque[Any], ...] = (self.readings, self._median5, *self._columns)
+        for d in queues:
             d.clear()
         self.t, self.grams, self.samples, self.g = [], [], [], []
 
@@ -119,7 +123,8 @@ class Trail:
 
     def sizes(self, windows_s: Sequence[float], min_samples: int) -> list[int]:
         """Readings in each trailing window (spanning at least its time), never fewer than `min_samples`."""
-        t, sizes, n = self.t, [], 0
+        t, n = self.t, 0
+        sizes: list[int] = []
         for w in windows_s:  # shortest first
             while n < len(t) and t[-1 - n] > t[-1] - w + 1e-9:
                 n += 1
@@ -145,7 +150,8 @@ class NoiseMeter:
     corrected for the median's bias; `noise_prior_g` until five blocks were seen."""
 
     def __init__(self, cfg: JudgeConfig, rate_hz: float):
-        self.cfg, self._block = cfg, []
+        self.cfg = cfg
+        self._block: list[Reading] = []
         self._block_n = max(cfg.min_samples + 3, round(cfg.idle_block_s * rate_hz))
         self._runs: deque[float] = deque(maxlen=31)
 
@@ -158,7 +164,7 @@ class NoiseMeter:
         dof, z = self._block_n - 2, statistics.NormalDist().inv_cdf(q)
         return runs[int(q * len(runs))] * math.sqrt(chi2_limit(dof, 0.0) / chi2_limit(dof, z))
 
-    def add(self, reading) -> None:
+    def add(self, reading: Reading) -> None:
         block, band = self._block, self.cfg.idle_band_g
         if reading.flags or abs(reading.grams) > band:
             block.clear()
@@ -305,7 +311,8 @@ def sine_amplitudes(t: np.ndarray, g: np.ndarray, hz: Sequence[float], degree: i
     sy, cy = s.T @ y, c.T @ y
     det = ss * cc - sc * sc
     a, b = (cc * sy - sc * cy) / det, (ss * cy - sc * sy) / det
-    return np.hypot(a, b)
+    amplitudes: np.ndarray = np.hypot(a, b)
+    return amplitudes
 
 
 def rising(t: Sequence[float], g: Sequence[float], sigma: float, cfg: JudgeConfig) -> bool:

@@ -15,10 +15,11 @@ import time
 from collections import Counter, deque
 from typing import Callable, Sequence
 
-from companion.sensing.hx711 import HX711
+from companion.sensing.hx711 import HX711, Conversion, PinFactory
 from companion.sensing.source import Sample, SampleQueue, SensorError, SourceStatus, WeightSource
 
-DEFAULT_PANS = ((5, 6), (5, 13))  # left, right: shared clock on GPIO5
+Pan = tuple[int | str, int | str]  # (clock pin, data pin), as gpiozero names pins
+DEFAULT_PANS: tuple[Pan, ...] = ((5, 6), (5, 13))  # left, right: shared clock on GPIO5
 RATE_WINDOW = 64  # samples per channel used to measure the rate
 
 
@@ -33,17 +34,17 @@ class GpioSource(WeightSource):
 
     def __init__(
         self,
-        pans: Sequence[tuple] = DEFAULT_PANS,
+        pans: Sequence[Pan] = DEFAULT_PANS,
         *,
         channel: str = "A",
         gain: int = 128,
-        pin_factory=None,
+        pin_factory: PinFactory | None = None,
         timeout: float = 2.0,
         retry_s: float = 1.0,
         max_queue: int = 4096,
         clock_ns: Callable[[], int] = time.perf_counter_ns,
         sleep: Callable[[float], None] = time.sleep,
-    ):
+    ) -> None:
         if not pans:
             raise SensorError("GpioSource: configure at least one pan (clock pin, data pin).")
         self.channels = len(pans)
@@ -51,7 +52,7 @@ class GpioSource(WeightSource):
         self._lock = threading.Lock()
         self._queue = SampleQueue(max_queue)
         self._dropped = 0
-        self._times = [deque(maxlen=RATE_WINDOW) for _ in pans]
+        self._times: list[deque[float]] = [deque(maxlen=RATE_WINDOW) for _ in pans]
         self._errors: dict[object, str] = {}
         self._retry_s = retry_s
         self._sleep = sleep
@@ -136,7 +137,7 @@ class GpioSource(WeightSource):
                 continue
             self._store(driver, indices, readings)
 
-    def _store(self, driver: HX711, indices: list[int], readings) -> None:
+    def _store(self, driver: HX711, indices: list[int], readings: Sequence[Conversion]) -> None:
         with self._lock:
             self._errors.pop(driver, None)
             samples = [Sample(r.t, channel, r.raw, r.saturated) for channel, r in zip(indices, readings)]
@@ -145,15 +146,15 @@ class GpioSource(WeightSource):
             self._dropped += self._queue.push(samples)
 
 
-def _by_clock(pans: Sequence[tuple]) -> dict[object, list[int]]:
+def _by_clock(pans: Sequence[Pan]) -> dict[int | str, list[int]]:
     """Channel indices grouped by clock pin, in order of appearance."""
-    groups: dict[object, list[int]] = {}
+    groups: dict[int | str, list[int]] = {}
     for index, (clock_pin, _data_pin) in enumerate(pans):
         groups.setdefault(clock_pin, []).append(index)
     return groups
 
 
-def _rate(times: deque) -> float:
+def _rate(times: deque[float]) -> float:
     if len(times) < 2 or times[-1] <= times[0]:
         return 0.0
     return (len(times) - 1) / (times[-1] - times[0])

@@ -45,7 +45,7 @@ import time
 from collections import Counter, deque
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Callable, Sequence
+from typing import Any, Callable, Self, Sequence
 
 from gpiozero import Device
 from gpiozero.exc import GPIOZeroError, PinError
@@ -68,6 +68,9 @@ MAX_RAW = 0x7FFFFF
 MIN_RAW = -0x800000
 
 NsClock = Callable[[], int]  # monotonic nanoseconds
+# gpiozero ships no types: its pins and pin factories are Any here.
+Pin = Any
+PinFactory = Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,17 +103,17 @@ class HX711:
 
     def __init__(
         self,
-        clock_pin,
-        data_pins,
+        clock_pin: int | str,
+        data_pins: int | str | Sequence[int | str],
         *,
         channel: str = "A",
         gain: int = 128,
-        pin_factory=None,
+        pin_factory: PinFactory | None = None,
         timeout: float = 2.0,
         poll_s: float = 0.0005,
         clock_ns: NsClock = time.perf_counter_ns,
         sleep: Callable[[float], None] = time.sleep,
-    ):
+    ) -> None:
         if isinstance(data_pins, (int, str)):
             data_pins = (data_pins,)
         if not data_pins:
@@ -130,7 +133,7 @@ class HX711:
         try:
             pin_factory.reserve_pins(self, *self._names)
             self._clock = pin_factory.pin(clock_pin)
-            self._data: Sequence = tuple(pin_factory.pin(n) for n in data_pins)
+            self._data: Sequence[Pin] = tuple(pin_factory.pin(n) for n in data_pins)
             self._clock.function = "output"
             self._clock.state = 0
             for name, pin in zip(data_pins, self._data):
@@ -195,7 +198,7 @@ class HX711:
                     f"(last problem: {self.last_error or 'none'}). Check the DOUT and "
                     "PD_SCK wires and the chip's power.")
 
-    def clock_high_us(self) -> dict:
+    def clock_high_us(self) -> dict[str, Any]:
         """The longest clock-high time of each recent transfer, in µs (upper bounds):
         median, worst, and how many passed the datasheet's 50 µs."""
         highs = sorted(self._high_ns)
@@ -253,16 +256,16 @@ class HX711:
         finally:
             self._factory.release_all(self)
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __repr__(self) -> str:
         return f"<{self.label}{' closed' if self._closed else ''}>"
 
-    def _conflicts_with(self, other) -> bool:  # gpiozero pin reservation protocol
+    def _conflicts_with(self, other: object) -> bool:  # gpiozero pin reservation protocol
         return True
 
     # ----- internals --------------------------------------------------------
@@ -365,7 +368,7 @@ class HX711:
         self.last_error = why
 
 
-def _default_pin_factory():
+def _default_pin_factory() -> PinFactory:
     """gpiozero's default factory, or a SensorError for people on a machine without GPIO."""
     try:
         Device.ensure_pin_factory()
@@ -375,7 +378,7 @@ def _default_pin_factory():
     return Device.pin_factory
 
 
-def _pull_up(pin, what: str) -> None:
+def _pull_up(pin: Pin, what: str) -> None:
     """Pull DOUT up so a loose wire reads 'busy', not random bits; a fixed pull-up
     (GPIO2/3 have one) is fine, any other refusal is an error."""
     try:
@@ -391,7 +394,8 @@ def _pull_up(pin, what: str) -> None:
                 "Use another GPIO pin for DOUT.") from exc
 
 
-def _wire(factory, clock, data) -> tuple[str, Callable[[int], None], Callable[[], list[int]]]:
+def _wire(factory: PinFactory, clock: Pin,
+          data: Sequence[Pin]) -> tuple[str, Callable[[int], None], Callable[[], list[int]]]:
     """(path, write the clock, read every DOUT): lgpio's own calls where it is the
     factory (one ioctl per edge), else the gpiozero pins."""
     lgpio_pins = sys.modules.get("gpiozero.pins.lgpio")  # imported only where lgpio is installed
@@ -408,15 +412,15 @@ def _wire(factory, clock, data) -> tuple[str, Callable[[int], None], Callable[[]
     return "gpiozero", functools.partial(set_state, clock), lambda: [pin.state for pin in data]
 
 
-def _gpio(pin) -> int:
+def _gpio(pin: Pin) -> int:
     return int(pin.info.name.removeprefix("GPIO"))  # its public name, "GPIO17"
 
 
-def _lgpio_handle(factory) -> int:
+def _lgpio_handle(factory: PinFactory) -> int:
     """LGPIOFactory's chip handle: private in gpiozero (no public way to it), read as in
     2.0 and 2.0.1, the versions pyproject.toml allows."""
     try:
-        return factory._handle
+        return int(factory._handle)
     except AttributeError:
         raise SensorError(f"HX711: gpiozero {metadata.version('gpiozero')} has no LGPIOFactory._handle; "
                           "this driver was checked with gpiozero 2.0.x: run `make run` again to "

@@ -33,7 +33,7 @@ import random
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
@@ -88,20 +88,22 @@ class HybridClock(FakeClock):
         self.ns -= ns
 
 
-class HX711ClockPin(MockPin):
+class HX711ClockPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
     """The shared PD_SCK pin: tells every attached chip about each edge."""
 
-    def __init__(self, factory, info):
+    _state: bool  # MockPin's
+
+    def __init__(self, factory: MockFactory, info: Any) -> None:
         super().__init__(factory, info)
         self.chips: list[EmulatedHX711] = []
 
-    def _change_state(self, value):
+    def _change_state(self, value: bool) -> bool:
         """Like MockPin's, minus the ever-growing `states` history."""
-        changed = self._state != value
+        changed: bool = self._state != value
         self._state = value
         return changed
 
-    def _set_state(self, value):
+    def _set_state(self, value: bool) -> None:
         changed = bool(value) != self._state
         super()._set_state(value)
         if changed and self.chips:
@@ -114,12 +116,12 @@ class HX711ClockPin(MockPin):
                 hide(time.perf_counter_ns() - started)
 
 
-class HX711DataPin(MockPin):
+class HX711DataPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
     """DOUT: its state is asked from the chip at the moment it is read."""
 
     chip: EmulatedHX711 | None = None
 
-    def _get_state(self):
+    def _get_state(self) -> bool:
         return self.chip.dout() if self.chip is not None else super()._get_state()
 
 
@@ -145,10 +147,12 @@ class _Fault:
 class EmulatedHX711:
     """One emulated chip: `signal(channel, gain, t_ns) -> counts` feeds it."""
 
-    def __init__(self, clock_pin, data_pin, *, pin_factory: MockFactory,
+    _rise_ns: int | None  # the clock's last rising edge while it is high
+
+    def __init__(self, clock_pin: int | str, data_pin: int | str, *, pin_factory: MockFactory,
                  clock: Callable[[], int], rate_hz: float = 80.0,
                  signal: Callable[[str, int, int], int] | None = None,
-                 rng: random.Random | None = None):
+                 rng: random.Random | None = None) -> None:
         clk = pin_factory.pin(clock_pin, pin_class=HX711ClockPin)
         dout = pin_factory.pin(data_pin, pin_class=HX711DataPin)
         if not isinstance(clk, HX711ClockPin) or not isinstance(dout, HX711DataPin):
@@ -156,7 +160,7 @@ class EmulatedHX711:
         if clk.chips and clk.chips[0].clock is not clock:
             raise ValueError("chips sharing a clock pin must share the clock too")
         self.clock_pin, self.data_pin = clk, dout
-        self.clock = clock
+        self.clock: Callable[[], int] = clock
         self.period_ns = int(1e9 / rate_hz)
         self.signal = signal or (lambda channel, gain, t_ns: 0)
         self.rng = rng or random.Random(0)
@@ -260,7 +264,7 @@ class EmulatedHX711:
     def _power_on(self, now: int) -> None:
         self._powered_down = False
         self._error = False  # more than 27 edges: silent until reset
-        self._rise_ns: int | None = None
+        self._rise_ns = None
         self._origin = now  # conversions complete at origin + k * period
         self._setting = DEFAULT_SETTING
         self._changed_at = now
@@ -314,6 +318,7 @@ class EmulatedHX711:
         for fault in [f for f in self._faults if f.at_pulse == self._pulse_in_transfer]:
             self._faults.remove(fault)
             if fault.kind == "stretch":
+                assert isinstance(self.clock, FakeClock), "stretch_pulse needs a FakeClock (its docstring)"
                 self.clock.advance(fault.amount)
             elif fault.kind == "extra":
                 seen += fault.amount

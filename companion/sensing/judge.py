@@ -393,8 +393,6 @@ class Judge:
                 if p.kind == kind:
                     return Verdict(kind, t, reason="swaying" if kind == UNSTABLE and self._sway.swayed(t) else p.reason)
         left, right = pans[0].group, pans[1].group
-        if left.overlaps(right):
-            kind = BALANCED
-        else:
-            kind = LEFT if left.low > right.high else RIGHT
+        assert left is not None and right is not None, "both pans hold a class: every other kind returned above"
+        kind = BALANCED if left.overlaps(right) else LEFT if left.low > right.high else RIGHT
         return Verdict(kind, t, left.name, right.name)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from companion.i18n import Words
 from companion.errors import CompanionError
@@ -26,7 +26,9 @@ RATE_TOLERANCE = 0.25  # a measured rate this far from the wanted one is another
 
 def rate_differs(wanted: float | None, measured: float) -> bool:
     """Whether a measured rate is not the wanted one (False while either is unknown)."""
-    return bool(wanted and measured) and abs(measured / wanted - 1.0) > RATE_TOLERANCE
+    if not wanted or not measured:
+        return False
+    return abs(measured / wanted - 1.0) > RATE_TOLERANCE
 
 
 class NotStableError(CompanionError):
@@ -106,7 +108,7 @@ class ChannelPipeline:
         w, cfg = self._window, self.config
         if len(w) < cfg.motion_min_samples or w[-1][0] - w[0][0] < cfg.motion_window_s * 0.999:
             return False
-        band = cfg.motion_band_g * abs(self.counts_per_gram) if self.calibrated else cfg.motion_band_counts
+        band = cfg.motion_band_g * abs(self._scale) if self.calibrated else cfg.motion_band_counts
         values = [raw for _, raw in w]
         return max(values) - min(values) <= band
 
@@ -202,7 +204,7 @@ class Pipeline:
     """One `ChannelPipeline` per load cell, fed with a source's merged samples."""
 
     def __init__(self, channels: int = 2, rate_hz: float | None = None, config: PipelineConfig = PipelineConfig(),
-                 calibration: Mapping | None = None):
+                 calibration: Mapping[str, Any] | None = None):
         self.config = config
         self.channels = [ChannelPipeline(c, rate_hz, config) for c in range(channels)]
         if calibration is not None:
@@ -242,12 +244,12 @@ class Pipeline:
                 pass
         return beyond
 
-    def calibration(self) -> dict:
+    def calibration(self) -> dict[str, Any]:
         """The tare offsets and scales as a plain, saveable dict."""
         return {"channels": [{"offset": ch.offset, "counts_per_gram": ch.counts_per_gram}
                              for ch in self.channels]}
 
-    def apply_calibration(self, data: Mapping) -> None:
+    def apply_calibration(self, data: Mapping[str, Any]) -> None:
         """Load a dict made by `calibration()` (or by calibration.Calibrator)."""
         try:
             entries = list(data["channels"])

@@ -25,7 +25,7 @@ import gzip
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Mapping
+from typing import IO, Any, Mapping, Self
 
 from companion import userfile
 from companion.i18n import Words
@@ -45,20 +45,20 @@ class Recorder:
     """Writes a recording: the header at once, then samples and events as they come."""
 
     def __init__(self, path: str | Path, *, source: str, rate_hz: float, channels: int = 2,
-                 calibration: Mapping | None = None, note: str = ""):
+                 calibration: Mapping[str, Any] | None = None, note: str = "") -> None:
         self.path = Path(path)
         self._file = _create(self.path)
         self._write({"format": FORMAT, "version": VERSION, "source": source, "rate_hz": float(rate_hz),
                      "channels": int(channels), "calibration": calibration, "note": note})
 
-    def _write(self, item) -> None:
+    def _write(self, item: object) -> None:
         self._file.write(json.dumps(item, separators=(",", ":")) + "\n")
 
     def samples(self, samples: list[Sample]) -> None:
         for s in samples:
             self._write([round(s.t, 6), s.channel, s.raw, 1] if s.saturated else [round(s.t, 6), s.channel, s.raw])
 
-    def event(self, t: float, event: str, **data) -> None:
+    def event(self, t: float, event: str, **data: Any) -> None:
         """Note something that happened at time `t` (the source's clock)."""
         self._write({"t": round(float(t), 6), "event": event, **data})
 
@@ -66,26 +66,27 @@ class Recorder:
         if not self._file.closed:
             self._file.close()
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
 @dataclass
 class Recording:
-    header: dict
+    header: dict[str, Any]
     samples: list[Sample] = field(default_factory=list)
-    events: list[dict] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def rate_hz(self) -> float:
         return float(self.header["rate_hz"])
 
     @property
-    def calibration(self) -> dict | None:
-        return self.header.get("calibration")
+    def calibration(self) -> dict[str, Any] | None:
+        calibration: dict[str, Any] | None = self.header.get("calibration")
+        return calibration
 
 
 def read_recording(path: str | Path) -> Recording:
@@ -173,7 +174,7 @@ class ReplaySource(WeightSource):
     def _shift(self, t: float) -> float:
         return self._start + (t - self._t0) / self.speed
 
-    def events(self) -> list[dict]:
+    def events(self) -> list[dict[str, Any]]:
         """The recording's events, their times moved to the clock's like the samples'."""
         return [{**e, "t": self._shift(e["t"])} for e in self.recording.events]
 

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import statistics
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD
+from companion.sensing.pipeline import OVERLOAD, UNCALIBRATED, UNDERLOAD, Reading
+from companion.sensing.source import SourceStatus
 
 DURATION_S = 30.0
 PRESS_G = 5.0
@@ -41,8 +43,8 @@ class PanTest:
     pressed: bool = False
     peak_g: float | None = None  # the highest reading before the rest was known
     responded: bool = False
-    window: deque = field(default_factory=deque)  # (t, grams) of the last NOISE_WINDOW_S
-    sigmas: deque = field(default_factory=lambda: deque(maxlen=5))
+    window: deque[tuple[float, float]] = field(default_factory=deque)  # (t, grams) of the last NOISE_WINDOW_S
+    sigmas: deque[float] = field(default_factory=lambda: deque(maxlen=5))
 
     @property
     def noise_g(self) -> float | None:
@@ -59,8 +61,10 @@ class PanTest:
         if self.rest_g is None:
             self.peak_g = grams if self.peak_g is None else max(self.peak_g, grams)
         if at_rest and not self.pressed:
-            if self.rest_g is None and self.peak_g - statistics.fmean(values) >= PRESS_G:
-                self.responded = True  # pressed before it was first seen at rest, and back since
+            if self.rest_g is None:
+                assert self.peak_g is not None, "kept above while no rest is known"
+                if self.peak_g - statistics.fmean(values) >= PRESS_G:
+                    self.responded = True  # pressed before it was first seen at rest, and back since
             self.rest_g = statistics.fmean(values)
             self.sigmas.append(statistics.pstdev(values))
             self.window.clear()  # windows side by side, not overlapping
@@ -78,19 +82,21 @@ class SensorTest:
     duration_s: float = DURATION_S
     started: float | None = None
     last_reading: float | None = None
-    faults: list = field(default_factory=list)  # (kind, channel or None), first of each kind per channel
-    pans: list = field(default_factory=list)
-    _counters: tuple | None = None
+    # (kind, channel or None), first of each kind per channel
+    faults: list[tuple[str, int | None]] = field(default_factory=list)
+    pans: list[PanTest] = field(default_factory=list)
+    _counters: tuple[int, int] | None = None  # (bad, dropped) as last seen
     calibrated: bool = True
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.pans = [PanTest() for _ in range(self.channels)]
 
-    def observe(self, now: float, readings, status) -> None:
+    def observe(self, now: float, readings: Sequence[Reading], status: SourceStatus) -> None:
         """Take what arrived since the last call: the pipeline's readings and the source's status."""
         if self.started is None:
             self.started = self.last_reading = now
             self._counters = (status.bad, status.dropped)
+        assert self.last_reading is not None and self._counters is not None, "set with `started`"
         if self.done(now):
             return
         for r in readings:
@@ -111,7 +117,7 @@ class SensorTest:
         elif now - self.last_reading > STALL_S:
             self._fault("stalled", None)
 
-    def _fault(self, kind: str, channel) -> None:
+    def _fault(self, kind: str, channel: int | None) -> None:
         if (kind, channel) not in self.faults:
             self.faults.append((kind, channel))
 

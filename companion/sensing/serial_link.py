@@ -19,7 +19,7 @@ import serial
 from companion.i18n import Words
 from companion.sensing.serial_protocol import (
     GAINS, PROTOCOL_VERSION, RATES, RAW_MAX, RAW_MIN, SEQ_MODULO, Fault, Hello,
-    LineError, LineSplitter, Reply, SampleLine, encode_command, parse_line, seq_gap)
+    LineError, LineSplitter, Message, Reply, SampleLine, encode_command, parse_line, seq_gap)
 from companion.sensing.source import Clock, Sample, SampleQueue, SensorError, SourceStatus, WeightSource, monotonic
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ class LinkStats:
     restarts: int = 0  # sequence numbering restarted without a HELLO
     connections: int = 0  # successful handshakes
     last_error: str = ""  # Words, for a person
-    arrivals: deque = field(default_factory=lambda: deque(maxlen=2048))  # sample-line times
+    arrivals: deque[float] = field(default_factory=lambda: deque(maxlen=2048))  # sample-line times
 
     def rate(self, now: float) -> float:
         """Sample lines per second over the last RATE_WINDOW seconds (0 when idle)."""
@@ -65,14 +65,14 @@ class LinkStats:
 class DeviceSession:
     """Protocol state of one connection: bytes in, samples out, counters kept.  No I/O."""
 
-    def __init__(self, stats: LinkStats):
+    def __init__(self, stats: LinkStats) -> None:
         self.stats = stats
         self.splitter = LineSplitter()
         self.hello: Hello | None = None
         self.hellos = 0  # HELLO lines seen: each one (re)starts the session
-        self.settings: dict = {}  # rate, gain, running as the device last reported
+        self.settings: dict[str, int | bool] = {}  # rate, gain, running as the device last reported
         self.faults: dict[int, str] = {}
-        self.last_rx = None  # time of the last valid line
+        self.last_rx: float | None = None  # time of the last valid line
         self._expected: int | None = None
         self._first_line = True  # opening mid-line leaves a fragment: not counted
 
@@ -94,7 +94,7 @@ class DeviceSession:
             self._handle(msg, now, samples)
         return samples
 
-    def _handle(self, msg, now: float, samples: list[Sample]) -> None:
+    def _handle(self, msg: Message, now: float, samples: list[Sample]) -> None:
         if isinstance(msg, SampleLine):
             self._sample(msg, now, samples)
         elif isinstance(msg, Hello):
@@ -136,12 +136,12 @@ class DeviceSession:
                 samples.append(Sample(now, channel, raw, raw in (RAW_MIN, RAW_MAX)))
 
 
-def open_unconfigured(url: str) -> serial.SerialBase:
+def open_unconfigured(url: str) -> serial.Serial:
     """The port object, not yet opened (pyserial URL or device path)."""
     return serial.serial_for_url(url, do_not_open=True)
 
 
-def _close_quietly(port: serial.SerialBase) -> None:
+def _close_quietly(port: serial.Serial) -> None:
     try:
         port.close()
     except (serial.SerialException, OSError):
@@ -163,7 +163,7 @@ class SerialSource(WeightSource):
                  baudrate: int = 115200, dtr: bool = True, clock: Clock = monotonic,
                  handshake_timeout: float = 2.0, silence_timeout: float = 3.0,
                  backoff: tuple[float, float] = (0.25, 4.0), max_queue: int = 10_000,
-                 opener: Callable[[str], serial.SerialBase] = open_unconfigured):
+                 opener: Callable[[str], serial.Serial] = open_unconfigured):
         if rate is not None and rate not in RATES:
             raise SensorError(Words("sensing.serial_bad_rate", rate=repr(rate)))
         if gain is not None and gain not in GAINS:
@@ -200,6 +200,7 @@ class SerialSource(WeightSource):
             settings = dict(session.settings) if session else {}
             connected = self._connected
             rate = stats.rate(self._clock()) if connected else 0.0
+            detail: str
             if connected and hello:
                 detail = Words("sensing.serial_connected", port=self.port, firmware=hello.firmware,
                                rate=settings.get("rate"), gain=settings.get("gain"))
@@ -286,7 +287,7 @@ class SerialSource(WeightSource):
         finally:
             _close_quietly(port)
 
-    def _open(self) -> serial.SerialBase:
+    def _open(self) -> serial.Serial:
         port = self._opener(self.port)
         port.baudrate = self._baudrate
         port.timeout = READ_TIMEOUT
@@ -300,7 +301,7 @@ class SerialSource(WeightSource):
             self._connected = False
             self._stats.last_error = why
 
-    def _serve(self, port: serial.SerialBase) -> None:
+    def _serve(self, port: serial.Serial) -> None:
         """Handshake, then read until stopped; raises when the link is lost."""
         session = DeviceSession(self._stats)
         with self._lock:
@@ -321,7 +322,8 @@ class SerialSource(WeightSource):
                 continue
             if session.hellos != hellos:
                 hellos = session.hellos
-                self._handshake(session)
+                self._handshake(session.hello)
+            assert session.last_rx is not None, "set by the line that brought the HELLO"
             silent = now - session.last_rx
             if silent > self._silence_timeout:
                 raise LinkLost(Words("sensing.serial_silent", s=silent))
@@ -331,8 +333,7 @@ class SerialSource(WeightSource):
             while self._commands:
                 port.write(self._commands.popleft())
 
-    def _handshake(self, session: DeviceSession) -> None:
-        hello = session.hello
+    def _handshake(self, hello: Hello) -> None:
         if hello.protocol != PROTOCOL_VERSION:
             raise LinkLost(Words("sensing.serial_protocol", firmware=hello.firmware, theirs=hello.protocol,
                                  ours=PROTOCOL_VERSION))

@@ -85,7 +85,7 @@ class Hello:
     gain: int
     running: bool = True
     rates: tuple[int, ...] = (10,)
-    fields: dict = field(default_factory=dict)  # every key=value, unknown ones too
+    fields: dict[str, str] = field(default_factory=dict)  # every key=value, unknown ones too
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,7 @@ class Unknown:
 Message = Hello | SampleLine | Fault | Reply | Pong | Unknown
 
 
-def _int_field(text: str, line: bytes, lo: int, hi: int, pattern=_INT) -> int:
+def _int_field(text: str, line: bytes, lo: int, hi: int, pattern: re.Pattern[str] = _INT) -> int:
     if not pattern.match(text) or not lo <= int(text) <= hi:
         raise LineError("field", line)
     return int(text)

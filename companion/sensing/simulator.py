@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Mapping
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -77,7 +77,13 @@ class _Load:
         """When this load no longer affects any sample."""
         if self.removed_at is None:
             return math.inf
-        return self.removed_at + max(self.take.duration_s, 3.0 * self.creep_tau_s)
+        return self.removed_at + max(self.taken.duration_s, 3.0 * self.creep_tau_s)
+
+    @property
+    def taken(self) -> Transient:
+        """How it was taken off (asked only once it was: `removed_at`)."""
+        assert self.take is not None, "`remove` gives a removed load its take"
+        return self.take
 
 
 def _uniform(rng: np.random.Generator, span: tuple[float, float]) -> float:
@@ -94,10 +100,11 @@ class _Channel:
     drift_phase: float
     deflection_mm: float  # the cell's at capacity (mechanics.py): its stiffness
     conversion: Conversion
-    zero_moves: list = field(default_factory=list)  # (start, seconds, grams): `SimulatedSeesaw.move_zero`
+    # (start, seconds, grams): `SimulatedSeesaw.move_zero`
+    zero_moves: list[tuple[float, float, float]] = field(default_factory=list)
     next_index: int = 0
     block_index: int = -1
-    block: dict = field(default_factory=dict)
+    block: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 class SimulatedSeesaw(WeightSource):
@@ -129,7 +136,7 @@ class SimulatedSeesaw(WeightSource):
         self.realism = realism
         self.table = dict(table or {})
         self._loads: list[_Load] = []
-        self._bumps: list[Bump] = []
+        self._bumps: list[Bump | Sway] = []
         self._placements = 0
         self._spikes = 0
         self._dropped = 0
@@ -191,6 +198,7 @@ class SimulatedSeesaw(WeightSource):
         if piece is not None:
             cls = resolve(piece, self.table)
             grams = cls.mass_g + float(rng.uniform(-1.0, 1.0)) * cls.spread_g
+        assert grams is not None, "given, or the piece's (checked above)"
         r = self.realism
         put = transient if transient is not None else self.draw_transient(rng)
         hz = self.pan_hz(channel, float(grams))
@@ -281,7 +289,7 @@ class SimulatedSeesaw(WeightSource):
             own = ld.channel == channel
             if own:
                 total += self._creep(ld, t)
-            if ld.removed_at is not None and first >= ld.removed_at + ld.take.duration_s:
+            if ld.removed_at is not None and first >= ld.removed_at + ld.taken.duration_s:
                 continue  # gone, but for its creep
             settled = first >= ld.placed_at + ld.put.duration_s
             if settled and (ld.removed_at is None or last < ld.removed_at):
@@ -294,7 +302,7 @@ class SimulatedSeesaw(WeightSource):
             static = np.where(t >= ld.placed_at, ld.mass_g, 0.0)
             if ld.removed_at is not None:
                 on = t < ld.removed_at
-                force = np.where(on, force, lift(t - ld.removed_at, ld.mass_g, ld.take))
+                force = np.where(on, force, lift(t - ld.removed_at, ld.mass_g, ld.taken))
                 static = np.where(on, static, 0.0)
             total += force if own else ld.crosstalk * (force - static)
         return total
@@ -308,7 +316,7 @@ class SimulatedSeesaw(WeightSource):
         return self._chan[channel].conversion.at(lambda fine: self.ideal_grams(channel, fine), t)
 
     @staticmethod
-    def _creep(ld: _Load, t: np.ndarray) -> np.ndarray:
+    def _creep(ld: _Load, t: np.ndarray) -> np.ndarray | float:
         """The cell's slow creep under a load, and its recovery once the load is gone."""
         if not ld.creep:
             return 0.0
@@ -332,7 +340,7 @@ class SimulatedSeesaw(WeightSource):
             drift = drift + grams * np.clip((t - start) / over_s, 0.0, 1.0)
         return drift
 
-    def _noise_block(self, channel: int, block: int) -> dict:
+    def _noise_block(self, channel: int, block: int) -> dict[str, np.ndarray]:
         ch = self._chan[channel]
         if ch.block_index != block:
             rng = np.random.default_rng([self.seed, channel, block])
@@ -341,8 +349,8 @@ class SimulatedSeesaw(WeightSource):
             ch.block_index = block
         return ch.block
 
-    def _noise(self, channel: int, k0: int, k1: int) -> dict:
-        parts: dict[str, list] = {"z": [], "spike": [], "size": [], "sign": []}
+    def _noise(self, channel: int, k0: int, k1: int) -> dict[str, np.ndarray]:
+        parts: dict[str, list[np.ndarray]] = {"z": [], "spike": [], "size": [], "sign": []}
         k = k0
         while k < k1:
             block, start = divmod(k, _BLOCK)
@@ -407,7 +415,7 @@ class SimulatedSeesaw(WeightSource):
     def close(self) -> None:
         self._closed = True
 
-    def with_realism(self, **changes) -> Realism:
+    def with_realism(self, **changes: Any) -> Realism:
         """Set and return a changed copy of `realism` (e.g. `noise_g=0.08`)."""
         self.realism = replace(self.realism, **changes)
         return self.realism

@@ -13,7 +13,7 @@ import time
 from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable, Self
 
 from companion.errors import CompanionError
 
@@ -40,11 +40,12 @@ class SampleQueue:
 
     def __init__(self, limit: int):
         self._samples: deque[Sample] = deque(maxlen=limit)
+        self._limit = limit
 
     def push(self, samples: Iterable[Sample]) -> int:
         """Queue `samples`, oldest first; returns how many queued samples were dropped."""
         samples = list(samples)
-        dropped = max(0, len(self._samples) + len(samples) - self._samples.maxlen)
+        dropped = max(0, len(self._samples) + len(samples) - self._limit)
         self._samples.extend(samples)
         return dropped
 
@@ -63,7 +64,7 @@ class SourceStatus:
     bad: int = 0  # reads or lines rejected as corrupt
     dropped: int = 0  # samples known lost (sequence gaps, queue overflow)
     detail: str = ""  # one line for people: port, firmware version, last error
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class WeightSource(ABC):
@@ -84,10 +85,10 @@ class WeightSource(ABC):
     def close(self) -> None:
         """Release the hardware.  Idempotent."""
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 

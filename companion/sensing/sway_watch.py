@@ -53,7 +53,7 @@ class SwayWatch:
         self._looked = now
         sway = self._sway
         loaded = all(trail and trail.g[-1] >= empty for trail, empty in zip(trails, empty_g))
-        if loaded and swaying(*trails, sigmas, cfg):
+        if loaded and swaying(trails[0], trails[1], sigmas, cfg):
             self._sway = (sway[0] if sway and now - sway[1] <= cfg.sway_gap_s else now, now)
         elif sway and now - sway[1] > cfg.sway_gap_s:
             self._sway = None
@@ -61,4 +61,5 @@ class SwayWatch:
     def swayed(self, now: float | None) -> bool:
         """Whether the table has swayed for `sway_notice_s` and sways still."""
         sway, cfg = self._sway, self.config
-        return bool(sway) and now is not None and now - sway[0] >= cfg.sway_notice_s and now - sway[1] <= cfg.sway_gap_s
+        return (sway is not None and now is not None
+                and now - sway[0] >= cfg.sway_notice_s and now - sway[1] <= cfg.sway_gap_s)

@@ -138,6 +138,7 @@ BUILT_INS = {"ValueError", "KeyError", "TypeError", "RuntimeError", "IndexError"
 # Where a bare built-in is raised in what input reaches (games/, play/, seats/), and why no
 # player's or phone's input gets there (so it is a programming error, not a refusal).
 NOT_INPUT = {
+    ("play/controller.py", "playing"): "read only where a game is on: the offers that lead there are made only then",
     ("games/navalwar/choices.py", "path"): "a label for an action the rules listed as legal",
     ("games/navalwar/moves.py", "options"): "a decision kind the flow itself names",
     ("games/battleship/ai.py", "act"): "the controller asks the computer only on its own turn",

@@ -84,7 +84,7 @@ def candidates(evidence: Evidence, through: int | None = None) -> dict[str, list
     ev = evidence
     out = {}
     for name in NAMES:
-        pool = masks(LENGTH[name])
+        pool: Sequence[int] = masks(LENGTH[name])
         if through is not None:
             pool = [m for m in pool if m & through]
         if name in ev.sunk:
@@ -105,7 +105,7 @@ def explanations(shots: Sequence[Shot], evidence: Evidence | None = None) -> Ite
     the fewest ways to be covered, so impossible records are refuted quickly.
     """
     ev = evidence or Evidence.of(shots)
-    by_cell = {name: {} for name in NAMES}
+    by_cell: dict[str, dict] = {name: {} for name in NAMES}
     for name, ms in candidates(ev, ev.hit).items():
         for m in ms:
             for cell in _bits(m & ev.hit):
@@ -119,7 +119,7 @@ def explanations(shots: Sequence[Shot], evidence: Evidence | None = None) -> Ite
         left = [n for n in NAMES if n not in chosen]
         if uncovered.bit_count() > sum(LENGTH[n] for n in left):
             return
-        best, apart = None, []  # apart: hits no single ship can cover two of
+        best, apart = None, list[int]()  # apart: hits no single ship can cover two of
         for cell in _bits(uncovered):
             options = [(n, m) for n in left for m in by_cell[n].get(cell, ()) if not m & used]
             reach = 0

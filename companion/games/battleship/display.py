@@ -24,7 +24,7 @@ def model(c, who: Who) -> dict:
         return found | _setup(c)
     found |= {"opponent": c.opponent, "players": c.roles(), "names": c.names,
               "holder": c.holder()}
-    if who != TABLE:
+    if isinstance(who, int):  # a seat's (not TABLE's)
         view = c.session.state.view(who)
         found["fleet"] = view.get("fleet", [])  # its own, hits marked
         found["own_sea"] = "".join(view["boards"][1 - who]["grid"])  # the other's shots at it (public)

@@ -50,6 +50,13 @@ def run(cell: int, length: int, direction: str) -> tuple[int, ...] | None:
     return tuple(r * SIZE + c for r, c in cells) if grid.in_bounds(cells, SIZE, SIZE) else None
 
 
+def cells_of(cell: int, length: int, direction: str) -> tuple[int, ...]:
+    """`run` of a ship known to be on the sea: a placed one, or one of `placements`."""
+    cells = run(cell, length, direction)
+    assert cells is not None, f"a ship off the sea at {cell} {direction}"
+    return cells
+
+
 @cache
 def placements(length: int) -> tuple[tuple[int, str, int], ...]:
     """Every (start cell, direction, mask) of a ship of `length` on the sea."""

@@ -61,14 +61,14 @@ def probabilities(shots: Sequence[Shot]) -> np.ndarray:
     expected = (used & ~shot).astype(float)
     log_weight = np.log(np.array([alike[k] for k in keys], dtype=float))
     for length in sorted(set(LENGTH.values())):
-        free = np.array([free.count(length) for _, free in keys], dtype=float)  # per row
-        if not free.any():
+        per_row = np.array([free.count(length) for _, free in keys], dtype=float)  # free ships of `length`
+        if not per_row.any():
             continue
         fits = (matrix(length) @ blocked.T) == 0  # (P, E)
         counts = fits.sum(axis=0).astype(float)
         share = (fits.T.astype(np.float32) @ matrix(length)) / np.maximum(counts, 1)[:, None]
-        expected += free[:, None] * share
-        log_weight += free * np.log(np.maximum(counts, 1e-9))
+        expected += per_row[:, None] * share
+        log_weight += per_row * np.log(np.maximum(counts, 1e-9))
     weight = np.exp(log_weight - log_weight.max())
     chance = np.minimum(weight @ expected / weight.sum(), 1.0)
     chance[shot] = 0.0

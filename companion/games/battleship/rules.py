@@ -41,7 +41,7 @@ from companion.play.state import Game, Refused, Outcome, State, one_of
 from companion.games.battleship import views
 from companion.games.battleship.views import own_cell  # noqa: F401  (how views spell a fleet cell)
 from companion.games.battleship.deduce import consistent
-from companion.games.battleship.fleet import CELLS, LENGTH, NAMES, index, label, placements, run
+from companion.games.battleship.fleet import CELLS, LENGTH, NAMES, cells_of, index, label, placements, run
 
 VARIANTS = ("standard", "salvo")
 MODES = ("referee", "tracker")
@@ -102,7 +102,7 @@ class BattleshipState(State):
         return self._sunk[shooter]
 
     @cached_property
-    def _sunk(self) -> tuple[list[str], list[str]]:
+    def _sunk(self) -> tuple[list[str], ...]:  # per seat
         return tuple([ship for _, result, ship, _ in shots if result == "sunk"] for shots in self.shots)
 
     def afloat(self, seat: int) -> int:
@@ -113,7 +113,7 @@ class BattleshipState(State):
         return self._answered[shooter] | set(self.pending)
 
     @cached_property
-    def _answered(self) -> tuple[set[int], set[int]]:
+    def _answered(self) -> tuple[set[int], ...]:  # per seat
         return tuple({shot[0] for shot in shots} for shots in self.shots)
 
     def shots_allowed(self) -> int:
@@ -141,8 +141,8 @@ class BattleshipState(State):
         return self._fleet_cells[seat]
 
     @cached_property
-    def _fleet_cells(self) -> tuple[dict[int, str], dict[int, str]]:
-        return tuple({c: ship for ship, start, d in fleet for c in run(start, LENGTH[ship], d)}
+    def _fleet_cells(self) -> tuple[dict[int, str], ...]:  # per seat
+        return tuple({c: ship for ship, start, d in fleet for c in cells_of(start, LENGTH[ship], d)}
                      for fleet in self.fleets)
 
     def record(self, shooter: int) -> tuple:
@@ -172,7 +172,7 @@ class BattleshipState(State):
         return [{"type": "place", "ship": ship, "cell": label(start), "dir": d}
                 for ship in NAMES if ship not in placed
                 for start, d, _ in placements(LENGTH[ship])
-                if taken.isdisjoint(run(start, LENGTH[ship], d))]
+                if taken.isdisjoint(cells_of(start, LENGTH[ship], d))]
 
     def answer_options(self) -> list[dict]:
         """The answers the defender's pad offers (tracker): miss, hit (by type unless advanced), sunk by type."""
@@ -190,7 +190,7 @@ class BattleshipState(State):
         if self.is_over():
             raise Refused("battleship_errors.game_over")
         kind = action.get("type") if isinstance(action, dict) else None
-        kind = kind if isinstance(kind, str) else None
+        kind = kind if isinstance(kind, str) else ""  # (no handler's)
         handler = {"place": self._place, "unplace": self._unplace, "shot": self._shot, "fire": self._fire,
                    "answer": self._answer}.get(kind)
         if handler is None:
@@ -274,7 +274,7 @@ class BattleshipState(State):
             return self.evolve(answering=True)
         fleet, volley = self.fleet_cells(1 - self.turn), self._volley()
         hit = {shot[0] for shot in self.shots[self.turn] if shot[1] != "miss"}
-        new = []
+        new: list[tuple[int, str, str | None, int]] = []  # (cell, result, ship, volley)
         for cell in self.pending:
             ship = fleet.get(cell)
             if ship is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from companion.games.battleship.ai import choose_fleet
-from companion.games.battleship.fleet import LENGTH, NAMES, index, label, placements, run
+from companion.games.battleship.fleet import LENGTH, NAMES, cells_of, index, label, placements, run
 from companion.play.controller import Text
 
 
@@ -119,7 +119,7 @@ def fill_fleet(view: dict, rng: random.Random) -> list[dict]:
     actions = []
     for ship in [s for s in NAMES if s in view["to_place"]]:
         fits = [(start, d, cells) for start, d, _ in placements(LENGTH[ship])
-                if taken.isdisjoint(cells := run(start, LENGTH[ship], d))]
+                if taken.isdisjoint(cells := cells_of(start, LENGTH[ship], d))]
         start, direction, cells = rng.choice(fits)
         taken.update(cells)
         actions.append({"type": "place", "ship": ship, "cell": label(start), "dir": direction})

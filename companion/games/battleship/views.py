@@ -7,7 +7,7 @@ so that `secrets(seat)` lists them verbatim and none reads like a shot at the ot
 
 from __future__ import annotations
 
-from companion.games.battleship.fleet import LENGTH, NAMES, SIZE, label, run
+from companion.games.battleship.fleet import LENGTH, NAMES, SIZE, cells_of, label
 
 
 def view(state, seat: int | None) -> dict:
@@ -66,8 +66,8 @@ def _fleet_view(state, seat: int) -> list[dict]:
     hit = {c for c, result, _, _ in state.shots[1 - seat] if result != "miss"}
     sunk = set(state.sunk(1 - seat))
     return [{"ship": ship, "dir": d,
-             "cells": [own_cell(seat, c) for c in run(start, LENGTH[ship], d)],
-             "hits": [own_cell(seat, c) for c in run(start, LENGTH[ship], d) if c in hit],
+             "cells": [own_cell(seat, c) for c in cells_of(start, LENGTH[ship], d)],
+             "hits": [own_cell(seat, c) for c in cells_of(start, LENGTH[ship], d) if c in hit],
              "sunk": ship in sunk}
             for ship, start, d in state.fleets[seat]]
 

@@ -44,12 +44,12 @@ class SeesawDevice:
         if self.seesaw is None:
             return None
         self.seesaw.poll()
-        return self.source.status()
+        return self.seesaw.source.status()
 
     def still(self) -> bool:
         """No pan settling: what lies on each (or nothing) is at rest."""
         return self.seesaw is not None and all(self.seesaw.pan(c).kind != SETTLING
-                                               for c in range(self.source.channels))
+                                               for c in range(self.seesaw.source.channels))
 
     def rate_warning(self) -> tuple[float, float] | None:
         """(configured, measured) samples/s when the board does not run at the configured rate."""

@@ -57,8 +57,8 @@ def model(c, who) -> dict:
         off = _off_zero(c, stage)
         text = Text("gunkan_ui.off_zero", {"pan": Text(f"gunkan_ui.off_zero_pan.{off}")}) if off else Text(prompt)
         return shown | {"prompt": text, "tone": "warn" if off else tone, "big": big, "detail": detail}
-    prompt, tone = _battle_prompt(c, view)
-    return shown | {"prompt": prompt, "tone": tone, "detail": [],
+    asked, tone = _battle_prompt(c, view)
+    return shown | {"prompt": asked, "tone": tone, "detail": [],
                     "big": Text("gunkan_ui.mine_boom") if view["phase"] == "mine" else None}
 
 
@@ -205,7 +205,7 @@ def _step(then: dict, end: dict) -> dict:
 def _report(view: dict) -> list[list]:
     """Judging "identify", at the end: every battle with its pieces, and each side's losses."""
     piece = lambda name: Text(f"gunkan.piece.{name}") if name else "?"  # noqa: E731
-    lines = [[Text("gunkan.report.title")]]
+    lines: list[list[Text | str]] = [[Text("gunkan.report.title")]]
     for entry in view["log"]:
         lines.append([Text("gunkan_ui.report_battle", {
             "n": entry["n"], "attacker": piece(entry.get("attacker_piece")),
@@ -214,7 +214,7 @@ def _report(view: dict) -> list[list]:
         lost = [part for n, (name, count) in enumerate(tally["lost"].items())
                 for part in ([Text("gunkan_ui.list_sep")] if n else []) + [piece(name), f"×{count}"]]
         head = Text("gunkan_ui.report_lost", {"seat": seat_name(seat)})
-        lines.append([head] + (lost or [Text("gunkan_ui.report_none")]))
+        lines.append([head, *(lost or [Text("gunkan_ui.report_none")])])
     return lines
 
 

@@ -74,11 +74,13 @@ class Reference:
 
     @property
     def uncertainty_g(self) -> float:
+        assert self.grams is not None, "asked of a usable reference"
         return COIN_WEAR * self.grams if self.coins else TYPED_U_G
 
     def error(self, readings: int, noise_g: float = NOISE_G) -> float:
         """The scale error e this reference leaves, as a share of every weighing."""
         m = self.grams
+        assert m is not None, "asked of a usable reference"
         return (self.uncertainty_g + noise_g * math.sqrt(2.0 / max(1, readings))) / m
 
     def describe(self) -> dict:

@@ -38,6 +38,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 from functools import cached_property
+from typing import Any
 
 from companion import i18n
 from companion.games.gunkan import views as gunkan_views
@@ -82,6 +83,11 @@ class Battle:
     def piece_of(self, seat: int) -> str | None:
         return self.attacker_piece if seat == self.attacker else self.defender_piece
 
+    def removals(self) -> tuple[str | None, str | None]:
+        """What (attacker's, defender's) a finished battle took off the board (`REMOVALS`)."""
+        assert self.verdict is not None, "a finished battle has its verdict"
+        return REMOVALS[self.verdict]
+
 
 @dataclass(frozen=True, eq=False)
 class GunkanState(State):
@@ -124,10 +130,16 @@ class GunkanState(State):
             return None
         if phase == "idle":
             return self.turn
-        return self.current.defender if phase == "declare" else self.current.attacker
+        return self.battle.defender if phase == "declare" else self.battle.attacker
 
     def outcome(self) -> Outcome | None:
         return self.result
+
+    @property
+    def battle(self) -> Battle:
+        """The battle in progress (asked in a battle's phases)."""
+        assert self.current is not None, "a battle's phase"
+        return self.current
 
     def legal_actions(self) -> list:
         phase = self.phase
@@ -136,8 +148,8 @@ class GunkanState(State):
         if phase == "idle":
             return self._idle_actions()
         if phase == "declare":
-            mines_left = self.removed[self.current.defender]["mines"] < FLEET["mine"]
-            steps = [{"type": "declare", "kind": kind} for kind in DECLARATIONS if kind != "mine" or mines_left]
+            mines_left = self.removed[self.battle.defender]["mines"] < FLEET["mine"]
+            steps: list[dict[str, Any]] = [{"type": "declare", "kind": kind} for kind in DECLARATIONS if kind != "mine" or mines_left]
         elif phase == "counterweight":
             steps = [{"type": "counterweight", "on": on} for on in (True, False)]
         elif phase == "mine":
@@ -150,7 +162,8 @@ class GunkanState(State):
 
     def apply(self, action) -> "GunkanState":
         kind = action.get("type") if isinstance(action, dict) else None
-        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+        kind = kind if isinstance(kind, str) else ""  # (no handler's)
+        handler = _HANDLERS.get(kind)
         if handler is None:
             raise Refused("gunkan_errors.unknown_action", action=action, types=sorted(_HANDLERS))
         if set(action) != {"type", *_FIELDS.get(kind, ())}:
@@ -180,7 +193,7 @@ class GunkanState(State):
         """Per seat, how many ships and mines it has taken off the board (public)."""
         counts = [{"ships": 0, "mines": 0}, {"ships": 0, "mines": 0}]
         for battle in self.battles:
-            for seat, what in zip((battle.attacker, battle.defender), REMOVALS[battle.verdict]):
+            for seat, what in zip((battle.attacker, battle.defender), battle.removals()):
                 if what is not None:
                     counts[seat]["mines" if what == "mine" else "ships"] += 1
         return counts
@@ -188,7 +201,7 @@ class GunkanState(State):
     @cached_property
     def lost(self) -> list[Counter]:
         """Per seat, the classes it has lost (judging "identify" only; secret until the end)."""
-        tally = [Counter(), Counter()]
+        tally: list[Counter[str]] = [Counter(), Counter()]
         for _, seat, piece in self._losses():
             tally[seat][piece] += 1
         return tally
@@ -196,7 +209,7 @@ class GunkanState(State):
     def _losses(self):
         """(battle counted from 1, seat, class) of every piece lost (judging "identify")."""
         for n, battle in enumerate(self.battles, 1):
-            for seat, what in zip((battle.attacker, battle.defender), REMOVALS[battle.verdict]):
+            for seat, what in zip((battle.attacker, battle.defender), battle.removals()):
                 if what is not None and battle.piece_of(seat) is not None:
                     yield n, seat, battle.piece_of(seat)
 
@@ -218,7 +231,7 @@ class GunkanState(State):
         return actions
 
     def _identified_actions(self) -> list:
-        battle = self.current
+        battle = self.battle
         return [
             {"type": "identified", "attacker": a, "defender": d, "counterweight": cw}
             for a in SHIPS if self.in_play(battle.attacker, a)

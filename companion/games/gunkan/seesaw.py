@@ -34,10 +34,11 @@ from typing import Mapping
 import numpy as np
 
 from companion.sensing.calibration import Calibrator
+from companion.sensing.classes import AMBIGUOUS, build_groups
 from companion.sensing.judge import (
-    AMBIGUOUS, BALANCED, LEFT, REFUSED as JUDGE_REFUSED, REWEIGH, RIGHT, WAITING, Judge, JudgeConfig,
-    PanState, Verdict, build_groups,
+    BALANCED, LEFT, REFUSED as JUDGE_REFUSED, REWEIGH, RIGHT, WAITING, Judge, PanState, Verdict,
 )
+from companion.sensing.judge_config import JudgeConfig
 from companion.games.gunkan.pieces import COMBINE, COUNTERWEIGHT, SHIPS, SUBMARINE, PieceClass, default_table, pan_classes
 from companion.sensing.pipeline import NotStableError, Pipeline, rate_differs
 from companion.sensing.source import WeightSource
@@ -168,7 +169,7 @@ class Seesaw:
     def rate_warning(self) -> tuple[float, float] | None:
         """(configured, measured) samples/s when the board does not run at the configured rate."""
         measured = self.pipeline.measured_rate_hz
-        if rate_differs(self.wanted_rate_hz, measured):
+        if self.wanted_rate_hz is not None and rate_differs(self.wanted_rate_hz, measured):
             return float(self.wanted_rate_hz), measured
         return None
 
@@ -266,7 +267,8 @@ def identities(verdict: Verdict, counterweight_tap: bool | None = None) -> Ident
 def virtual_calibration(source, known_g: float = 100.0) -> dict:
     """A calibration for a SimulatedSeesaw without touching it: the same seed makes the
     same offsets and scales, so the calibrator runs on a twin with a manual clock."""
-    from companion.sensing.simulator import QUIET, ManualClock, SimulatedSeesaw
+    from companion.sensing.realism import QUIET
+    from companion.sensing.simulator import ManualClock, SimulatedSeesaw
 
     clock = ManualClock(0.0)
     twin = SimulatedSeesaw(source.seed, source.rate_hz, clock, QUIET, table=source.table)
@@ -281,13 +283,14 @@ def virtual_calibration(source, known_g: float = 100.0) -> dict:
     run(0.5)
     while not calibrator.done:
         step = calibrator.step
+        assert step is not None, "a calibration not done has a step"
         if step.kind == "mass":
-            twin.place(step.channel, grams=known_g)
+            twin.place(step.pan, grams=known_g)
         run(0.5)
         while not calibrator.ready():  # at 10 samples/s a quiet twin takes a little longer
             run(0.1)
         calibrator.do()
         if step.kind == "mass":
-            twin.remove(step.channel)
+            twin.remove(step.pan)
             run(0.5)
     return calibrator.result()

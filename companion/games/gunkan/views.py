@@ -14,6 +14,8 @@ Text keys for screens (catalog `companion/games/gunkan/locale.yaml`, gunkan:):
 
 from __future__ import annotations
 
+from typing import overload
+
 from companion.games.gunkan.table import FLEET, PIECES, RANK, REMOVALS, rank_label
 
 _PROMPTS = {"idle": "start_battle", "declare": "declare", "counterweight": "counterweight",
@@ -51,6 +53,16 @@ def seat_view(state, seat: int) -> dict:
             if piece in RANK:
                 entry["my_rank"] = own(seat, rank_label(piece))
     return view
+
+
+@overload
+def own(seat: int, name: str) -> str:
+    ...
+
+
+@overload
+def own(seat: int, name: None) -> None:
+    ...
 
 
 def own(seat: int, name: str | None) -> str | None:

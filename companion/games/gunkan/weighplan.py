@@ -75,6 +75,7 @@ class PieceWeighings:
 
     def record(self, grams: float, noise_g: float) -> None:
         """A still weight of the piece asked for; then the next ask, or None."""
+        assert self.ask is not None, "recorded while a piece is asked for"
         self.values.setdefault(self.ask.piece, []).append(grams)
         self.noises.append(noise_g)
         if self.count < len(self.first):
@@ -102,7 +103,8 @@ def scripted(seed: int, rate_hz: float, table=None, realism=None, tick_s: float 
     seconds it took.  For tests and bench/calibration.py."""
     from companion.games.gunkan.pieces import default_table
     from companion.games.gunkan.seesaw import Seesaw, virtual_calibration
-    from companion.sensing.simulator import ManualClock, Realism, SimulatedSeesaw
+    from companion.sensing.realism import Realism
+    from companion.sensing.simulator import ManualClock, SimulatedSeesaw
 
     clock = ManualClock(0.0)
     sim = SimulatedSeesaw(seed, rate_hz, clock, realism or Realism(), table=table or default_table())
@@ -115,7 +117,7 @@ def scripted(seed: int, rate_hz: float, table=None, realism=None, tick_s: float 
         if plan.lifting and placed:
             sim.clear()
             placed = False
-        elif not plan.lifting and not placed and not plan.done:
+        elif not plan.lifting and not placed and plan.ask is not None:  # (not done)
             sim.place(0, plan.ask.piece)
             placed = True
         clock.advance(tick_s)

@@ -46,8 +46,9 @@ def value(pair: str) -> int:
     """The product written in cell `pair`, or of an off-board pair."""
     if pair in CELL_VALUE:
         return CELL_VALUE[pair]
-    a, b = parse_pair(pair)
-    return a * b
+    factors = parse_pair(pair)
+    assert factors is not None, f"{pair!r}: the rules take only sayable pairs"
+    return factors[0] * factors[1]
 
 
 @cache

@@ -153,7 +153,7 @@ def _answer(c, who, pad, board) -> dict:
             "answers": answers, "one_answer": leader, "confirm": c.confirm_label(pad.chosen)}
 
 
-def _attack(board, history: list, shown: int) -> dict:
+def _attack(board, history: list, shown: int) -> dict | None:
     """The board after the first `shown` attacks, the last of them ringed (and, after a
     failed bomb, the right cells)."""
     board["markers"] = markers_after(history, shown)
@@ -168,6 +168,7 @@ def _attack(board, history: list, shown: int) -> dict:
 def _result(c, who, pad, board) -> dict:
     names = c.names
     record = _attack(board, list(c.session.state.history), c.seen + 1)
+    assert record is not None, "the result of an attack made"
     return {"news_title": headline(record, names), "news": announcement(record, names),
             "status_seat": record["by"], "continue": c.continue_label()}
 

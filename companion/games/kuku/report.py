@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from companion.games.kuku.rules import GAME
+from companion.games.kuku.rules import GAME, KukuState
 from companion.play.session import Session
 from companion.store import UnreadableGame
 
@@ -32,6 +32,7 @@ class ProductStats:
 def judged_listings(options: dict, players: list, actions: list) -> list[tuple[str, dict]]:
     """(player name, bomb record) for every listing judged in one game's log."""
     state = GAME.replay(options, actions)
+    assert isinstance(state, KukuState), "Kuku's rules make Kuku's states"
     computer_game = COMPUTER in players
     return [
         (players[record["by"]], record)

@@ -258,10 +258,9 @@ class KukuState(State):
         state = self.evolve(hits=hits, markers=self.markers + tuple(markers.items()), pending=None)
         record = {**record, "markers": markers, "hits": sunk, "remaining": list(state.remaining())}
         if self.mode == "referee":
-            leaders = tuple(
-                any(kind == "leader" and cell in sunk[seat] for cell, kind in self.fleets[seat]) for seat in (0, 1)
-            )
-            return state._conclude(record, leaders)
+            leaders = [any(kind == "leader" and cell in sunk[seat] for cell, kind in self.fleets[seat])
+                       for seat in (0, 1)]
+            return state._conclude(record, (leaders[0], leaders[1]))
         if self.rule == "basic" and state.remaining() == (0, 0):
             pending = {"record": record, "sunk": sunk, "order": [1 - self.turn, self.turn], "leaders": [None, None]}
             return state.evolve(phase="leader", pending=pending)
@@ -321,7 +320,7 @@ class KukuState(State):
         if None in leaders:
             return self.evolve(pending={**self.pending, "leaders": leaders})
         record = {**self.pending["record"], "leaders": [entry["cell"] for entry in leaders]}
-        return self._conclude(record, tuple(entry["cell"] is not None for entry in leaders))
+        return self._conclude(record, (leaders[0]["cell"] is not None, leaders[1]["cell"] is not None))
 
     # -------------------------------------------------------------------- views
     def view(self, seat: int | None) -> dict:

@@ -11,6 +11,7 @@ from companion.games.navalwar.data import Composition, card_type, card_value
 from companion.games.navalwar.moves import attackable_fleets, can_air_strike
 from companion.games.navalwar.table import (
     active,
+    afloat,
     carriers_afloat,
     discard,
     find_ship,
@@ -164,10 +165,10 @@ def play(d: dict, comp: Composition, seat: int, key: str, action: dict) -> None:
         if sum(card_value(k) for k in q["hits"]) >= SQUADRON_TOUGHNESS:
             remove_squadron(t, q)
     elif kind == "salvo":
-        find_ship(t, action["ship"])[1]["salvos"].append({"card": key, "extra": []})
+        afloat(t, action["ship"])[1]["salvos"].append({"card": key, "extra": []})
         settle_ship(t, comp, action["ship"], seat)
     elif kind == "additional_damage":
-        find_ship(t, action["ship"])[1]["salvos"][action["salvo"]]["extra"].append(key)
+        afloat(t, action["ship"])[1]["salvos"][action["salvo"]]["extra"].append(key)
         settle_ship(t, comp, action["ship"], seat)
     elif kind == "minefield":
         fleet = action["fleet"]
@@ -188,7 +189,7 @@ def play(d: dict, comp: Composition, seat: int, key: str, action: dict) -> None:
         t["mines"][seat] = []
     elif kind == "repair":
         discard(t, key)
-        removed = find_ship(t, action["ship"])[1]["salvos"].pop(action["salvo"])
+        removed = afloat(t, action["ship"])[1]["salvos"].pop(action["salvo"])
         for k in [removed["card"], *removed["extra"]]:
             discard(t, k)
     elif kind == "smoke":

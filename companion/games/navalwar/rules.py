@@ -90,6 +90,7 @@ class NavalWarState(State):
 
     @property
     def composition(self) -> Composition:
+        assert self.comp is not None, "__post_init__ sets it"
         return self.comp
 
     def to_move(self) -> int | None:
@@ -99,17 +100,17 @@ class NavalWarState(State):
         return CHANCE if todo[0]["kind"] in CHANCE_KINDS else self.data["seat"]
 
     def legal_actions(self) -> list:
-        return options(self.data, self.comp)
+        return options(self.data, self.composition)
 
     def apply(self, action) -> "NavalWarState":
         only = action.get("card") if isinstance(action, dict) and action.get("type") == "play" else None
-        legal = options(self.data, self.comp, only if isinstance(only, str) else None)
+        legal = options(self.data, self.composition, only if isinstance(only, str) else None)
         if action not in legal or not _same(action, legal[legal.index(action)]):
             raise self._refusal(action)  # True equals 1 in Python, never as a seat
         canonical = legal[legal.index(action)]
         data = _copy(self.data)
-        do(data, self.comp, canonical)
-        settle(data, self.comp)
+        do(data, self.composition, canonical)
+        settle(data, self.composition)
         return self.evolve(data=data)
 
     def _refusal(self, action) -> Refused:
@@ -134,7 +135,7 @@ class NavalWarState(State):
 
     def view(self, seat: int | None) -> dict:
         """Everything is public in Naval War: each seat sees the shared table."""
-        table = public_view(self.data, self.comp, self.to_move())
+        table = public_view(self.data, self.composition, self.to_move())
         return table if seat is None else {**table, "you": seat}
 
 

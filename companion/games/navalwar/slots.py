@@ -12,7 +12,7 @@ from companion.games.navalwar.choices import plain
 
 class SalvoSlots:
     def __init__(self) -> None:
-        self._round = None
+        self._round: tuple | None = None
         self._kept: dict[tuple, list[str]] = {}  # a panel -> its salvo steps in their places
 
     def arrange(self, round_key: tuple, panel: tuple, choices: list[dict]) -> list[dict]:

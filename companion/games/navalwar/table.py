@@ -52,6 +52,13 @@ def find_ship(t: dict, ship_id: str) -> tuple[int, dict] | None:
     return None
 
 
+def afloat(t: dict, ship_id: str) -> tuple[int, dict]:
+    """(owner, entry) of a ship known to be afloat (a legal action names it)."""
+    found = find_ship(t, ship_id)
+    assert found is not None, f"{ship_id} is not afloat"
+    return found
+
+
 def mine_hits(t: dict, seat: int) -> int:
     return sum(card_value(m["card"]) for m in t["mines"][seat])
 
@@ -67,7 +74,8 @@ def hits(t: dict, seat: int, entry: dict) -> int:
 
 def calibres_afloat(t: dict, comp: Composition, seat: int) -> set[str]:
     ships = comp.ship_by_id
-    return {ships[e["id"]].calibre for e in t["fleets"][seat] if not ships[e["id"]].carrier}
+    # a carrier has no calibre (data.py checks it)
+    return {calibre for e in t["fleets"][seat] if (calibre := ships[e["id"]].calibre) is not None}
 
 
 def carriers_afloat(t: dict, comp: Composition, seat: int) -> list[str]:
@@ -90,8 +98,11 @@ def enemy_targets(t: dict, comp: Composition, attacker: int, smoke_blocks: bool)
             for ship in exposed(t, comp, seat)]
 
 
-def squadron(t: dict, number: int) -> dict | None:
-    return next((q for q in t["squadrons"] if q["n"] == number), None)
+def squadron(t: dict, number: int) -> dict:
+    """The squadron `number`, in play (a legal action names it)."""
+    found = next((q for q in t["squadrons"] if q["n"] == number), None)
+    assert found is not None, f"squadron {number} is not in play"
+    return found
 
 
 def unseen(t: dict, comp: Composition, key: str) -> int:
@@ -127,7 +138,7 @@ def discard(t: dict, key: str) -> None:
 
 def sink(t: dict, comp: Composition, ship_id: str, by: int) -> None:
     """Sink a ship afloat: it goes to `by`'s sunk pile, its cards to the discard pile."""
-    seat, entry = find_ship(t, ship_id)
+    seat, entry = afloat(t, ship_id)
     t["fleets"][seat].remove(entry)
     for salvo in entry["salvos"]:
         for key in [salvo["card"], *salvo["extra"]]:

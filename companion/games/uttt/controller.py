@@ -13,9 +13,10 @@ from __future__ import annotations
 import random
 
 from companion.games.uttt.ai import choose_move
-from companion.games.uttt.rules import move
+from companion.games.uttt.rules import UtttState, move
 from companion.play.controller import TABLE, Controller, Offer, Text, Who
 from companion.play.session import Session, tally, unfinished
+from companion.play.state import State
 from companion.store import Lineup, Store
 
 MODES = ("2p", "easy", "medium", "hard")
@@ -31,7 +32,15 @@ def new_session(store: Store, mode: str) -> Session:
                          scoreboard=board, lineup=lineup)
 
 
+def uttt_state(state: State) -> UtttState:
+    """A UTTT game's state, as its own type."""
+    assert isinstance(state, UtttState), "a UTTT session's"
+    return state
+
+
 class UtttController(Controller):
+    session: Session  # always a game: a new one when none is stored
+
     def __init__(self, store: Store, session: Session, rng: random.Random | None = None):
         super().__init__(session)
         self.store = store
@@ -46,18 +55,25 @@ class UtttController(Controller):
         return cls(store, session, rng)
 
     @property
+    def state(self) -> UtttState:
+        return uttt_state(self.session.state)
+
+    @property
     def computer_seats(self) -> frozenset[int]:
         return frozenset(seat for seat, person in enumerate(self.session.players) if person == "cpu")
 
     @property
-    def names(self) -> list[Text]:
+    def names(self) -> list[str | Text]:
         """Each seat's person ("red", "you", ...) in words."""
         return [Text(f"uttt_ui.{person}") for person in self.session.players]
 
     @property
     def mode(self) -> str:
         lineup = self.session.lineup
-        return lineup.level if lineup.opponent == "cpu" else "2p"
+        if lineup.opponent != "cpu":
+            return "2p"
+        assert lineup.level is not None, "a game against the computer has its level"
+        return lineup.level
 
     def stage(self) -> str:
         return "review" if self.session.state.is_over() else "play"
@@ -82,7 +98,7 @@ class UtttController(Controller):
         found = []
         seat = self.mover(who)
         if seat is not None:
-            found.append(Offer("cell", seat=seat, choices=tuple(self.session.state.legal_cells())))
+            found.append(Offer("cell", seat=seat, choices=tuple(self.state.legal_cells())))
         if self.undo_points() and (who == TABLE or who in self.at_table):
             found.append(Offer("undo", Text("app.undo")))
         if who == TABLE:
@@ -115,13 +131,13 @@ class UtttController(Controller):
         self.session = new_session(self.store, mode)
 
     def thinker(self, seat: int):
-        state, level, seed = self.session.state, self.mode, self.rng.random()
+        state, level, seed = self.state, self.mode, self.rng.random()
         return lambda: [choose_move(state, level, random.Random(seed))]
 
     # display -----------------------------------------------------------------------
 
     def display(self, who: Who) -> dict:
-        state, players = self.session.state, self.session.players
+        state, players = self.state, self.session.players
         table = tally(self.store, self.session.record.scoreboard)
         a, b = PEOPLE[self.session.lineup.opponent]
         row = lambda person: table.get(person, {"win": 0, "draw": 0})  # noqa: E731
@@ -147,13 +163,15 @@ class UtttController(Controller):
                         "result": None, "review": None}
 
     def _review(self) -> dict:
-        outcome = self.session.state.outcome()
+        outcome = self.state.outcome()
+        review = self.review()
+        assert outcome is not None and review is not None, "shown once the game is over"
         if outcome.winner is None:
             result, person = Text("uttt_ui.early_draw" if outcome.reason == "early_draw" else "uttt_ui.draw"), None
         else:
             person = self.session.players[outcome.winner]
             result = Text("uttt_ui.wins", {"who": Text(f"uttt_ui.{person}")})
-        review = self.review()
-        return {"board": review.state.view(None), "hints": review.before.legal_cells() if review.before else [],
+        hints = uttt_state(review.before).legal_cells() if review.before else []
+        return {"board": review.state.view(None), "hints": hints,
                 "interactive": False, "status": result, "free_move": False, "status_person": person,
                 "result": result, "review": self.review_text(), "review_index": review.at}

@@ -197,28 +197,34 @@ class UtttState(State):
     def seats(self) -> int:
         return 2
 
+    @property
+    def _played(self) -> Engine:
+        """The engine that has played `moves`."""
+        assert self._engine is not None, "__post_init__ sets it"
+        return self._engine
+
     def engine(self) -> Engine:
         """A private copy of the fast position, for search."""
-        return self._engine.copy()
+        return self._played.copy()
 
     def to_move(self) -> int | None:
-        return self._engine.player if self._engine.result == ONGOING else None
+        return self._played.player if self._played.result == ONGOING else None
 
     @property
     def phase(self) -> str:
         """"play" or "over"."""
-        return "play" if self._engine.result == ONGOING else "over"
+        return "play" if self._played.result == ONGOING else "over"
 
     def legal_cells(self) -> list[int]:
         """The cells of `legal_actions()`, in the same order."""
-        return self._engine.legal_moves()
+        return self._played.legal_moves()
 
     def legal_actions(self) -> list[dict]:
-        return [{"type": "move", "cell": c} for c in self._engine.legal_moves()]
+        return [{"type": "move", "cell": c} for c in self._played.legal_moves()]
 
     def apply(self, action: Any) -> "UtttState":
-        cell = _cell_of(self._engine, action)
-        engine = self._engine.copy()
+        cell = _cell_of(self._played, action)
+        engine = self._played.copy()
         engine.play(cell)
         return self.evolve(moves=self.moves + (cell,), _engine=engine)
 
@@ -228,17 +234,19 @@ class UtttState(State):
         None when the opponent gets a free move or the move ends the game.
         Raises `Refused` for a move that cannot be played.
         """
-        refusal = _refusal(self._engine, cell)
+        refusal = _refusal(self._played, cell)
         if refusal:
             raise refusal
-        return sends_to_after(self._engine, cell)
+        return sends_to_after(self._played, cell)
 
     def outcome(self) -> Outcome | None:
-        result = self._engine.result
+        result = self._played.result
         if result == ONGOING:
             return None
         if result == DRAW:
-            return Outcome(None, self._engine.reason(), (0.5, 0.5))
+            reason = self._played.reason()
+            assert reason is not None, "an ended game's"
+            return Outcome(None, reason, (0.5, 0.5))
         return Outcome(result, Ending.THREE_BOARDS, (1.0, 0.0) if result == X else (0.0, 1.0))
 
     def to_json(self) -> dict:
@@ -246,7 +254,7 @@ class UtttState(State):
 
     def view(self, seat: int | None) -> dict:
         """Everything on the board is public, so every seat sees the same view."""
-        e = self._engine
+        e = self._played
         cells: list[str | None] = [None] * 81
         for p in (X, O):
             for b in range(9):
@@ -264,12 +272,12 @@ class UtttState(State):
             ],
             "playable_boards": e.playable_boards(),
             "free_move": not over and e.forced < 0,
-            "winning_line": winning_line(e.won[outcome.winner]) if over and outcome.winner is not None else None,
+            "winning_line": winning_line(e.won[outcome.winner]) if outcome and outcome.winner is not None else None,
             "to_move": self.to_move(),
             "mark_to_move": None if over else MARKS[e.player],
             "last_move": self.moves[-1] if self.moves else None,
             "move_count": len(self.moves),
-            "outcome": outcome.to_json() if over else None,
+            "outcome": outcome.to_json() if outcome else None,
         }
 
 

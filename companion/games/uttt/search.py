@@ -97,17 +97,17 @@ class Search:
             self.iterations += 1
         return self.best_move()
 
-    def list_moves(self, node: Node, e: Engine) -> None:
+    def list_moves(self, node: Node, e: Engine) -> list[int]:
         win = first_game_winning_move(e, e.player, playable_mask(e)) if self.solver else -1
         node.moves = [win] if win >= 0 else list(legal_moves(e))
+        return node.moves
 
     def iterate(self) -> None:
         e = self.engine.copy()
         node = self.root
         while e.result == ONGOING:
-            if node.moves is None:
-                self.list_moves(node, e)
-            moves, done = node.moves, len(node.children)
+            moves = node.moves if node.moves is not None else self.list_moves(node, e)
+            done = len(node.children)
             if done < len(moves):
                 i = done + self.rng.below(len(moves) - done)
                 moves[i], moves[done] = moves[done], moves[i]
@@ -126,13 +126,14 @@ class Search:
             e.play(node.move)
         result = e.result if e.result != ONGOING else self.playout(e, self.rng)
         proving = self.solver and node.proven != NOT_PROVEN
-        while node is not None:
-            node.visits += 1
-            node.wins += reward2(result, node.mover) * 0.5
-            parent = node.parent
+        up: Node | None = node
+        while up is not None:
+            up.visits += 1
+            up.wins += reward2(result, up.mover) * 0.5
+            parent = up.parent
             if proving and parent is not None:
                 proving = prove(parent)
-            node = parent
+            up = parent
 
     def best_move(self) -> int:
         children = self.root.children
@@ -149,6 +150,7 @@ class Search:
                 continue
             if best is None or ch.visits > best.visits or (ch.visits == best.visits and ch.wins > best.wins):
                 best = ch
+        assert best is not None, "some child is kept: every one, or (hopeful) those proven"
         return best.move
 
 
@@ -178,6 +180,7 @@ def prove(node: Node) -> bool:
     if node.proven != NOT_PROVEN:
         return False
     values = [ch.proven for ch in node.children]
+    assert node.moves is not None, "listed before its first child was added"
     if 2 in values:
         node.proven = 0
     elif len(node.children) == len(node.moves) and NOT_PROVEN not in values:
