@@ -153,9 +153,9 @@ class Player:
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         self.wait(hold)
+        lifted = time.monotonic()  # (before the app hears the lift and does what the touch asks)
         touch.touch_up()
-        lifted = time.monotonic()
-        self.wait(STILL_S - 0.02)
+        self.wait(max(0.0, lifted + STILL_S - 0.02 - time.monotonic()))
         if self.ticked - lifted < STILL_S:
             self.report("moved", moved(before, self.frame(), (x, y)))
         else:  # a slow tick ran past STILL_S: what waits for a still table may have moved, rightly

@@ -154,8 +154,16 @@ SHIPS_BELOW = ("new: nine players, full deck: a fleet of ten shown under the car
                "scroll away (names wrapped to three lines: 'King George / V', 'South / Dakota')")
 
 
+FULL_DECK_MOVED = ("new (seed 29): something slides under the finger within 0.3 s: 4 players, an air "
+                   "strike's target named (a 撃沈 chip a row up); 6 players, 戻る (入力済み 8 px down); 9 "
+                   "players, a ship named after the score chart closed (空母 0/3 a row up)")
+
+
 def marks(players: int, full: bool = False):
-    return known(SHIPS_BELOW, "items") if full and players == 9 else []
+    if not full or players not in (4, 6, 9):
+        return []
+    return known(FULL_DECK_MOVED + ("; " + SHIPS_BELOW if players == 9 else ""),
+                 "moved", *(["items"] if players == 9 else []))
 
 
 @pytest.mark.timeout(600)
