@@ -201,3 +201,18 @@ def test_an_eliminated_fleet_s_card_fits_in_english(gui):
     gui.pump(0.1)
     assert card.badges == "Eliminated" and not card.counts
     gui.screenshot("navalwar-5-en-eliminated")  # the layout check: nothing shortened
+
+
+def test_a_new_round_shows_its_first_player_s_fleet_under_the_cards(gui):
+    # the re-trial, 3 players: the player who sank the last fleet (its card tapped) moved
+    # first in round 2, and the fleet they had tapped stayed under the cards all round
+    nw = start(gui, 3)
+    mover = nw.session.state.view(None)["seat"]
+    other = next(card for card in nw.ids.many.ids.cards.children if card.seat != mover)
+    gui.wait_until(lambda: not nw.locked, what="the input lock to lift")
+    gui.tap(other)
+    gui.wait_until(lambda: other.focused, timeout=2, what="the card's fleet under the cards")
+    fleets, tr, targets, fleet_targets, (game, round_) = nw._many._drawn
+    nw._many.draw(fleets, tr, {}, {}, mover, (game, round_ + 1))  # the next round, the same player first
+    gui.pump(STILL_S + 0.2)
+    assert nw._many.seat == mover and not other.focused

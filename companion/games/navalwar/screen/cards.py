@@ -83,6 +83,8 @@ class ManyFleets:
             cards.remove_widget(cards.children[0])
         for card, fleet in zip(reversed(cards.children), fleets):
             card.show(fleet, tr, targets, fleet_targets.get(fleet["seat"], ""))
+        if self._drawn is not None and self._drawn[-1] != key:
+            self._mover = None  # a new round: its first player's fleet, even if they moved last
         self._drawn = (fleets, tr, targets, fleet_targets, key)
         if self.seat is None or self.seat >= len(fleets):
             self.seat, self._mover = (mover or 0), mover
