@@ -69,6 +69,7 @@ class Band(Label):
 
 CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")  # kana, kanji, full-width forms
 KANJI = re.compile("[\u3400-\u9fff\u3005]")  # kanji and 々
+NO_LINE_START = set("″′)）」』】〕、。，．・：；！？ー%％")  # what never begins a line (禁則)
 
 
 def whole_lines(height: float, font_size: float) -> float:
@@ -118,12 +119,13 @@ class EvenLabel(Label):
     def _paragraph(self, text: str) -> str:
         if not CJK.search(text):
             return text  # words with spaces between break at them
-        phrases = _kanji_kept([p.replace(" ", NO_BREAK) for p in _japanese_phrases().parse(text)])
+        phrases = _kept_whole([p.replace(" ", NO_BREAK) for p in _japanese_phrases().parse(text)])
         measure = self._measure()
         lines = len(self._lines(phrases, self.width, measure))
         if lines < 2:
             return text
-        whole = max((w for w in map(measure, phrases) if w <= self.width), default=0)  # kept whole
+        words = [word for phrase in phrases for word in phrase.split(NO_BREAK)]  # a wide phrase's parts
+        whole = max((w for w in map(measure, phrases + words) if w <= self.width), default=0)  # kept whole
         low, high = max(self.width / 2, whole), self.width
         while high - low > 2:  # the narrowest width wrapping to `lines`
             mid = (low + high) / 2
@@ -163,12 +165,12 @@ class LatestLabel(Label):
         self.text = "\n".join(lines[start:])
 
 
-def _kanji_kept(phrases: list[str]) -> list[str]:
-    """BudouX's phrases, never parted between two kanji: its model splits 射|撃 (a kanji word's
-    parts are not phrases)."""
+def _kept_whole(phrases: list[str]) -> list[str]:
+    """BudouX's phrases, never parted between two kanji (its model splits 射|撃: a kanji word's
+    parts are not phrases) nor before what never begins a line (its model splits 15|″・2)."""
     kept: list[str] = []
     for phrase in phrases:
-        if kept and KANJI.match(kept[-1][-1:]) and KANJI.match(phrase[:1]):
+        if kept and (KANJI.match(kept[-1][-1:]) and KANJI.match(phrase[:1]) or phrase[:1] in NO_LINE_START):
             kept[-1] += phrase
         else:
             kept.append(phrase)

@@ -56,3 +56,18 @@ def test_a_kanji_word_is_never_parted_where_budoux_parts_it(gui, words):
         assert not any(line.endswith("射") for line in label.text.split("\n")), label.text
     finally:
         gui.screen.remove_widget(label)
+
+
+@pytest.mark.parametrize("width", [100, 120, 140])
+@pytest.mark.parametrize("words", ["← 射撃 15″・2打撃", "← 射撃 16″・2打撃", "修理：12.6″・1打撃"])
+def test_nothing_that_never_begins_a_line_begins_one(gui, words, width):
+    """The re-trial read 「← 射撃 15 / ″・2打撃」 on an additional-damage button: BudouX parts
+    15|″, and an inch mark, a closing bracket or a 、 never begins a line (禁則)."""
+    label = EvenLabel(font_size="18sp", size_hint=(None, None), size=(width, 300))
+    label.words = words
+    gui.screen.add_widget(label)
+    try:
+        gui.pump(0.05)
+        assert not any(line[:1] in "″′)）」、。・" for line in label.text.split("\n")), label.text
+    finally:
+        gui.screen.remove_widget(label)
