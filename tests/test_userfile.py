@@ -65,7 +65,17 @@ def test_any_bytes_give_a_value_or_a_refusal_naming_the_file(tmp_path, data, nam
     except FileRefused as error:
         for lang in i18n.LANGUAGES:
             assert i18n.said(error, lang).startswith(str(path)), i18n.said(error, lang)
-            assert "{" not in i18n.said(error, lang).replace(str(path), "")  # every value filled in
+            assert "{" not in words_alone(error, lang)  # every value filled in
+
+
+def words_alone(error: FileRefused, lang: str) -> str:
+    """What `error` says in `lang` less the values filled in: a value may quote the file
+    (a key '{', PyYAML's "found '{'"), and only the catalog's own words must have no brace."""
+    text = i18n.said(error, lang)
+    for value in error.params.values():
+        if isinstance(value, str):
+            text = text.replace(value, "")
+    return text
 
 
 @settings(max_examples=300, deadline=None)

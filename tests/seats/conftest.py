@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from aiohttp import WSMsgType
 
 from companion.games.uttt.controller import UtttController
 from companion.seats.claims import Claims
@@ -58,7 +61,11 @@ class Phone:
     async def next(self, type_: str | None = None, timeout: float = 2.0) -> dict:
         """The next message (of `type_`, skipping others and beats)."""
         while True:
-            message = await self.ws.receive_json(timeout=timeout)
+            frame = await self.ws.receive(timeout=timeout)
+            if frame.type is WSMsgType.PING:  # a phone that answers no pings (autoping=False) still hears them
+                continue
+            assert frame.type is WSMsgType.TEXT, f"a {frame.type.name} frame, not a message: {frame.data!r}"
+            message = json.loads(frame.data)
             self.received.append(message)
             if message["type"] not in ("beat", "welcome") and (type_ is None or message["type"] == type_):
                 return message
