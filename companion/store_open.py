@@ -17,6 +17,10 @@ from companion.store_records import decode_text
 from companion.store_salvage import salvage
 
 MOVE_WAIT_S = 3.0  # once open: a tap is answered within this, saved or refused with a message
+# Each commit is on disk before it returns.  The program never changes it; only tests that
+# play whole games set "OFF" (tests/conftest.py, `no_sync_per_turn`): what they check is
+# the same either way, since only a power cut can tell the two apart.
+SYNCHRONOUS = "FULL"
 LOCKFILE = "companion.lock"
 
 
@@ -68,7 +72,7 @@ class Opening:
         db.text_factory = decode_text
         try:
             db.execute("PRAGMA foreign_keys=ON")
-            db.execute("PRAGMA synchronous=FULL")
+            db.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
             if db.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() != "wal":
                 raise sqlite3.OperationalError("cannot switch to WAL (read-only?)")
             damage, stale = _file_damage(db)

@@ -59,6 +59,14 @@ def test_every_reported_action_survives_sigkill(tmp_path):
             assert len(store.actions(game)) >= last + 1
 
 
+def test_every_commit_is_on_disk_before_it_returns(tmp_path):
+    """WAL and synchronous=FULL, as the program opens it (only tests that play whole games
+    lower it, tests/conftest.py; the store's own tests keep it)."""
+    with Store.in_dir(tmp_path) as store:
+        assert store._db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert store._db.execute("PRAGMA synchronous").fetchone() == (2,)  # FULL
+
+
 def test_log_roundtrip_finish_and_undo(tmp_path):
     with Store.in_dir(tmp_path) as store:
         game = store.create_game("uttt", {"a": 1}, players=["red", "blue"], scoreboard="b")

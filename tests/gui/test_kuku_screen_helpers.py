@@ -41,6 +41,7 @@ def assert_no_leak(gui, screen) -> None:
     screen.grid.redraw()  # what the next frame draws
     state, texts, drawn = screen.session.state, gui.texts(screen), screen.grid.drawn
     peek = own_seat(screen.controller) if screen.peeking else None  # against the computer: mine, asked for
+    mine = dict(state.fleets[peek]) if peek is not None else {}
     named = set(state.attacked()) | {screen.keypad.entry}
     if state.phase == "list":
         named |= set(state.pending["listing"])
@@ -51,8 +52,9 @@ def assert_no_leak(gui, screen) -> None:
             assert secret not in texts, f"{secret} in a text at stage {screen.stage}"
             assert not re.search(rf"(?<!\d){re.escape(cell)}(?!\d)", texts) or cell in named, \
                 f"{secret} named on screen at stage {screen.stage}"
-            if not private and seat != peek:
-                assert not set(drawn[cell]) & {"N", "L"}, f"{secret} drawn at stage {screen.stage}"
+            if not private and seat != peek:  # a cell both fleets hold shows the peeker's own ship
+                own = {"L" if mine[cell] == "leader" else "N"} if cell in mine else set()
+                assert set(drawn[cell]) & {"N", "L"} <= own, f"{secret} drawn at stage {screen.stage}"
     ships = {cell for cell, mark in drawn.items() if set(mark) & {"N", "L"}}
     if screen.stage == "place" or peek is not None:
         assert ships <= {cell for cell, _ in state.fleets[screen.private_seat if peek is None else peek]}

@@ -2,13 +2,14 @@
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import i18n
-from companion.games.uttt import controller
+from companion.games.uttt import ai, controller
 from companion.games.uttt.controller import UtttController
 from companion.games.uttt.rules import move
 from companion.play.controller import TABLE, Refused, to_json
@@ -68,6 +69,13 @@ def test_undo_with_two_players_takes_back_one_move(store):
     assert c.session.actions == [move(40)] and store.actions(c.session.id) == [move(40)]
 
 
+@pytest.fixture
+def brief_hard(monkeypatch):
+    """The hard computer as it plays (solver, smart playouts, priors) but searching 0.02 s a
+    move, not its 1 s: these tests are about the flow around its moves (its time: test_ai.py)."""
+    monkeypatch.setitem(ai.LEVELS, "hard", replace(ai.LEVELS["hard"], time_limit=0.02))
+
+
 def think_now(c):
     """Run the computer's turn as a host thread would, but here and now."""
     turn = c.computer_turn()
@@ -108,7 +116,7 @@ def test_a_computer_answer_after_an_undo_is_dropped(store):
     assert c.session.actions == actions[:-1]
 
 
-def test_who_starts_alternates_and_a_new_mode_keeps_the_begun_game_resumable(store):
+def test_who_starts_alternates_and_a_new_mode_keeps_the_begun_game_resumable(store, brief_hard):
     c = UtttController.open(store)
     first = c.session
     c.act(TABLE, "mode", "easy")  # nothing played yet: nothing to keep
@@ -144,7 +152,7 @@ KINDS = ("cell", "undo", "mode", "another", "review", "no_such_kind")
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.sampled_from(SENDERS), st.sampled_from(KINDS), st.integers(-2, 82),
                           st.booleans()), max_size=60))
-def test_random_senders_only_do_what_they_were_offered(tmp_path_factory, presses):
+def test_random_senders_only_do_what_they_were_offered(tmp_path_factory, brief_hard, presses):
     with Store.in_dir(tmp_path_factory.mktemp("uttt")) as store:
         c = UtttController.open(store, rng=random.Random(0))
         for who, kind, number, offered in presses:
@@ -169,7 +177,8 @@ def test_random_senders_only_do_what_they_were_offered(tmp_path_factory, presses
                 think_now(c)
 
 
-def test_a_game_saved_before_lineups_were_stored_resumes_against_the_same_computer(old_store, monkeypatch):
+def test_a_game_saved_before_lineups_were_stored_resumes_against_the_same_computer(old_store, monkeypatch,
+                                                                                  brief_hard):
     levels = []
     real = controller.choose_move
     monkeypatch.setattr(controller, "choose_move", lambda state, level, rng: levels.append(level) or real(
