@@ -6,12 +6,14 @@ way back, and no Japanese word is broken across lines."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
 import word_breaks
 from companion.play.controller import TABLE
 from companion.games.navalwar.data import default_composition
+from companion.games.navalwar.screen.screen import NEW_CHOICES_S
 from companion.games.navalwar.screen.still import STILL_S
 from test_navalwar_screen import enter, open_fleet_of, tap_choice, tiles
 
@@ -281,16 +283,21 @@ def test_no_new_button_is_drawn_under_the_finger_nor_pressed_by_a_double_tap(gui
         actions, prefix = len(nw.session.actions), nw.controller.shown_prefix(TABLE)
         gui.wait_until(lambda: not nw.locked, what="the input lock to lift")
         x, y = (v + 4 for v in tiles(nw)[step].to_window(*tiles(nw)[step].pos))
+        downs = []
         for _ in range(2):  # a double tap, 0.15 s apart
             touch = UnitTestTouch(x, y)
+            downs.append(time.monotonic())
             touch.touch_down()
             gui.pump(0.03)
             touch.touch_up()
             gui.pump(0.12)
+        in_time = time.monotonic() - downs[0] < NEW_CHOICES_S  # (a loaded machine's slow frames: not)
         assert (len(nw.session.actions), nw.controller.shown_prefix(TABLE)) != (actions, prefix)
-        assert nw.ids.choices.opacity == 0 and nw.ids.primary.opacity == 0  # nothing new under the finger
+        if in_time:
+            assert nw.ids.choices.opacity == 0 and nw.ids.primary.opacity == 0  # nothing new under the finger
         entered = nw.session.actions[actions:]
-        assert len(entered) <= 1, entered  # the second touch pressed nothing
+        if downs[1] - downs[0] < NEW_CHOICES_S:
+            assert len(entered) <= 1, entered  # the second touch pressed nothing
         gui.wait_until(lambda: nw.ids.primary.opacity == 1 or nw.ids.choices.opacity == 1, timeout=1,
                        what="the new choices")
 
