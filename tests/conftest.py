@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from companion import store_open
+
 # Properties have no per-example deadline: the default 200 ms fails a property on a loaded
 # machine's stall, not on its rule (six still had it: gunkan, kuku, the sample queue, keyboards)
 settings.register_profile("companion", deadline=None)
 settings.load_profile("companion")
-
-from companion import store_open
 
 # The folders whose tests play games through controllers, the app or the phones.  Their stores
 # commit without a sync (synchronous=OFF): the same rows, read back the same, since only a power

@@ -2,8 +2,9 @@
 
 A game is a pure state machine.  A state lists its legal actions, applies one
 (validated: an illegal action raises `Refused` saying why and leaves the
-state untouched; `action in state` asks without applying it), reports whether it is over and its outcome, round-trips
-through JSON, and gives a view per seat and a public view.  States are
+state untouched; `action in state` asks without applying it), reports whether
+it is over and its outcome, round-trips through JSON, and gives a view per seat
+and a public view.  States are
 immutable values: `apply` returns a new state.
 
 Every action is a small JSON object `{"type": kind, ...named fields}` (no tuples inside),

@@ -191,7 +191,6 @@ class Player:
             end = time.monotonic() + seconds
             while time.monotonic() < end:
                 Clock.tick()
-                self.ticked = time.monotonic()
         self.ticked = time.monotonic()
 
     def wait_for_the_lock(self, timeout: float = 10) -> None:

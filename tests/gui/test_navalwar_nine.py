@@ -19,7 +19,7 @@ from companion.games.navalwar.screen.fleets import ShipChip
 from companion.games.navalwar.screen.still import STILL_S
 from kivy.core.window import Window
 from kivy.uix.label import Label
-from test_navalwar_screen import deck_for, play_randomly, short_deck, tap_choice, tiles
+from test_navalwar_screen import deck_for, play_randomly, short_deck, show_fleet, tap_choice, tiles
 from test_navalwar_screen_follow import LONG, start
 
 P3 = ["ship-andrea-doria", "ship-caio-duilio", "ship-conte-di-cavour", "ship-ark-royal", "ship-california"]
@@ -59,11 +59,9 @@ def places(widgets) -> dict:
 def every_ship_seen(gui, nw) -> None:
     """Every ship of every fleet drawn in view: with a strip each, at once; with a card
     each (three players or more), the fleet's ships under the cards once its card is tapped."""
-    cards = {card.seat: card for card in nw.ids.many.ids.cards.children} if nw.many else {}
     for seat, fleet in enumerate(nw.session.state.view(None)["fleets"]):
-        if cards:
-            gui.tap(cards[seat])
-            gui.pump(0.2)
+        if nw.many:
+            show_fleet(gui, nw, seat)
         for ship in fleet["ships"]:
             assert ship["name"] in drawn_ships(nw), f"P{seat + 1}'s {ship['name']} is not drawn in view"
 
@@ -209,9 +207,7 @@ def test_a_new_round_shows_its_first_player_s_fleet_under_the_cards(gui):
     nw = start(gui, 3)
     mover = nw.session.state.view(None)["seat"]
     other = next(card for card in nw.ids.many.ids.cards.children if card.seat != mover)
-    gui.wait_until(lambda: not nw.locked, what="the input lock to lift")
-    gui.tap(other)
-    gui.wait_until(lambda: other.focused, timeout=2, what="the card's fleet under the cards")
+    show_fleet(gui, nw, other.seat)
     fleets, tr, targets, fleet_targets, (game, round_) = nw._many._drawn
     nw._many.draw(fleets, tr, {}, {}, mover, (game, round_ + 1))  # the next round, the same player first
     gui.pump(STILL_S + 0.2)

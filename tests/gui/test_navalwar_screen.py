@@ -70,6 +70,16 @@ def open_fleet_of(gui, screen, step: str) -> None:
         gui.tap(next(c for c in screen.ids.many.ids.cards.children if c.seat == seat))
 
 
+def show_fleet(gui, screen, seat: int) -> None:
+    """Three players or more: `seat`'s card tapped (once the input lock lifts), until its ships
+    are the ones under the cards."""
+    card = next(card for card in screen.ids.many.ids.cards.children if card.seat == seat)
+    if not card.focused:
+        gui.wait_until(lambda: not screen.locked, what="the input lock to lift")
+        gui.tap(card)
+        gui.wait_until(lambda: card.focused, timeout=2, what=f"P{seat + 1}'s ships under the cards")
+
+
 def enter(gui, screen, action) -> None:
     """Tap the choice buttons that enter `action` (only legal ones are offered)."""
     path = screen.controller.tree().path_of(action)

@@ -19,7 +19,7 @@ import layout_check
 import word_breaks
 from companion.games.navalwar.screen.fleets import ShipChip
 from kivy.core.window import Window
-from test_navalwar_screen import play_randomly, short_deck
+from test_navalwar_screen import play_randomly, short_deck, show_fleet
 
 DEAL = ["ship-yamato", "ship-nagato", "ship-hood", "ship-ise", "ship-fuso",
         "ship-bismarck", "ship-iowa", "ship-musashi", "ship-roma", "ship-kongo",
@@ -58,11 +58,7 @@ def chips_of(gui, screen, seat: int) -> list[ShipChip]:
     if not screen.many:
         strip = list(reversed(screen.ids.fleets.children))[seat]
     else:
-        card = next(card for card in screen.ids.many.ids.cards.children if card.seat == seat)
-        if not card.focused:
-            gui.wait_until(lambda: not screen.locked, what="the input lock to lift")
-            gui.tap(card)
-            gui.wait_until(lambda: card.focused, timeout=2, what=f"P{seat + 1}'s ships under the cards")
+        show_fleet(gui, screen, seat)
         strip = screen.ids.many.ids.focus
     return list(reversed(strip.ids.chips.children))
 

@@ -30,10 +30,12 @@ def perft(state, depth: int) -> int:
 def counts(state) -> tuple[int, ...]:
     """The sequences at depth 1, 2, 3, deeper only while the next count (this one times its
     growth) is likely under `LEAVES`."""
-    found = [1]
-    while len(found) < 4 and found[-1] * found[-1] // found[-2 if len(found) > 1 else 0] <= LEAVES:
-        found.append(perft(state, len(found)))
-    return tuple(found[1:])
+    found: list[int] = []
+    last, before = 1, 1  # the last count and the one before it (1, 1: none yet)
+    while len(found) < 3 and last * last // before <= LEAVES:
+        found.append(perft(state, len(found) + 1))
+        last, before = found[-1], last
+    return tuple(found)
 
 
 def positions(game, options) -> list[tuple[str, object]]:

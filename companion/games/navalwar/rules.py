@@ -45,13 +45,14 @@ from companion.games.navalwar.odds import conservation_problems, next_draw_odds
 from companion.games.navalwar.views import public_view
 
 DICE = ("table", "companion")  # the `dice` option
+__all__ = ["DICE", "GAME", "Ending", "NavalWarState", "card_conservation", "next_draw_odds"]
 
 
 class Ending(StrEnum):
     """How a game ends (its `Outcome.reason`)."""
 
     TARGET_REACHED = "target_reached"  # a round's end with someone at the target score
-__all__ = ["DICE", "GAME", "NavalWarState", "card_conservation", "next_draw_odds"]
+
 
 _COMPOSITIONS: dict[str, Composition] = {}
 

@@ -4,11 +4,11 @@ The screen draws `NavalWarController.display(TABLE)` and forwards every tap to i
 controller.py holds the flow of play: the stages, whose entry is awaited, each step's
 choices, undo).  Kept here is only what a screen owns: its panes and pop-ups, the ship
 catalogue's search, the input lock after an entry or a step deeper, the new choices drawn
-once it lifts (ui/input_lock.py).  The left side shows the shared table: the piles with the next draw's chance of red (the full odds:
-behind the discards button), and the fleets, a target tapped on them: two players a strip
-each (fleets.py; the list scrolls to the player to move only once no finger is near,
-still.py), three or more a card each, all in view, one fleet's ships under them (cards.py); the
-right side the choices, where a die's banner stands in for the prompt, and a turn's main
+once it lifts (ui/input_lock.py).  The left side shows the shared table: the piles with
+the next draw's chance of red (the full odds: behind the discards button), and the fleets,
+a target tapped on them: two players a strip each (fleets.py; the list scrolls to the
+player to move only once no finger is near, still.py), three or more a card each, all in
+view, one fleet's ships under them (cards.py); the right side the choices, where a die's banner stands in for the prompt, and a turn's main
 entries (カードを引く, 航空攻撃) in a row under them that never scrolls; the deal's
 catalogue takes the whole width, its names flowing.  `players`: the names in seat order (clockwise).
 """
